@@ -1,0 +1,17 @@
+-- name: GetTenantSettings :one
+SELECT * FROM tenant_settings WHERE tenant_id = @tenant_id;
+
+-- name: UpdateTenantSettings :one
+UPDATE tenant_settings
+SET transfer_confidence_threshold = @transfer_confidence_threshold,
+    min_hits = @min_hits,
+    min_top_score = @min_top_score,
+    min_evidence_tokens = @min_evidence_tokens,
+    retrieval_score_threshold = @retrieval_score_threshold,
+    frontend_base_url = sqlc.narg(frontend_base_url),
+    kb_vector_log_enabled = @kb_vector_log_enabled,
+    kb_vector_log_path = @kb_vector_log_path,
+    version = version + 1,
+    updated_at = now()
+WHERE tenant_id = @tenant_id AND version = @version
+RETURNING *;
