@@ -1,0 +1,42 @@
+package domain
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"time"
+)
+
+// Prefixes of the server-made ids; the contract gives each a pattern
+// "^<prefix>[0-9a-f]{32}$".
+const (
+	PrefixAPIKey        = "key_"
+	PrefixKnowledgeBase = "kb_"
+)
+
+// NewID returns prefix followed by a UUIDv7 in 32 lower-case hex digits. The
+// first 48 bits are the Unix time in milliseconds, so ids sort by creation
+// time to the millisecond, which makes "newest first" an index scan on id.
+func NewID(prefix string) string {
+	var u [16]byte
+	_, _ = rand.Read(u[:]) // crypto/rand.Read never fails (Go 1.24+).
+	var ms [8]byte
+	binary.BigEndian.PutUint64(ms[:], uint64(time.Now().UnixMilli()))
+	copy(u[0:6], ms[2:8])
+	u[6] = (u[6] & 0x0f) | 0x70 // version 7
+	u[8] = (u[8] & 0x3f) | 0x80 // RFC 9562 variant
+	return prefix + hex.EncodeToString(u[:])
+}
+
+// ValidID reports whether id is prefix followed by 32 lower-case hex digits.
+func ValidID(prefix, id string) bool {
+	if len(id) != len(prefix)+32 || id[:len(prefix)] != prefix {
+		return false
+	}
+	for _, c := range id[len(prefix):] {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

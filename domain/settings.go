@@ -1,0 +1,59 @@
+package domain
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Defaults of a new tenant's settings.
+const (
+	DefaultTransferConfidenceThreshold = 0.5
+	DefaultMinHits                     = 1
+	DefaultMinTopScore                 = 0.3
+	DefaultMinEvidenceTokens           = 20
+	DefaultRetrievalScoreThreshold     = 0.3
+	DefaultKBVectorLogPath             = "kb-vector.log"
+)
+
+// TenantSettings are the per-tenant knobs of answering and sharing.
+type TenantSettings struct {
+	TenantID                    TenantID
+	TransferConfidenceThreshold float64
+	MinHits                     int32
+	MinTopScore                 float64
+	MinEvidenceTokens           int32
+	RetrievalScoreThreshold     float64
+	// FrontendBaseURL is nil when the tenant uses the service default.
+	FrontendBaseURL    *string
+	KBVectorLogEnabled bool
+	// KBVectorLogPath is relative to the tenant's folder in the data dir.
+	KBVectorLogPath string
+	Version         int32
+	UpdatedAt       time.Time
+}
+
+// Validate checks the rules the contract cannot express. Returns
+// CodeValidation naming the fields.
+func (s TenantSettings) Validate() error {
+	var fields []FieldError
+	p := s.KBVectorLogPath
+	if strings.HasPrefix(p, "/") || p == ".." || strings.HasPrefix(p, "../") ||
+		strings.HasSuffix(p, "/..") || strings.Contains(p, "/../") {
+		fields = append(fields, FieldError{Field: "/kb_vector_log_path", Message: "must stay inside the tenant's folder (no '..', not absolute)"})
+	}
+	if len(fields) > 0 {
+		return &Error{Code: CodeValidation, Message: "The settings do not pass validation.", Fields: fields}
+	}
+	return nil
+}
+
+// SettingsStore persists tenant settings.
+type SettingsStore interface {
+	// GetSettings returns the tenant's settings (created with the tenant).
+	// Returns CodeNotFound if the tenant does not exist.
+	GetSettings(ctx context.Context, tenant TenantID) (TenantSettings, error)
+	// UpdateSettings replaces the settings if s.Version is current. Returns
+	// CodeVersionConflict if it is stale.
+	UpdateSettings(ctx context.Context, s TenantSettings) (TenantSettings, error)
+}

@@ -1,0 +1,86 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// TenantID identifies a tenant: lower-case letters, digits, '_' and '-',
+// 3 to 64 characters, starting and ending with a letter or digit.
+type TenantID string
+
+// ParseTenantID checks the format of a tenant id. Returns CodeInvalidTenantID
+// naming field when it is malformed.
+func ParseTenantID(field, s string) (TenantID, error) {
+	if !validTenantID(s) {
+		return "", &Error{
+			Code:    CodeInvalidTenantID,
+			Message: "The tenant id must match ^[a-z0-9][a-z0-9_-]{1,62}[a-z0-9]$.",
+			Fields:  []FieldError{{Field: field, Message: "malformed tenant id"}},
+		}
+	}
+	return TenantID(s), nil
+}
+
+func validTenantID(s string) bool {
+	if len(s) < 3 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+		inner := c == '_' || c == '-'
+		if !alnum && (!inner || i == 0 || i == len(s)-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// TenantStatus is active or disabled.
+type TenantStatus string
+
+// Tenant statuses.
+const (
+	TenantActive   TenantStatus = "active"
+	TenantDisabled TenantStatus = "disabled"
+)
+
+// Tenant is one customer organisation; all its data is isolated from others.
+type Tenant struct {
+	ID        TenantID
+	Name      string
+	Status    TenantStatus
+	Version   int32
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// TenantPatch changes the fields that are set. A non-zero Version must match
+// the stored one.
+type TenantPatch struct {
+	Name    *string
+	Status  *TenantStatus
+	Version int32
+}
+
+// TenantFilter narrows a tenant listing.
+type TenantFilter struct {
+	// Only, when set, restricts the list to that one tenant.
+	Only   *TenantID
+	Status *TenantStatus
+}
+
+// TenantStore persists tenants.
+type TenantStore interface {
+	// EnsureTenant returns the tenant, creating it (with default settings) if
+	// it does not exist. Safe under concurrent first use: exactly one row.
+	EnsureTenant(ctx context.Context, id TenantID) (Tenant, error)
+	// GetTenant returns CodeNotFound if the tenant does not exist.
+	GetTenant(ctx context.Context, id TenantID) (Tenant, error)
+	// ListTenants lists tenants ordered by id.
+	ListTenants(ctx context.Context, f TenantFilter, p PageRequest) (Page[Tenant], error)
+	// UpdateTenant returns CodeNotFound if the tenant does not exist and
+	// CodeVersionConflict if p.Version is set and stale.
+	UpdateTenant(ctx context.Context, id TenantID, p TenantPatch) (Tenant, error)
+}
