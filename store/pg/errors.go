@@ -1,0 +1,56 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"net"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// PostgreSQL error codes mapped below (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+const (
+	pgUniqueViolation     = "23505"
+	pgForeignKeyViolation = "23503"
+	pgCheckViolation      = "23514"
+	pgNotNullViolation    = "23502"
+	pgStringTooLong       = "22001"
+	pgInvalidText         = "22P02"
+)
+
+// mapError is the one place where driver errors become domain errors, so no
+// pgx error or SQL text ever reaches a handler. notFound is the client-safe
+// message for pgx.ErrNoRows.
+func mapError(err error, notFound string) error {
+	if err == nil {
+		return nil
+	}
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return &domain.Error{Code: domain.CodeNotFound, Message: notFound}
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case pgUniqueViolation:
+			return &domain.Error{Code: domain.CodeConflict, Message: "A resource with the same unique value already exists.", Err: err}
+		case pgForeignKeyViolation:
+			return &domain.Error{Code: domain.CodeValidation, Message: "The request refers to a resource that does not exist.", Err: err}
+		case pgCheckViolation, pgNotNullViolation, pgStringTooLong, pgInvalidText:
+			return &domain.Error{Code: domain.CodeValidation, Message: "A value is out of the allowed range.", Err: err}
+		}
+	}
+	var netErr net.Error
+	var connErr *pgconn.ConnectError
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &connErr) ||
+		errors.As(err, &netErr) || pgconn.SafeToRetry(err) {
+		return &domain.Error{Code: domain.CodeUnavailable, Message: "The database is unavailable; retry shortly.", Err: err}
+	}
+	return &domain.Error{Code: domain.CodeInternal, Message: "internal error", Err: err}
+}

@@ -1,0 +1,64 @@
+package pg
+
+import (
+	"context"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/db"
+)
+
+// GetSettings implements domain.SettingsStore.
+func (s *Store) GetSettings(ctx context.Context, tenant domain.TenantID) (domain.TenantSettings, error) {
+	row, err := s.q.GetTenantSettings(ctx, string(tenant))
+	if err != nil {
+		return domain.TenantSettings{}, mapError(err, tenantNotFound)
+	}
+	return settingsFromRow(row), nil
+}
+
+// UpdateSettings implements domain.SettingsStore.
+func (s *Store) UpdateSettings(ctx context.Context, in domain.TenantSettings) (domain.TenantSettings, error) {
+	var row db.TenantSetting
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		var err error
+		row, err = q.UpdateTenantSettings(ctx, db.UpdateTenantSettingsParams{
+			TenantID:                    string(in.TenantID),
+			TransferConfidenceThreshold: in.TransferConfidenceThreshold,
+			MinHits:                     in.MinHits,
+			MinTopScore:                 in.MinTopScore,
+			MinEvidenceTokens:           in.MinEvidenceTokens,
+			RetrievalScoreThreshold:     in.RetrievalScoreThreshold,
+			FrontendBaseUrl:             in.FrontendBaseURL,
+			KbVectorLogEnabled:          in.KBVectorLogEnabled,
+			KbVectorLogPath:             in.KBVectorLogPath,
+			Version:                     in.Version,
+		})
+		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
+			return err
+		}
+		if _, getErr := q.GetTenantSettings(ctx, string(in.TenantID)); getErr != nil {
+			return getErr
+		}
+		return staleVersion()
+	})
+	if err != nil {
+		return domain.TenantSettings{}, mapError(err, tenantNotFound)
+	}
+	return settingsFromRow(row), nil
+}
+
+func settingsFromRow(r db.TenantSetting) domain.TenantSettings {
+	return domain.TenantSettings{
+		TenantID:                    domain.TenantID(r.TenantID),
+		TransferConfidenceThreshold: r.TransferConfidenceThreshold,
+		MinHits:                     r.MinHits,
+		MinTopScore:                 r.MinTopScore,
+		MinEvidenceTokens:           r.MinEvidenceTokens,
+		RetrievalScoreThreshold:     r.RetrievalScoreThreshold,
+		FrontendBaseURL:             r.FrontendBaseUrl,
+		KBVectorLogEnabled:          r.KbVectorLogEnabled,
+		KBVectorLogPath:             r.KbVectorLogPath,
+		Version:                     r.Version,
+		UpdatedAt:                   r.UpdatedAt.UTC(),
+	}
+}

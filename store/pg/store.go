@@ -1,0 +1,66 @@
+// Package pg is the PostgreSQL store: it implements the domain store
+// interfaces over the sqlc queries in gen/db, owns transactions, and maps
+// driver errors to the domain error vocabulary in one place (errors.go).
+package pg
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/db"
+)
+
+// Store implements the domain store interfaces on a pgx pool.
+type Store struct {
+	pool *pgxpool.Pool
+	q    *db.Queries
+}
+
+// Compile-time checks that Store satisfies the domain interfaces.
+var (
+	_ domain.TenantStore        = (*Store)(nil)
+	_ domain.APIKeyStore        = (*Store)(nil)
+	_ domain.SettingsStore      = (*Store)(nil)
+	_ domain.KnowledgeBaseStore = (*Store)(nil)
+)
+
+// New returns a store on pool. The pool stays owned by the caller.
+func New(pool *pgxpool.Pool) *Store {
+	return &Store{pool: pool, q: db.New(pool)}
+}
+
+// Open connects a pool to url and checks that the database answers.
+func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL at %s:%d: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, err)
+	}
+	return pool, nil
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return mapError(err, "")
+	}
+	return nil
+}
+
+// inTx runs fn in one transaction, committed when fn returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(q *db.Queries) error) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		return fn(s.q.WithTx(tx))
+	})
+}
