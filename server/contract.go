@@ -1,0 +1,104 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// BasePath is where the contract's operations are mounted (its servers URL).
+const BasePath = "/api/v1"
+
+// operation is what the middleware needs to know about one contract
+// operation, computed once at start.
+type operation struct {
+	route *routers.Route
+	// public operations declare `security: []`.
+	public bool
+	// scope is the scope the caller's key must hold ("" for none).
+	scope domain.Scope
+	// tenantScoped operations take the X-Tenant-Id header.
+	tenantScoped bool
+	// mediaTypes accepted for the request body; empty when it has none.
+	mediaTypes []string
+}
+
+// Contract is the loaded OpenAPI document and its operations indexed by
+// Echo route path and method.
+type Contract struct {
+	Doc *openapi3.T
+	ops map[string]map[string]*operation
+}
+
+// LoadContract parses and validates the OpenAPI document.
+func LoadContract(ctx context.Context, raw []byte) (*Contract, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(raw)
+	if err != nil {
+		return nil, fmt.Errorf("load OpenAPI contract: %w", err)
+	}
+	if err := doc.Validate(ctx); err != nil {
+		return nil, fmt.Errorf("OpenAPI contract is invalid: %w", err)
+	}
+	c := &Contract{Doc: doc, ops: make(map[string]map[string]*operation)}
+	for path, item := range doc.Paths.Map() {
+		echoPath := EchoPath(path)
+		c.ops[echoPath] = make(map[string]*operation)
+		for method, op := range item.Operations() {
+			o := &operation{
+				route: &routers.Route{Spec: doc, Server: doc.Servers[0], Path: path, PathItem: item, Method: method, Operation: op},
+				scope: scopeFor(path),
+			}
+			o.public = op.Security != nil && len(*op.Security) == 0
+			for _, p := range append(item.Parameters, op.Parameters...) {
+				if p.Value.In == openapi3.ParameterInHeader && p.Value.Name == "X-Tenant-Id" {
+					o.tenantScoped = true
+				}
+			}
+			if op.RequestBody != nil {
+				for mt := range op.RequestBody.Value.Content {
+					o.mediaTypes = append(o.mediaTypes, mt)
+				}
+			}
+			c.ops[echoPath][method] = o
+		}
+	}
+	return c, nil
+}
+
+// EchoPath turns a contract path ("/admin/kb/knowledge-bases/{kbId}") into
+// the Echo route it is mounted at ("/api/v1/admin/kb/knowledge-bases/:kbId").
+func EchoPath(path string) string {
+	path = strings.ReplaceAll(path, "{", ":")
+	return BasePath + strings.ReplaceAll(path, "}", "")
+}
+
+// Route returns the contract route of an Echo route path and method, for
+// response validation in tests.
+func (c *Contract) Route(echoPath, method string) *routers.Route {
+	if op := c.op(echoPath, method); op != nil {
+		return op.route
+	}
+	return nil
+}
+
+func (c *Contract) op(echoPath, method string) *operation {
+	return c.ops[echoPath][method]
+}
+
+// scopeFor is the rule documented in the contract: /admin/* and /strategy/*
+// need the admin scope, /chat/* the chat scope.
+func scopeFor(path string) domain.Scope {
+	switch {
+	case strings.HasPrefix(path, "/admin/"), strings.HasPrefix(path, "/strategy/"):
+		return domain.ScopeAdmin
+	case strings.HasPrefix(path, "/chat/"):
+		return domain.ScopeChat
+	}
+	return ""
+}

@@ -1,0 +1,34 @@
+package server
+
+import (
+	"context"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// caller returns the authenticated principal; the auth middleware has always
+// run before a handler of a secured operation.
+func caller(ctx context.Context) (domain.Principal, error) {
+	p, ok := domain.PrincipalFrom(ctx)
+	if !ok {
+		return domain.Principal{}, domain.Errorf(domain.CodeUnauthorized, "An API key is required in the X-API-Key header.")
+	}
+	return p, nil
+}
+
+// nextCursor renders a page's cursor for the list envelope (null on the last page).
+func nextCursor(next string) *string {
+	if next == "" {
+		return nil
+	}
+	return &next
+}
+
+// convertAll maps a slice through a boundary converter.
+func convertAll[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
+}

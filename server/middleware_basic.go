@@ -1,0 +1,104 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// recoverPanics turns a panic anywhere below into a logged 500 `internal`,
+// so one bad request never takes the process down.
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				s.log.ErrorContext(c.Request().Context(), "panic serving request",
+					"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				err = &domain.Error{Code: domain.CodeInternal, Message: "An unexpected error occurred; quote the request id when reporting it.", Err: fmt.Errorf("panic: %v", r)}
+			}
+		}()
+		return next(c)
+	}
+}
+
+// requestID takes a sane X-Request-Id from the request or makes one, and
+// sends it back on the response.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !saneRequestID(id) {
+			id = domain.NewID("")
+		}
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		return next(c)
+	}
+}
+
+// saneRequestID accepts up to 128 characters of [A-Za-z0-9._:-]; anything
+// else could smuggle junk into logs.
+func saneRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		ok := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			c == '.' || c == '_' || c == ':' || c == '-'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// logRequests writes one structured line per request with its id, tenant,
+// status and latency. It renders errors itself so the status is known.
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		if err := next(c); err != nil {
+			c.Error(err)
+		}
+		ctx := c.Request().Context()
+		attrs := []any{
+			"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+			"method", c.Request().Method,
+			"path", c.Request().URL.Path,
+			"status", c.Response().Status,
+			"latency_ms", float64(time.Since(start).Microseconds()) / 1000,
+		}
+		if t, err := domain.TenantFrom(ctx); err == nil {
+			attrs = append(attrs, "tenant", string(t))
+		}
+		if p, ok := domain.PrincipalFrom(ctx); ok {
+			attrs = append(attrs, "key_id", p.KeyID)
+		}
+		s.log.InfoContext(ctx, "request", attrs...)
+		return nil
+	}
+}
+
+// limitBody refuses bodies over the limit: at once when Content-Length says
+// so, otherwise while reading (http.MaxBytesReader), so no oversized body is
+// ever held in memory.
+func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.ContentLength > s.maxBody {
+			return domain.Errorf(domain.CodePayloadTooLarge, "The request body is over %d bytes.", s.maxBody)
+		}
+		if req.Body != nil && req.Body != http.NoBody {
+			req.Body = http.MaxBytesReader(c.Response(), req.Body, s.maxBody)
+		}
+		return next(c)
+	}
+}

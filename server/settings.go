@@ -1,0 +1,71 @@
+package server
+
+import (
+	"context"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/api"
+)
+
+// GetTenantSettings implements GET /admin/settings.
+func (h *handlers) GetTenantSettings(ctx context.Context, _ api.GetTenantSettingsRequestObject) (api.GetTenantSettingsResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := h.d.Settings.GetSettings(ctx, tenant)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetTenantSettings200JSONResponse(h.toAPISettings(s)), nil
+}
+
+// UpdateTenantSettings implements PUT /admin/settings.
+func (h *handlers) UpdateTenantSettings(ctx context.Context, r api.UpdateTenantSettingsRequestObject) (api.UpdateTenantSettingsResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := r.Body
+	in := domain.TenantSettings{
+		TenantID:                    tenant,
+		TransferConfidenceThreshold: b.TransferConfidenceThreshold,
+		MinHits:                     b.MinHits,
+		MinTopScore:                 b.MinTopScore,
+		MinEvidenceTokens:           b.MinEvidenceTokens,
+		RetrievalScoreThreshold:     b.RetrievalScoreThreshold,
+		FrontendBaseURL:             b.FrontendBaseUrl,
+		KBVectorLogEnabled:          b.KbVectorLogEnabled,
+		KBVectorLogPath:             b.KbVectorLogPath,
+		Version:                     b.Version,
+	}
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	s, err := h.d.Settings.UpdateSettings(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateTenantSettings200JSONResponse(h.toAPISettings(s)), nil
+}
+
+// toAPISettings fills in the service default for an unset share-link base.
+func (h *handlers) toAPISettings(s domain.TenantSettings) api.TenantSettings {
+	base := h.d.FrontendBaseURL
+	if s.FrontendBaseURL != nil {
+		base = *s.FrontendBaseURL
+	}
+	return api.TenantSettings{
+		TenantId:                    string(s.TenantID),
+		TransferConfidenceThreshold: s.TransferConfidenceThreshold,
+		MinHits:                     s.MinHits,
+		MinTopScore:                 s.MinTopScore,
+		MinEvidenceTokens:           s.MinEvidenceTokens,
+		RetrievalScoreThreshold:     s.RetrievalScoreThreshold,
+		FrontendBaseUrl:             base,
+		KbVectorLogEnabled:          s.KBVectorLogEnabled,
+		KbVectorLogPath:             s.KBVectorLogPath,
+		Version:                     s.Version,
+		UpdatedAt:                   s.UpdatedAt,
+	}
+}

@@ -1,0 +1,70 @@
+package server
+
+import (
+	"context"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/api"
+)
+
+// ListTenants implements GET /admin/tenants.
+func (h *handlers) ListTenants(ctx context.Context, r api.ListTenantsRequestObject) (api.ListTenantsResponseObject, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.d.Tenants.List(ctx, p, domain.TenantFilter{Status: (*domain.TenantStatus)(r.Params.Status)}, page)
+	if err != nil {
+		return nil, err
+	}
+	return api.ListTenants200JSONResponse{Items: convertAll(res.Items, toAPITenant), NextCursor: nextCursor(res.Next)}, nil
+}
+
+// GetTenant implements GET /admin/tenants/{tenantId}.
+func (h *handlers) GetTenant(ctx context.Context, r api.GetTenantRequestObject) (api.GetTenantResponseObject, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := domain.ParseTenantID("path.tenantId", r.TenantId)
+	if err != nil {
+		return nil, err
+	}
+	t, err := h.d.Tenants.Get(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetTenant200JSONResponse(toAPITenant(t)), nil
+}
+
+// UpdateTenant implements PATCH /admin/tenants/{tenantId}.
+func (h *handlers) UpdateTenant(ctx context.Context, r api.UpdateTenantRequestObject) (api.UpdateTenantResponseObject, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := domain.ParseTenantID("path.tenantId", r.TenantId)
+	if err != nil {
+		return nil, err
+	}
+	patch := domain.TenantPatch{Name: r.Body.Name, Status: (*domain.TenantStatus)(r.Body.Status)}
+	if r.Body.Version != nil {
+		patch.Version = *r.Body.Version
+	}
+	t, err := h.d.Tenants.Update(ctx, p, id, patch)
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateTenant200JSONResponse(toAPITenant(t)), nil
+}
+
+func toAPITenant(t domain.Tenant) api.Tenant {
+	return api.Tenant{
+		Id: string(t.ID), Name: t.Name, Status: api.TenantStatus(t.Status), Version: t.Version,
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+	}
+}
