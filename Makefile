@@ -1,0 +1,50 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+# Everything else is a step of those or a convenience.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+DATA_DIR ?= $(or $(ASSISTANT_DATA_DIR),.data)
+SQLC := go tool -modfile=tools/sqlc.mod sqlc
+OAPI := go tool oapi-codegen
+NPM_BIN := tools/npm/node_modules/.bin
+export REDOCLY_TELEMETRY := off
+export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
+
+.PHONY: help run build test test-go lint-spec generate bench vet tools
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+run: build ## run the service on its offline defaults (starts a local PostgreSQL when DATABASE_URL is unset)
+	go run ./cmd/devdb -data "$(DATA_DIR)" -- ./bin/assistant
+
+build: ## build bin/assistant
+	go build -o bin/assistant ./cmd/assistant
+
+test: lint-spec test-go ## everything: spec lint, generated-code freshness, unit and integration tests
+
+test-go: ## the Go tests (integration tests start their own PostgreSQL)
+	go vet ./...
+	go test -count=1 ./...
+
+lint-spec: tools ## lint the contract (Redocly, zero warnings) and check TypeScript clients generate from it
+	$(NPM_BIN)/redocly lint --config tools/npm/redocly.yaml openapi/openapi.yaml
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  $(NPM_BIN)/openapi-typescript openapi/openapi.yaml --redocly tools/npm/redocly.yaml -o "$$tmp/openapi.d.ts" && \
+	  $(NPM_BIN)/tsc --noEmit --strict "$$tmp/openapi.d.ts"
+
+tools: ## install the pinned npm tools (Node.js from Debian when missing)
+	scripts/npm-tools.sh
+
+generate: ## regenerate gen/api (oapi-codegen) and gen/db (sqlc)
+	$(OAPI) -config openapi/oapi-codegen.yaml openapi/openapi.yaml
+	$(SQLC) generate
+
+bench: ## benchmarks (one request through the whole middleware chain, and more)
+	go test -run '^$$' -bench . -benchmem ./...
+
+vet: ## go vet and gofmt
+	go vet ./...
+	test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/'))"
