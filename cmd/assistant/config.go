@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/cs-assistant/assistant/access"
+)
+
+// Config is everything the service reads from its environment, parsed once
+// at start.
+type Config struct {
+	// Addr is the listen address (ASSISTANT_ADDR).
+	Addr string
+	// DatabaseURL is the PostgreSQL connection string (DATABASE_URL).
+	DatabaseURL string
+	// DataDir holds local state such as the default key file (ASSISTANT_DATA_DIR).
+	DataDir string
+	// DefaultAPIKey, when set, is the secret of the default platform key (ASSISTANT_DEFAULT_API_KEY).
+	DefaultAPIKey string
+	// MaxBodyBytes bounds JSON request bodies (ASSISTANT_MAX_BODY_BYTES).
+	MaxBodyBytes int64
+	// FrontendBaseURL is the default share-link base (FRONTEND_BASE_URL).
+	FrontendBaseURL string
+	// LogLevel is LOG_LEVEL: debug, info, warn or error.
+	LogLevel slog.Level
+	// LogFormat is LOG_FORMAT: json or text.
+	LogFormat string
+	// ShutdownTimeout bounds the wait for in-flight requests (ASSISTANT_SHUTDOWN_TIMEOUT).
+	ShutdownTimeout time.Duration
+}
+
+// LoadConfig reads the configuration through getenv. A bad value is an
+// error naming the variable, in one line.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	c := Config{
+		Addr:            orDefault(getenv("ASSISTANT_ADDR"), "127.0.0.1:8080"),
+		DatabaseURL:     getenv("DATABASE_URL"),
+		DataDir:         orDefault(getenv("ASSISTANT_DATA_DIR"), ".data"),
+		DefaultAPIKey:   getenv("ASSISTANT_DEFAULT_API_KEY"),
+		FrontendBaseURL: strings.TrimRight(orDefault(getenv("FRONTEND_BASE_URL"), "http://localhost:3000"), "/"),
+		LogFormat:       orDefault(getenv("LOG_FORMAT"), "json"),
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, fmt.Errorf("ASSISTANT_ADDR: want host:port, got %q", c.Addr)
+	}
+	if c.DatabaseURL == "" {
+		return c, fmt.Errorf("DATABASE_URL: required (`make run` starts a local PostgreSQL and sets it)")
+	}
+	if _, err := pgconn.ParseConfig(c.DatabaseURL); err != nil {
+		return c, fmt.Errorf("DATABASE_URL: not a PostgreSQL connection string")
+	}
+	if c.DefaultAPIKey != "" && !access.WellFormedSecret(c.DefaultAPIKey) {
+		return c, fmt.Errorf("ASSISTANT_DEFAULT_API_KEY: must be 'ak_' followed by 32 to 97 base62 characters")
+	}
+	var err error
+	if c.MaxBodyBytes, err = positiveInt(getenv("ASSISTANT_MAX_BODY_BYTES"), 1<<20); err != nil {
+		return c, fmt.Errorf("ASSISTANT_MAX_BODY_BYTES: %w", err)
+	}
+	if u, err := url.Parse(c.FrontendBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, fmt.Errorf("FRONTEND_BASE_URL: want an http(s) URL, got %q", c.FrontendBaseURL)
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("LOG_LEVEL"), "info"))); err != nil {
+		return c, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error, got %q", getenv("LOG_LEVEL"))
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		return c, fmt.Errorf("LOG_FORMAT: want json or text, got %q", c.LogFormat)
+	}
+	if c.ShutdownTimeout, err = time.ParseDuration(orDefault(getenv("ASSISTANT_SHUTDOWN_TIMEOUT"), "30s")); err != nil || c.ShutdownTimeout <= 0 {
+		return c, fmt.Errorf("ASSISTANT_SHUTDOWN_TIMEOUT: want a positive duration such as 30s, got %q", getenv("ASSISTANT_SHUTDOWN_TIMEOUT"))
+	}
+	return c, nil
+}
+
+// LogValue masks the secrets when the configuration is logged.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("addr", c.Addr),
+		slog.String("database_url", maskURL(c.DatabaseURL)),
+		slog.String("data_dir", c.DataDir),
+		slog.Bool("default_api_key_set", c.DefaultAPIKey != ""),
+		slog.Int64("max_body_bytes", c.MaxBodyBytes),
+		slog.String("frontend_base_url", c.FrontendBaseURL),
+		slog.String("log_level", c.LogLevel.String()),
+		slog.String("log_format", c.LogFormat),
+		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
+	)
+}
+
+// maskURL hides the password of a URL-form connection string; a key=value
+// one is hidden whole, since it may carry password=….
+func maskURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" {
+		return "[masked]"
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.Redacted()
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func positiveInt(v string, def int64) (int64, error) {
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive number of bytes, got %q", v)
+	}
+	return n, nil
+}
