@@ -14,16 +14,21 @@ const (
 	PrefixKnowledgeBase = "kb_"
 )
 
-// NewID returns prefix followed by a UUIDv7 in 32 lower-case hex digits. The
-// first 48 bits are the Unix time in milliseconds, so ids sort by creation
-// time to the millisecond, which makes "newest first" an index scan on id.
+// NewID returns prefix followed by a UUIDv7 in 32 lower-case hex digits.
+// The first 48 bits are the Unix time in milliseconds and the next 12 the
+// fraction of the millisecond (RFC 9562 §6.2, method 3), so ids sort by
+// creation time to a quarter of a microsecond and "newest first" is an
+// index scan on id, with no shared state.
 func NewID(prefix string) string {
 	var u [16]byte
 	_, _ = rand.Read(u[:]) // crypto/rand.Read never fails (Go 1.24+).
-	var ms [8]byte
-	binary.BigEndian.PutUint64(ms[:], uint64(time.Now().UnixMilli()))
-	copy(u[0:6], ms[2:8])
-	u[6] = (u[6] & 0x0f) | 0x70 // version 7
+	ns := time.Now().UnixNano()
+	ms, frac := uint64(ns/1e6), uint64(ns%1e6)*4096/1e6
+	var ts [8]byte
+	binary.BigEndian.PutUint64(ts[:], ms)
+	copy(u[0:6], ts[2:8])
+	u[6] = 0x70 | byte(frac>>8) // version 7, then the top 4 bits of the fraction
+	u[7] = byte(frac)
 	u[8] = (u[8] & 0x3f) | 0x80 // RFC 9562 variant
 	return prefix + hex.EncodeToString(u[:])
 }

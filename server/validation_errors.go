@@ -2,6 +2,8 @@ package server
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -40,8 +42,9 @@ func (v *validationCollector) add(field, message string) {
 }
 
 func (v *validationCollector) walk(err error) {
-	var multi openapi3.MultiError
-	if errors.As(err, &multi) && !isSchemaError(err) {
+	// A direct type check: errors.As would also find the MultiError of
+	// schema errors inside a RequestError and lose which part failed.
+	if multi, ok := err.(openapi3.MultiError); ok {
 		for _, e := range multi {
 			v.walk(e)
 		}
@@ -85,8 +88,7 @@ func (v *validationCollector) body(re *openapi3filter.RequestError) {
 }
 
 func (v *validationCollector) schemaErrors(err error) {
-	var multi openapi3.MultiError
-	if errors.As(err, &multi) && !isSchemaError(err) {
+	if multi, ok := err.(openapi3.MultiError); ok {
 		for _, e := range multi {
 			v.schemaErrors(e)
 		}
@@ -94,7 +96,7 @@ func (v *validationCollector) schemaErrors(err error) {
 	}
 	var se *openapi3.SchemaError
 	if errors.As(err, &se) {
-		v.add(jsonPointer(se.JSONPointer()), se.Reason)
+		v.add(schemaField(se), schemaMessage(se))
 		return
 	}
 	if err != nil {
@@ -102,9 +104,24 @@ func (v *validationCollector) schemaErrors(err error) {
 	}
 }
 
-func isSchemaError(err error) bool {
-	_, ok := err.(*openapi3.SchemaError)
-	return ok
+// schemaField points at the failing value. kin-openapi's error for a
+// property refused by additionalProperties: false points at the object;
+// the client is better served by a pointer at the property itself.
+func schemaField(se *openapi3.SchemaError) string {
+	path := se.JSONPointer()
+	if rest, ok := strings.CutPrefix(se.Reason, `property "`); ok {
+		if name, ok := strings.CutSuffix(rest, `" is unsupported`); ok {
+			path = append(slices.Clone(path), name)
+		}
+	}
+	return jsonPointer(path)
+}
+
+func schemaMessage(se *openapi3.SchemaError) string {
+	if se.SchemaField == "format" && se.Schema != nil {
+		return fmt.Sprintf("must be a %q string", se.Schema.Format)
+	}
+	return se.Reason
 }
 
 func parameterMessage(re *openapi3filter.RequestError) string {
