@@ -47,7 +47,7 @@ func (b *syncBuffer) String() string {
 
 // env is one running service on its own throwaway database.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	cfg    Config
 	app    *app
 	srv    *httptest.Server
@@ -58,7 +58,7 @@ type env struct {
 	root string
 }
 
-func testConfig(t *testing.T, databaseURL string) Config {
+func testConfig(t testing.TB, databaseURL string) Config {
 	return Config{
 		Addr: "127.0.0.1:0", DatabaseURL: databaseURL, DataDir: t.TempDir(),
 		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10,
@@ -77,10 +77,25 @@ func newEnv(t *testing.T, tweak ...func(*Config)) *env {
 	return startEnv(t, cfg)
 }
 
-func startEnv(t *testing.T, cfg Config) *env {
+// newBenchEnv is newEnv for benchmarks: the logs (one line per request)
+// are formatted as in production but thrown away, not kept in memory.
+func newBenchEnv(b *testing.B) *env {
+	b.Helper()
+	return startEnvLogging(b, testConfig(b, pgtest.NewDatabase(b)), io.Discard)
+}
+
+func startEnv(t testing.TB, cfg Config) *env {
+	t.Helper()
+	return startEnvLogging(t, cfg, nil)
+}
+
+func startEnvLogging(t testing.TB, cfg Config, w io.Writer) *env {
 	t.Helper()
 	logs := &syncBuffer{}
-	a, err := newApp(t.Context(), cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if w == nil {
+		w = logs
+	}
+	a, err := newApp(t.Context(), cfg, slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	require.NoError(t, err)
 	t.Cleanup(a.close)
 	srv := httptest.NewServer(a.server.Handler())
@@ -105,7 +120,7 @@ type response struct {
 }
 
 // JSON decodes the body into a generic map.
-func (r response) JSON(t *testing.T) map[string]any {
+func (r response) JSON(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(r.Body, &m), "body: %s", r.Body)
@@ -113,7 +128,7 @@ func (r response) JSON(t *testing.T) map[string]any {
 }
 
 // Code is the problem code of an error response.
-func (r response) Code(t *testing.T) string {
+func (r response) Code(t testing.TB) string {
 	t.Helper()
 	require.Equal(t, "application/problem+json", r.Header.Get("Content-Type"), "body: %s", r.Body)
 	code, _ := r.JSON(t)["code"].(string)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"log/slog"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c, err := LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}))
+	require.NoError(t, err)
+	assert.Equal(t, "127.0.0.1:8080", c.Addr)
+	assert.Equal(t, ".data", c.DataDir)
+	assert.EqualValues(t, 1<<20, c.MaxBodyBytes)
+	assert.Equal(t, "http://localhost:3000", c.FrontendBaseURL)
+	assert.Equal(t, slog.LevelInfo, c.LogLevel)
+	assert.Equal(t, "json", c.LogFormat)
+}
+
+func TestBadConfigNamesTheVariable(t *testing.T) {
+	base := map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}
+	cases := map[string]string{
+		"ASSISTANT_ADDR":             "8080",
+		"DATABASE_URL":               "",
+		"ASSISTANT_MAX_BODY_BYTES":   "lots",
+		"ASSISTANT_DEFAULT_API_KEY":  "short",
+		"FRONTEND_BASE_URL":          "localhost:3000",
+		"LOG_LEVEL":                  "chatty",
+		"LOG_FORMAT":                 "xml",
+		"ASSISTANT_SHUTDOWN_TIMEOUT": "soon",
+	}
+	for name, value := range cases {
+		t.Run(name, func(t *testing.T) {
+			env := map[string]string{}
+			for k, v := range base {
+				env[k] = v
+			}
+			env[name] = value
+			_, err := LoadConfig(envOf(env))
+			require.Error(t, err)
+			assert.Regexp(t, "^"+name+": ", err.Error())
+			assert.NotContains(t, err.Error(), "\n", "one line")
+		})
+	}
+}
+
+func TestConfigLogsWithoutSecrets(t *testing.T) {
+	c, err := LoadConfig(envOf(map[string]string{
+		"DATABASE_URL":              "postgres://app:hunter2@db:5432/app",
+		"ASSISTANT_DEFAULT_API_KEY": "ak_0123456789abcdefghijABCDEFGHIJ0123456789x",
+	}))
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "config", c)
+	assert.NotContains(t, buf.String(), "hunter2")
+	assert.NotContains(t, buf.String(), "ak_0123456789")
+	assert.Contains(t, buf.String(), "db:5432")
+
+	c.DatabaseURL = "host=db password=hunter2"
+	buf.Reset()
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "config", c)
+	assert.NotContains(t, buf.String(), "hunter2")
+}

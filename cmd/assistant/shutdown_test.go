@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// An in-flight request finishes when the service is told to stop; new
+// connections are refused afterwards.
+func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
+	e := newEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- e.app.serve(ctx, ln) }()
+	url := "http://" + ln.Addr().String() + "/api/v1/admin/kb/knowledge-bases"
+
+	// The body arrives in two parts; the request is in flight in between.
+	pr, pw := io.Pipe()
+	hr, err := http.NewRequest("POST", url, pr)
+	require.NoError(t, err)
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("X-API-Key", e.root)
+	hr.Header.Set("X-Tenant-Id", "acme")
+	answered := make(chan *http.Response, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(hr)
+		if err == nil {
+			answered <- res
+		}
+		close(answered)
+	}()
+	_, err = pw.Write([]byte(`{"name": "in fl`))
+	require.NoError(t, err)
+	time.Sleep(100 * time.Millisecond) // let the server start reading
+
+	stop() // what SIGTERM does in main
+	time.Sleep(100 * time.Millisecond)
+	_, err = pw.Write([]byte(`ight"}`))
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+
+	res, ok := <-answered
+	require.True(t, ok, "the in-flight request got an answer")
+	defer res.Body.Close()
+	assert.Equal(t, http.StatusCreated, res.StatusCode)
+	require.NoError(t, <-served, "serve returns cleanly")
+	assert.Contains(t, e.logs.String(), `"msg":"stopped"`)
+
+	_, err = http.Get("http://" + ln.Addr().String() + "/healthz")
+	assert.Error(t, err, "no new connections after shutdown")
+}

@@ -1,0 +1,47 @@
+package pg
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Every sqlc query that touches a tenant-scoped table filters by tenant_id,
+// so a missing tenant is a compile error at the call site, never a leak.
+func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
+	// The tables whose every row belongs to one tenant.
+	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents"}
+	files, err := filepath.Glob("../../queries/*.sql")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	header := regexp.MustCompile(`(?m)^-- name: (\w+) :\w+`)
+	checked := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		text := string(data)
+		locs := header.FindAllStringSubmatchIndex(text, -1)
+		for i, loc := range locs {
+			end := len(text)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			name, body := text[loc[2]:loc[3]], strings.ToLower(text[loc[1]:end])
+			for _, table := range tenantScopedTables {
+				if !regexp.MustCompile(`\b(from|into|update|join)\s+` + table + `\b`).MatchString(body) {
+					continue
+				}
+				checked++
+				filters := strings.Contains(body, "tenant_id = @tenant_id") || strings.Contains(body, "tenant_id) values (@tenant_id") ||
+					(strings.HasPrefix(strings.TrimSpace(body), "insert") && strings.Contains(body, "@tenant_id"))
+				assert.True(t, filters, "%s (%s) touches %s without filtering by tenant_id", name, filepath.Base(f), table)
+			}
+		}
+	}
+	assert.Greater(t, checked, 5, "the check saw the queries")
+}
