@@ -18,10 +18,11 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 run: build ## run the service on its offline defaults (starts a local PostgreSQL when DATABASE_URL is unset)
-	go run ./cmd/devdb -data "$(DATA_DIR)" -- ./bin/assistant
+	exec ./bin/devdb -data "$(DATA_DIR)" -- ./bin/assistant
 
-build: ## build bin/assistant
+build: ## build bin/assistant (and bin/devdb, the local-PostgreSQL runner of make run)
 	go build -o bin/assistant ./cmd/assistant
+	go build -o bin/devdb ./cmd/devdb
 
 test: lint-spec test-go ## everything: spec lint, generated-code freshness, unit and integration tests
 

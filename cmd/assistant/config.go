@@ -90,7 +90,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("frontend_base_url", c.FrontendBaseURL),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("log_format", c.LogFormat),
-		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
+		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
 	)
 }
 

@@ -10,12 +10,17 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "healthcheck" {
+		os.Exit(healthcheck(os.Getenv))
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "assistant:", err)
 		os.Exit(1)
@@ -42,6 +47,31 @@ func run() error {
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "docs", "http://"+ln.Addr().String()+"/docs", "config", cfg)
 	return a.serve(ctx, ln)
+}
+
+// healthcheck asks the running service's /readyz and exits 0 when it is
+// ready: the container health check, for images that have no shell or curl.
+func healthcheck(getenv func(string) string) int {
+	host, port, err := net.SplitHostPort(orDefault(getenv("ASSISTANT_ADDR"), "127.0.0.1:8080"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "healthcheck: ASSISTANT_ADDR:", err)
+		return 1
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	client := &http.Client{Timeout: 3 * time.Second}
+	res, err := client.Get("http://" + net.JoinHostPort(host, port) + "/readyz")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "healthcheck:", err)
+		return 1
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		fmt.Fprintln(os.Stderr, "healthcheck: /readyz answered", res.Status)
+		return 1
+	}
+	return 0
 }
 
 func newLogger(cfg Config, w *os.File) *slog.Logger {

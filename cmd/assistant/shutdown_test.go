@@ -58,3 +58,23 @@ func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 	_, err = http.Get("http://" + ln.Addr().String() + "/healthz")
 	assert.Error(t, err, "no new connections after shutdown")
 }
+
+func TestHealthcheckCommand(t *testing.T) {
+	e := newEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- e.app.serve(ctx, ln) }()
+	addr := ln.Addr().String()
+	getenv := func(k string) string {
+		if k == "ASSISTANT_ADDR" {
+			return addr
+		}
+		return ""
+	}
+	assert.Equal(t, 0, healthcheck(getenv), "ready")
+	stop()
+	require.NoError(t, <-served)
+	assert.Equal(t, 1, healthcheck(getenv), "not serving")
+}
