@@ -243,3 +243,7 @@ func tenantForbidden() error {
 func tenantDisabled() error {
 	return domain.Errorf(domain.CodeTenantDisabled, "The tenant is disabled.")
 }
+
+// Forget drops a key from this process's cache, by secret hash: what
+// another replica's revocation or rotation asks for.
+func (k *Keys) Forget(hash []byte) { k.cache.drop(hash) }

@@ -106,3 +106,11 @@ func (t *Tenants) remember(tenant domain.Tenant, now time.Time) {
 	}
 	t.cache[tenant.ID] = cachedTenant{tenant: tenant, expires: now.Add(t.ttl)}
 }
+
+// Forget drops a tenant from this process's cache: what another replica's
+// change to it asks for.
+func (t *Tenants) Forget(id domain.TenantID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.cache, id)
+}

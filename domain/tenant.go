@@ -84,3 +84,17 @@ type TenantStore interface {
 	// CodeVersionConflict if p.Version is set and stale.
 	UpdateTenant(ctx context.Context, id TenantID, p TenantPatch) (Tenant, error)
 }
+
+// Invalidation names a cached entry that changed in the database: an API
+// key (by its secret hash) or a tenant. Replicas drop it at once.
+type Invalidation struct {
+	KeyHash []byte
+	Tenant  TenantID
+}
+
+// InvalidationSource delivers invalidations made by any replica.
+type InvalidationSource interface {
+	// ListenInvalidations calls fn for each invalidation until ctx ends,
+	// reconnecting as needed; it returns when ctx ends.
+	ListenInvalidations(ctx context.Context, fn func(Invalidation))
+}

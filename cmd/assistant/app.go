@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/server"
 	"github.com/cs-assistant/assistant/store/pg"
 )
@@ -30,9 +31,16 @@ type app struct {
 	log      *slog.Logger
 	pool     *pgxpool.Pool
 	migrator *pg.Migrator
+	store    *pg.Store
 	usage    *access.UsageRecorder
 	keys     *access.Keys
+	tenants  *access.Tenants
 	server   *server.Server
+
+	// stopBackground ends the background loops (key-usage flushing, cache
+	// invalidation); background waits for them.
+	stopBackground context.CancelFunc
+	background     sync.WaitGroup
 }
 
 // newApp connects to PostgreSQL, applies the migrations, makes sure the
@@ -61,19 +69,41 @@ func (a *app) build(ctx context.Context) error {
 	}
 	a.log.Info("database ready", "migrations_applied", n)
 
-	store := pg.New(a.pool)
-	tenants := access.NewTenants(store, tenantCacheTTL)
-	a.usage = access.NewUsageRecorder(store, a.log, usageFlushEvery)
-	a.keys = access.NewKeys(store, tenants, a.usage, access.DefaultKeyOptions())
+	a.store = pg.New(a.pool)
+	a.tenants = access.NewTenants(a.store, tenantCacheTTL)
+	a.usage = access.NewUsageRecorder(a.store, a.log, usageFlushEvery)
+	a.keys = access.NewKeys(a.store, a.tenants, a.usage, access.DefaultKeyOptions())
 	if err := ensureDefaultKey(ctx, a.keys, a.cfg, a.log); err != nil {
 		return err
 	}
 	a.server, err = server.New(ctx, server.Deps{
-		Log: a.log, Keys: a.keys, Tenants: tenants, Settings: store, KnowledgeBases: store,
-		Ready:        func(ctx context.Context) error { return a.ready(ctx, store) },
+		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store,
+		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	a.startBackground(ctx)
+	return nil
+}
+
+// startBackground runs the loops that live as long as the app: flushing
+// key use, and dropping cache entries that any replica changed.
+func (a *app) startBackground(ctx context.Context) {
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopBackground = stop
+	a.background.Go(func() { a.usage.Run(bg) })
+	a.background.Go(func() {
+		a.store.ListenInvalidations(bg, func(inv domain.Invalidation) {
+			if inv.KeyHash != nil {
+				a.keys.Forget(inv.KeyHash)
+			}
+			if inv.Tenant != "" {
+				a.tenants.Forget(inv.Tenant)
+			}
+		})
+	})
 }
 
 // ready reports whether the database answers and every migration is applied.
@@ -91,9 +121,8 @@ func (a *app) ready(ctx context.Context, store *pg.Store) error {
 	return nil
 }
 
-// serve answers requests on ln until ctx ends, then stops accepting, lets
-// in-flight requests finish (up to the shutdown timeout), and flushes the
-// key-usage marks.
+// serve answers requests on ln until ctx ends, then stops accepting and
+// lets in-flight requests finish (up to the shutdown timeout).
 func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           a.server.Handler(),
@@ -101,11 +130,6 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
-	var wg sync.WaitGroup
-	usageCtx, stopUsage := context.WithCancel(context.WithoutCancel(ctx))
-	wg.Go(func() { a.usage.Run(usageCtx) })
-	defer func() { stopUsage(); wg.Wait() }()
-
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -126,8 +150,13 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// close releases the database.
+// close stops the background loops (the usage recorder flushes once more)
+// and releases the database.
 func (a *app) close() {
+	if a.stopBackground != nil {
+		a.stopBackground()
+		a.background.Wait()
+	}
 	if a.migrator != nil {
 		_ = a.migrator.Close()
 	}

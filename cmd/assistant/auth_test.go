@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -113,4 +114,27 @@ func TestLastUsedIsRecordedOffThePath(t *testing.T) {
 	e.app.usage.Flush(t.Context()) // what the background loop does every minute
 	after := e.do(req{method: "GET", path: "/api/v1/admin/api-keys/" + id})
 	assert.NotNil(t, after.JSON(t)["lastUsedAt"])
+}
+
+// Two replicas share one database: a key revoked, or a tenant disabled,
+// through one of them stops working on the other at once, although the
+// other has it cached (LISTEN/NOTIFY), not only after the cache TTL.
+func TestChangesReachEveryReplicasCache(t *testing.T) {
+	one := newEnv(t)
+	two := startEnv(t, one.cfg)
+	id, secret := one.createKey(ptr("acme"), "admin")
+	get := func(e *env, tenant string) int {
+		return e.do(req{method: "GET", path: "/api/v1/admin/settings", key: secret, tenant: tenant}).Status
+	}
+	require.Equal(t, http.StatusOK, get(two, "acme"), "replica two has the key and tenant cached now")
+
+	require.Equal(t, http.StatusOK, one.do(req{method: "PATCH", path: "/api/v1/admin/tenants/acme", body: map[string]any{"status": "disabled"}}).Status)
+	assert.Eventually(t, func() bool { return get(two, "acme") == http.StatusForbidden }, 3*time.Second, 10*time.Millisecond,
+		"the tenant is disabled on replica two too")
+	require.Equal(t, http.StatusOK, one.do(req{method: "PATCH", path: "/api/v1/admin/tenants/acme", body: map[string]any{"status": "active"}}).Status)
+	assert.Eventually(t, func() bool { return get(two, "acme") == http.StatusOK }, 3*time.Second, 10*time.Millisecond)
+
+	require.Equal(t, http.StatusNoContent, one.do(req{method: "DELETE", path: "/api/v1/admin/api-keys/" + id}).Status)
+	assert.Eventually(t, func() bool { return get(two, "acme") == http.StatusUnauthorized }, 3*time.Second, 10*time.Millisecond,
+		"the key is revoked on replica two too")
 }

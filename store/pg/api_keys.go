@@ -77,16 +77,25 @@ func (s *Store) ListAPIKeys(ctx context.Context, f domain.APIKeyFilter, p domain
 	return domain.PageOf(items, p, func(k domain.APIKey) string { return k.ID }), nil
 }
 
-// RevokeAPIKey implements domain.APIKeyStore.
+// RevokeAPIKey implements domain.APIKeyStore; every replica is told to
+// drop the key from its cache.
 func (s *Store) RevokeAPIKey(ctx context.Context, id string, at time.Time) (domain.APIKey, []byte, error) {
-	row, err := s.q.RevokeAPIKey(ctx, db.RevokeAPIKeyParams{ID: id, RevokedAt: &at})
+	var row db.ApiKey
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		var err error
+		if row, err = q.RevokeAPIKey(ctx, db.RevokeAPIKeyParams{ID: id, RevokedAt: &at}); err != nil {
+			return err
+		}
+		return notifyKey(ctx, q, row.SecretHash)
+	})
 	if err != nil {
 		return domain.APIKey{}, nil, mapError(err, keyNotFound)
 	}
 	return apiKeyFromRow(row), row.SecretHash, nil
 }
 
-// RotateAPIKey implements domain.APIKeyStore.
+// RotateAPIKey implements domain.APIKeyStore; every replica is told to
+// drop the old secret from its cache.
 func (s *Store) RotateAPIKey(ctx context.Context, id string, newHash []byte, newPrefix string) (domain.APIKey, []byte, error) {
 	var row db.ApiKey
 	var oldHash []byte
@@ -99,8 +108,10 @@ func (s *Store) RotateAPIKey(ctx context.Context, id string, newHash []byte, new
 			return domain.Errorf(domain.CodeKeyRevoked, "A revoked API key cannot be rotated.")
 		}
 		oldHash = old.SecretHash
-		row, err = q.RotateAPIKey(ctx, db.RotateAPIKeyParams{ID: id, SecretHash: newHash, Prefix: newPrefix})
-		return err
+		if row, err = q.RotateAPIKey(ctx, db.RotateAPIKeyParams{ID: id, SecretHash: newHash, Prefix: newPrefix}); err != nil {
+			return err
+		}
+		return notifyKey(ctx, q, oldHash)
 	})
 	if err != nil {
 		return domain.APIKey{}, nil, mapError(err, keyNotFound)

@@ -26,6 +26,7 @@ var (
 	_ domain.APIKeyStore        = (*Store)(nil)
 	_ domain.SettingsStore      = (*Store)(nil)
 	_ domain.KnowledgeBaseStore = (*Store)(nil)
+	_ domain.InvalidationSource = (*Store)(nil)
 )
 
 // New returns a store on pool. The pool stays owned by the caller.

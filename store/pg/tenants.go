@@ -62,7 +62,8 @@ func (s *Store) ListTenants(ctx context.Context, f domain.TenantFilter, p domain
 	return domain.PageOf(items, p, func(t domain.Tenant) string { return string(t.ID) }), nil
 }
 
-// UpdateTenant implements domain.TenantStore.
+// UpdateTenant implements domain.TenantStore; every replica is told to
+// drop the tenant from its cache.
 func (s *Store) UpdateTenant(ctx context.Context, id domain.TenantID, p domain.TenantPatch) (domain.Tenant, error) {
 	var row db.Tenant
 	err := s.inTx(ctx, func(q *db.Queries) error {
@@ -70,7 +71,10 @@ func (s *Store) UpdateTenant(ctx context.Context, id domain.TenantID, p domain.T
 		row, err = q.UpdateTenant(ctx, db.UpdateTenantParams{
 			ID: string(id), Name: p.Name, Status: (*string)(p.Status), Version: p.Version,
 		})
-		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
+		if err == nil {
+			return notifyTenant(ctx, q, row.ID)
+		}
+		if domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
 			return err
 		}
 		// No row: either the tenant does not exist or the version is stale.

@@ -1,0 +1,6 @@
+-- Cache invalidation across replicas: each change to a cached row is
+-- announced on this channel, delivered to listeners when the transaction
+-- commits (and never if it rolls back).
+
+-- name: NotifyInvalidation :exec
+SELECT pg_notify('assistant_invalidate', @payload::text);

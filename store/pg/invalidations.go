@@ -1,0 +1,84 @@
+package pg
+
+import (
+	"context"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/db"
+)
+
+// invalidationChannel is the LISTEN/NOTIFY channel of cache invalidations.
+const invalidationChannel = "assistant_invalidate"
+
+// Payloads are "key:<hex sha256>" and "tenant:<id>".
+const (
+	keyPayload    = "key:"
+	tenantPayload = "tenant:"
+)
+
+func notifyKey(ctx context.Context, q *db.Queries, hash []byte) error {
+	return q.NotifyInvalidation(ctx, keyPayload+hex.EncodeToString(hash))
+}
+
+func notifyTenant(ctx context.Context, q *db.Queries, id string) error {
+	return q.NotifyInvalidation(ctx, tenantPayload+id)
+}
+
+// ListenInvalidations implements domain.InvalidationSource on a dedicated
+// connection (not one of the pool's), reconnecting with backoff when it
+// drops. Invalidations missed while disconnected are covered by the caches'
+// own short TTLs.
+func (s *Store) ListenInvalidations(ctx context.Context, fn func(domain.Invalidation)) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := s.listenOnce(ctx, fn)
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			backoff = 100 * time.Millisecond
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 10*time.Second)
+	}
+}
+
+func (s *Store) listenOnce(ctx context.Context, fn func(domain.Invalidation)) error {
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+invalidationChannel); err != nil {
+		return err
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		if inv, ok := parseInvalidation(n.Payload); ok {
+			fn(inv)
+		}
+	}
+}
+
+func parseInvalidation(payload string) (domain.Invalidation, bool) {
+	if h, ok := strings.CutPrefix(payload, keyPayload); ok {
+		hash, err := hex.DecodeString(h)
+		return domain.Invalidation{KeyHash: hash}, err == nil && len(hash) > 0
+	}
+	if t, ok := strings.CutPrefix(payload, tenantPayload); ok && t != "" {
+		return domain.Invalidation{Tenant: domain.TenantID(t)}, true
+	}
+	return domain.Invalidation{}, false
+}
