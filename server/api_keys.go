@@ -36,11 +36,7 @@ func (h *handlers) CreateApiKey(ctx context.Context, r api.CreateApiKeyRequestOb
 
 // ListApiKeys implements GET /admin/api-keys.
 func (h *handlers) ListApiKeys(ctx context.Context, r api.ListApiKeysRequestObject) (api.ListApiKeysResponseObject, error) {
-	p, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	p, page, err := listRequest(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,16 @@ func caller(ctx context.Context) (domain.Principal, error) {
 	return p, nil
 }
 
+// listRequest is the start of every list operation: the caller and the page.
+func listRequest(ctx context.Context, limit *int32, cursor *string) (domain.Principal, domain.PageRequest, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return domain.Principal{}, domain.PageRequest{}, err
+	}
+	page, err := domain.NewPageRequest(limit, cursor)
+	return p, page, err
+}
+
 // nextCursor renders a page's cursor for the list envelope (null on the last page).
 func nextCursor(next string) *string {
 	if next == "" {

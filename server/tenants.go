@@ -9,11 +9,7 @@ import (
 
 // ListTenants implements GET /admin/tenants.
 func (h *handlers) ListTenants(ctx context.Context, r api.ListTenantsRequestObject) (api.ListTenantsResponseObject, error) {
-	p, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	p, page, err := listRequest(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}

@@ -12,16 +12,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// serveOnLoopback runs the app's real server loop on a free loopback port,
+// as main does; stop is what SIGTERM does, and served yields serve's result.
+func serveOnLoopback(t *testing.T, e *env) (addr string, stop context.CancelFunc, served <-chan error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	done := make(chan error, 1)
+	go func() { done <- e.app.serve(ctx, ln) }()
+	return ln.Addr().String(), cancel, done
+}
+
 // An in-flight request finishes when the service is told to stop; new
 // connections are refused afterwards.
 func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 	e := newEnv(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- e.app.serve(ctx, ln) }()
-	url := "http://" + ln.Addr().String() + "/api/v1/admin/kb/knowledge-bases"
+	addr, stop, served := serveOnLoopback(t, e)
+	url := "http://" + addr + "/api/v1/admin/kb/knowledge-bases"
 
 	// The body arrives in two parts; the request is in flight in between.
 	pr, pw := io.Pipe()
@@ -55,18 +63,13 @@ func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 	require.NoError(t, <-served, "serve returns cleanly")
 	assert.Contains(t, e.logs.String(), `"msg":"stopped"`)
 
-	_, err = http.Get("http://" + ln.Addr().String() + "/healthz")
+	_, err = http.Get("http://" + addr + "/healthz")
 	assert.Error(t, err, "no new connections after shutdown")
 }
 
 func TestHealthcheckCommand(t *testing.T) {
 	e := newEnv(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- e.app.serve(ctx, ln) }()
-	addr := ln.Addr().String()
+	addr, stop, served := serveOnLoopback(t, e)
 	getenv := func(k string) string {
 		if k == "ASSISTANT_ADDR" {
 			return addr
