@@ -10,6 +10,9 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 )
 
+// lookupTimeout bounds one key lookup in the store.
+const lookupTimeout = 5 * time.Second
+
 // KeyOptions tunes the key cache.
 type KeyOptions struct {
 	// CacheTTL is how long a verified key is trusted without asking the
@@ -88,6 +91,10 @@ func (k *Keys) Authenticate(ctx context.Context, secret string) (domain.Principa
 // lookup asks the store once for all concurrent requests with the same key.
 func (k *Keys) lookup(ctx context.Context, h hash, now time.Time) (domain.APIKey, bool, error) {
 	v, err, _ := k.group.Do(string(h[:]), func() (any, error) {
+		// Shared by every concurrent caller with this key, so not bound to
+		// the first caller's cancellation; bounded on its own instead.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
+		defer cancel()
 		key, err := k.store.APIKeyByHash(ctx, h[:])
 		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
 			k.cache.putUnknown(h, now)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -95,18 +96,20 @@ func (s *Server) handleError(err error, c echo.Context) {
 		log.WarnContext(c.Request().Context(), "dependency unavailable", "err", err)
 		c.Response().Header().Set("Retry-After", "1")
 	}
+	// Messages may quote the request (a property name, a content type), so
+	// they are cut to the contract's limits.
 	p := api.Problem{
 		Type:      "urn:assistant:problem:" + string(de.Code),
 		Title:     http.StatusText(status),
 		Status:    int32(status),
 		Code:      string(de.Code),
-		Detail:    de.Message,
+		Detail:    truncate(de.Message, 2000),
 		RequestId: reqID,
 	}
 	if len(de.Fields) > 0 {
 		fields := make([]api.FieldError, 0, min(len(de.Fields), 100))
 		for _, f := range de.Fields[:min(len(de.Fields), 100)] {
-			fields = append(fields, api.FieldError{Field: f.Field, Message: f.Message})
+			fields = append(fields, api.FieldError{Field: truncate(f.Field, 300), Message: truncate(f.Message, 1000)})
 		}
 		p.Errors = &fields
 	}
@@ -123,4 +126,16 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if err != nil {
 		log.DebugContext(c.Request().Context(), "writing a problem failed", "err", err, slog.Int("status", status))
 	}
+}
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -94,3 +94,12 @@ func TestOversizedBodies(t *testing.T) {
 		assert.Equal(t, http.StatusCreated, r.Status)
 	})
 }
+
+func TestHugeInputsAreQuotedWithinTheContractsLimits(t *testing.T) {
+	e := newEnv(t)
+	long := strings.Repeat("é", 3000)
+	r := e.do(req{method: "POST", path: "/api/v1/admin/kb/knowledge-bases", tenant: "acme", body: `{"name": "a", "` + long + `": 1}`})
+	assert.Equal(t, http.StatusBadRequest, r.Status) // e.do checked the problem against the contract's maxLength
+	r = e.do(req{method: "POST", path: "/api/v1/admin/kb/knowledge-bases", tenant: "acme", body: `{}`, contentType: "text/" + strings.Repeat("x", 5000)})
+	assert.Equal(t, http.StatusUnsupportedMediaType, r.Status)
+}
