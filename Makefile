@@ -33,7 +33,7 @@ test-go: ## the Go tests (integration tests start their own PostgreSQL)
 lint-spec: tools ## lint the contract (Redocly, zero warnings) and check TypeScript clients generate from it
 	$(NPM_BIN)/redocly lint --config tools/npm/redocly.yaml openapi/openapi.yaml
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	  $(NPM_BIN)/openapi-typescript openapi/openapi.yaml --redocly tools/npm/redocly.yaml -o "$$tmp/openapi.d.ts" && \
+	  $(NPM_BIN)/openapi-typescript openapi/openapi.yaml -o "$$tmp/openapi.d.ts" && \
 	  $(NPM_BIN)/tsc --noEmit --strict "$$tmp/openapi.d.ts"
 
 tools: ## install the pinned npm tools (Node.js from Debian when missing)

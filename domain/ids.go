@@ -12,6 +12,7 @@ import (
 const (
 	PrefixAPIKey        = "key_"
 	PrefixKnowledgeBase = "kb_"
+	PrefixMetadataField = "mf_"
 )
 
 // NewID returns prefix followed by a UUIDv7 in 32 lower-case hex digits.

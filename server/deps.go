@@ -33,6 +33,7 @@ type Deps struct {
 	Tenants        Tenants
 	Settings       domain.SettingsStore
 	KnowledgeBases domain.KnowledgeBaseStore
+	Metadata       domain.MetadataStore
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.
 	Ready func(ctx context.Context) error

@@ -20,7 +20,8 @@ const problemContentType = "application/problem+json"
 // statusOf maps each error code to its HTTP status.
 func statusOf(code domain.ErrorCode) int {
 	switch code {
-	case domain.CodeValidation, domain.CodeMalformedJSON, domain.CodeInvalidTenantID, domain.CodeInvalidCursor:
+	case domain.CodeValidation, domain.CodeMalformedJSON, domain.CodeInvalidTenantID, domain.CodeInvalidCursor,
+		domain.CodeMetadataInvalid:
 		return http.StatusBadRequest
 	case domain.CodeUnauthorized:
 		return http.StatusUnauthorized
@@ -30,7 +31,7 @@ func statusOf(code domain.ErrorCode) int {
 		return http.StatusNotFound
 	case domain.CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed
-	case domain.CodeConflict, domain.CodeVersionConflict, domain.CodeKeyRevoked:
+	case domain.CodeConflict, domain.CodeVersionConflict, domain.CodeKeyRevoked, domain.CodeInvalidTransition:
 		return http.StatusConflict
 	case domain.CodePayloadTooLarge:
 		return http.StatusRequestEntityTooLarge

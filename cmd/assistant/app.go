@@ -77,7 +77,7 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	a.server, err = server.New(ctx, server.Deps{
-		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store,
+		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
 	})

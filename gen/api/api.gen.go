@@ -33,18 +33,117 @@ func (e ApiKeyScope) Valid() bool {
 	}
 }
 
+// Defines values for MetadataFieldStatus.
+const (
+	MetadataFieldStatusActive     MetadataFieldStatus = "active"
+	MetadataFieldStatusArchived   MetadataFieldStatus = "archived"
+	MetadataFieldStatusDeprecated MetadataFieldStatus = "deprecated"
+	MetadataFieldStatusDraft      MetadataFieldStatus = "draft"
+)
+
+// Valid indicates whether the value is a known member of the MetadataFieldStatus enum.
+func (e MetadataFieldStatus) Valid() bool {
+	switch e {
+	case MetadataFieldStatusActive:
+		return true
+	case MetadataFieldStatusArchived:
+		return true
+	case MetadataFieldStatusDeprecated:
+		return true
+	case MetadataFieldStatusDraft:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MetadataFieldType.
+const (
+	Boolean     MetadataFieldType = "boolean"
+	Date        MetadataFieldType = "date"
+	Enum        MetadataFieldType = "enum"
+	Number      MetadataFieldType = "number"
+	String      MetadataFieldType = "string"
+	StringArray MetadataFieldType = "string_array"
+)
+
+// Valid indicates whether the value is a known member of the MetadataFieldType enum.
+func (e MetadataFieldType) Valid() bool {
+	switch e {
+	case Boolean:
+		return true
+	case Date:
+		return true
+	case Enum:
+		return true
+	case Number:
+		return true
+	case String:
+		return true
+	case StringArray:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MetadataRole.
+const (
+	Display MetadataRole = "display"
+	Filter  MetadataRole = "filter"
+	Routing MetadataRole = "routing"
+)
+
+// Valid indicates whether the value is a known member of the MetadataRole enum.
+func (e MetadataRole) Valid() bool {
+	switch e {
+	case Display:
+		return true
+	case Filter:
+		return true
+	case Routing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MetadataScope.
+const (
+	Chunk    MetadataScope = "chunk"
+	Document MetadataScope = "document"
+	Session  MetadataScope = "session"
+	Slot     MetadataScope = "slot"
+)
+
+// Valid indicates whether the value is a known member of the MetadataScope enum.
+func (e MetadataScope) Valid() bool {
+	switch e {
+	case Chunk:
+		return true
+	case Document:
+		return true
+	case Session:
+		return true
+	case Slot:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TenantStatus.
 const (
-	Active   TenantStatus = "active"
-	Disabled TenantStatus = "disabled"
+	TenantStatusActive   TenantStatus = "active"
+	TenantStatusDisabled TenantStatus = "disabled"
 )
 
 // Valid indicates whether the value is a known member of the TenantStatus enum.
 func (e TenantStatus) Valid() bool {
 	switch e {
-	case Active:
+	case TenantStatusActive:
 		return true
-	case Disabled:
+	case TenantStatusDisabled:
 		return true
 	default:
 		return false
@@ -199,6 +298,188 @@ type KnowledgeBaseUpdateRequest struct {
 	// Example: 3
 	Version Version `json:"version"`
 }
+
+// MetadataField defines model for MetadataField.
+type MetadataField struct {
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Description Example: Which product the document is about.
+	Description string `json:"description"`
+
+	// EnumValues Example: ["router","camera"]
+	EnumValues []string `json:"enumValues"`
+
+	// Id Example: mf_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id MetadataFieldId `json:"id"`
+
+	// Key Lower-case letters, digits and `_`, starting with a letter.
+	//
+	// Example: product
+	Key MetadataKey `json:"key"`
+
+	// Label Example: Product line
+	Label string `json:"label"`
+
+	// Required Example: false
+	Required bool `json:"required"`
+
+	// Role `filter`: retrieval may filter on it; `display`: shown with sources; `routing`: used by intent rules and flows.
+	//
+	// Example: filter
+	Role MetadataRole `json:"role"`
+
+	// Scope Example: document
+	Scope MetadataScope `json:"scope"`
+
+	// Status Example: active
+	Status MetadataFieldStatus `json:"status"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// Type `date` values are RFC 3339 dates (`2026-11-22`) or date-times; `enum` values are strings from `enumValues`.
+	//
+	// Example: enum
+	Type MetadataFieldType `json:"type"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// MetadataFieldCreateRequest Example: {"enumValues":["router","camera"],"key":"product","label":"Product line","role":"filter","scope":"document","type":"enum"}
+type MetadataFieldCreateRequest struct {
+	// Description Example: Which product the document is about.
+	Description *string `json:"description,omitempty"`
+
+	// EnumValues Required, non-empty, for type `enum`; not allowed for other types.
+	//
+	// Example: ["router","camera"]
+	EnumValues *[]string `json:"enumValues,omitempty"`
+
+	// Key Lower-case letters, digits and `_`, starting with a letter.
+	//
+	// Example: product
+	Key MetadataKey `json:"key"`
+
+	// Label Example: Product line
+	Label *string `json:"label,omitempty"`
+
+	// Required Example: false
+	Required *bool `json:"required,omitempty"`
+
+	// Role `filter`: retrieval may filter on it; `display`: shown with sources; `routing`: used by intent rules and flows.
+	//
+	// Example: filter
+	Role MetadataRole `json:"role"`
+
+	// Scope Example: document
+	Scope MetadataScope `json:"scope"`
+
+	// Status Example: active
+	Status *MetadataFieldStatus `json:"status,omitempty"`
+
+	// Type `date` values are RFC 3339 dates (`2026-11-22`) or date-times; `enum` values are strings from `enumValues`.
+	//
+	// Example: enum
+	Type MetadataFieldType `json:"type"`
+}
+
+// MetadataFieldId Example: mf_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type MetadataFieldId = string
+
+// MetadataFieldList defines model for MetadataFieldList.
+type MetadataFieldList struct {
+	Items      []MetadataField `json:"items"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
+// MetadataFieldStatus Example: active
+type MetadataFieldStatus string
+
+// MetadataFieldStatusRequest Example: {"status":"deprecated","version":2}
+type MetadataFieldStatusRequest struct {
+	// Status Example: active
+	Status MetadataFieldStatus `json:"status"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version *Version `json:"version,omitempty"`
+}
+
+// MetadataFieldType `date` values are RFC 3339 dates (`2026-11-22`) or date-times; `enum` values are strings from `enumValues`.
+//
+// Example: enum
+type MetadataFieldType string
+
+// MetadataFieldUpdateRequest Example: {"description":"Which product the document is about.","enumValues":["router","camera","doorbell"],"label":"Product line","required":true,"role":"filter","type":"enum","version":1}
+type MetadataFieldUpdateRequest struct {
+	// Description Example: Which product the document is about.
+	Description string `json:"description"`
+
+	// EnumValues Example: ["router","camera","doorbell"]
+	EnumValues []string `json:"enumValues"`
+
+	// Label Example: Product line
+	Label string `json:"label"`
+
+	// Required Example: true
+	Required bool `json:"required"`
+
+	// Role `filter`: retrieval may filter on it; `display`: shown with sources; `routing`: used by intent rules and flows.
+	//
+	// Example: filter
+	Role MetadataRole `json:"role"`
+
+	// Type `date` values are RFC 3339 dates (`2026-11-22`) or date-times; `enum` values are strings from `enumValues`.
+	//
+	// Example: enum
+	Type MetadataFieldType `json:"type"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// MetadataKey Lower-case letters, digits and `_`, starting with a letter.
+//
+// Example: product
+type MetadataKey = string
+
+// MetadataRole `filter`: retrieval may filter on it; `display`: shown with sources; `routing`: used by intent rules and flows.
+//
+// Example: filter
+type MetadataRole string
+
+// MetadataSchema defines model for MetadataSchema.
+type MetadataSchema struct {
+	Fields []MetadataField `json:"fields"`
+
+	// JsonSchema A JSON Schema (draft 2020-12) for a metadata object of this scope; free-form by nature.
+	//
+	// Example: {"additionalProperties":false,"properties":{"product":{"enum":["router","camera"],"type":"string"}},"required":["product"],"type":"object"}
+	JsonSchema map[string]interface{} `json:"jsonSchema"`
+
+	// Scope Example: document
+	Scope MetadataScope `json:"scope"`
+}
+
+// MetadataSchemaList defines model for MetadataSchemaList.
+type MetadataSchemaList struct {
+	Items []MetadataSchema `json:"items"`
+}
+
+// MetadataScope Example: document
+type MetadataScope string
 
 // Problem An RFC 9457 problem detail.
 type Problem struct {
@@ -392,11 +673,17 @@ type ApiKeyIdPath = ApiKeyId
 // Cursor defines model for Cursor.
 type Cursor = string
 
+// IncludeDeprecated defines model for IncludeDeprecated.
+type IncludeDeprecated = bool
+
 // KnowledgeBaseIdPath Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type KnowledgeBaseIdPath = KnowledgeBaseId
 
 // Limit defines model for Limit.
 type Limit = int32
+
+// MetadataFieldIdPath Example: mf_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type MetadataFieldIdPath = MetadataFieldId
 
 // TenantHeader Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
 //
@@ -483,6 +770,84 @@ type UpdateKnowledgeBaseParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListMetadataFieldsParams defines parameters for ListMetadataFields.
+type ListMetadataFieldsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Scope Only fields of this scope.
+	Scope *MetadataScope `form:"scope,omitempty" json:"scope,omitempty"`
+
+	// Role Only fields with this role.
+	Role *MetadataRole `form:"role,omitempty" json:"role,omitempty"`
+
+	// Status Only fields in this status.
+	Status *MetadataFieldStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// IncludeDeprecated Include deprecated fields.
+	IncludeDeprecated *IncludeDeprecated `form:"include_deprecated,omitempty" json:"include_deprecated,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateMetadataFieldParams defines parameters for CreateMetadataField.
+type CreateMetadataFieldParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListMetadataFieldsByRoleParams defines parameters for ListMetadataFieldsByRole.
+type ListMetadataFieldsByRoleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteMetadataFieldParams defines parameters for DeleteMetadataField.
+type DeleteMetadataFieldParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetMetadataFieldParams defines parameters for GetMetadataField.
+type GetMetadataFieldParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateMetadataFieldParams defines parameters for UpdateMetadataField.
+type UpdateMetadataFieldParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ChangeMetadataFieldStatusParams defines parameters for ChangeMetadataFieldStatus.
+type ChangeMetadataFieldStatusParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListMetadataSchemasParams defines parameters for ListMetadataSchemas.
+type ListMetadataSchemasParams struct {
+	// Scope Only this scope.
+	Scope *MetadataScope `form:"scope,omitempty" json:"scope,omitempty"`
+
+	// IncludeDeprecated Include deprecated fields.
+	IncludeDeprecated *IncludeDeprecated `form:"include_deprecated,omitempty" json:"include_deprecated,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteMetadataSchemaParams defines parameters for DeleteMetadataSchema.
+type DeleteMetadataSchemaParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // GetTenantSettingsParams defines parameters for GetTenantSettings.
 type GetTenantSettingsParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -515,6 +880,15 @@ type CreateKnowledgeBaseJSONRequestBody = KnowledgeBaseCreateRequest
 
 // UpdateKnowledgeBaseJSONRequestBody defines body for UpdateKnowledgeBase for application/json ContentType.
 type UpdateKnowledgeBaseJSONRequestBody = KnowledgeBaseUpdateRequest
+
+// CreateMetadataFieldJSONRequestBody defines body for CreateMetadataField for application/json ContentType.
+type CreateMetadataFieldJSONRequestBody = MetadataFieldCreateRequest
+
+// UpdateMetadataFieldJSONRequestBody defines body for UpdateMetadataField for application/json ContentType.
+type UpdateMetadataFieldJSONRequestBody = MetadataFieldUpdateRequest
+
+// ChangeMetadataFieldStatusJSONRequestBody defines body for ChangeMetadataFieldStatus for application/json ContentType.
+type ChangeMetadataFieldStatusJSONRequestBody = MetadataFieldStatusRequest
 
 // UpdateTenantSettingsJSONRequestBody defines body for UpdateTenantSettings for application/json ContentType.
 type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
@@ -554,6 +928,33 @@ type ServerInterface interface {
 	// UpdateKnowledgeBase Replace a knowledge base's name and description
 	// (PUT /admin/kb/knowledge-bases/{kbId})
 	UpdateKnowledgeBase(ctx echo.Context, kbId KnowledgeBaseIdPath, params UpdateKnowledgeBaseParams) error
+	// ListMetadataFields List metadata fields
+	// (GET /admin/metadata/fields)
+	ListMetadataFields(ctx echo.Context, params ListMetadataFieldsParams) error
+	// CreateMetadataField Define a metadata field
+	// (POST /admin/metadata/fields)
+	CreateMetadataField(ctx echo.Context, params CreateMetadataFieldParams) error
+	// ListMetadataFieldsByRole List the usable fields with a role
+	// (GET /admin/metadata/fields/by-role/{role})
+	ListMetadataFieldsByRole(ctx echo.Context, role MetadataRole, params ListMetadataFieldsByRoleParams) error
+	// DeleteMetadataField Delete a metadata field
+	// (DELETE /admin/metadata/fields/{fieldId})
+	DeleteMetadataField(ctx echo.Context, fieldId MetadataFieldIdPath, params DeleteMetadataFieldParams) error
+	// GetMetadataField Get a metadata field
+	// (GET /admin/metadata/fields/{fieldId})
+	GetMetadataField(ctx echo.Context, fieldId MetadataFieldIdPath, params GetMetadataFieldParams) error
+	// UpdateMetadataField Replace a metadata field's definition
+	// (PUT /admin/metadata/fields/{fieldId})
+	UpdateMetadataField(ctx echo.Context, fieldId MetadataFieldIdPath, params UpdateMetadataFieldParams) error
+	// ChangeMetadataFieldStatus Move a metadata field through its life cycle
+	// (POST /admin/metadata/fields/{fieldId}/status)
+	ChangeMetadataFieldStatus(ctx echo.Context, fieldId MetadataFieldIdPath, params ChangeMetadataFieldStatusParams) error
+	// ListMetadataSchemas The metadata schema of each scope
+	// (GET /admin/metadata/schemas)
+	ListMetadataSchemas(ctx echo.Context, params ListMetadataSchemasParams) error
+	// DeleteMetadataSchema Delete every field of a scope
+	// (DELETE /admin/metadata/schemas/{scope})
+	DeleteMetadataSchema(ctx echo.Context, scope MetadataScope, params DeleteMetadataSchemaParams) error
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx echo.Context, params GetTenantSettingsParams) error
@@ -861,6 +1262,381 @@ func (w *ServerInterfaceWrapper) UpdateKnowledgeBase(ctx echo.Context) error {
 	return err
 }
 
+// ListMetadataFields converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMetadataFields(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMetadataFieldsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "scope" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "scope", ctx.QueryParams(), &params.Scope, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scope: %s", err))
+	}
+
+	// ------------- Optional query parameter "role" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "role", ctx.QueryParams(), &params.Role, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter role: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "include_deprecated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include_deprecated", ctx.QueryParams(), &params.IncludeDeprecated, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include_deprecated: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMetadataFields(ctx, params)
+	return err
+}
+
+// CreateMetadataField converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateMetadataField(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateMetadataFieldParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateMetadataField(ctx, params)
+	return err
+}
+
+// ListMetadataFieldsByRole converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMetadataFieldsByRole(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "role" -------------
+	var role MetadataRole
+
+	err = runtime.BindStyledParameterWithOptions("simple", "role", ctx.Param("role"), &role, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter role: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMetadataFieldsByRoleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMetadataFieldsByRole(ctx, role, params)
+	return err
+}
+
+// DeleteMetadataField converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteMetadataField(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "fieldId" -------------
+	var fieldId MetadataFieldIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fieldId", ctx.Param("fieldId"), &fieldId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fieldId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteMetadataFieldParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteMetadataField(ctx, fieldId, params)
+	return err
+}
+
+// GetMetadataField converts echo context to params.
+func (w *ServerInterfaceWrapper) GetMetadataField(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "fieldId" -------------
+	var fieldId MetadataFieldIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fieldId", ctx.Param("fieldId"), &fieldId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fieldId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMetadataFieldParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetMetadataField(ctx, fieldId, params)
+	return err
+}
+
+// UpdateMetadataField converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateMetadataField(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "fieldId" -------------
+	var fieldId MetadataFieldIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fieldId", ctx.Param("fieldId"), &fieldId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fieldId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateMetadataFieldParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateMetadataField(ctx, fieldId, params)
+	return err
+}
+
+// ChangeMetadataFieldStatus converts echo context to params.
+func (w *ServerInterfaceWrapper) ChangeMetadataFieldStatus(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "fieldId" -------------
+	var fieldId MetadataFieldIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fieldId", ctx.Param("fieldId"), &fieldId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fieldId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ChangeMetadataFieldStatusParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ChangeMetadataFieldStatus(ctx, fieldId, params)
+	return err
+}
+
+// ListMetadataSchemas converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMetadataSchemas(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMetadataSchemasParams
+	// ------------- Optional query parameter "scope" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "scope", ctx.QueryParams(), &params.Scope, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scope: %s", err))
+	}
+
+	// ------------- Optional query parameter "include_deprecated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include_deprecated", ctx.QueryParams(), &params.IncludeDeprecated, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include_deprecated: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMetadataSchemas(ctx, params)
+	return err
+}
+
+// DeleteMetadataSchema converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteMetadataSchema(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scope" -------------
+	var scope MetadataScope
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scope", ctx.Param("scope"), &scope, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scope: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteMetadataSchemaParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteMetadataSchema(ctx, scope, params)
+	return err
+}
+
 // GetTenantSettings converts echo context to params.
 func (w *ServerInterfaceWrapper) GetTenantSettings(ctx echo.Context) error {
 	var err error
@@ -1049,6 +1825,15 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/admin/kb/knowledge-bases/:kbId", wrapper.DeleteKnowledgeBase, options.OperationMiddlewares["deleteKnowledgeBase"]...)
 	router.GET(options.BaseURL+"/admin/kb/knowledge-bases/:kbId", wrapper.GetKnowledgeBase, options.OperationMiddlewares["getKnowledgeBase"]...)
 	router.PUT(options.BaseURL+"/admin/kb/knowledge-bases/:kbId", wrapper.UpdateKnowledgeBase, options.OperationMiddlewares["updateKnowledgeBase"]...)
+	router.GET(options.BaseURL+"/admin/metadata/fields", wrapper.ListMetadataFields, options.OperationMiddlewares["listMetadataFields"]...)
+	router.POST(options.BaseURL+"/admin/metadata/fields", wrapper.CreateMetadataField, options.OperationMiddlewares["createMetadataField"]...)
+	router.GET(options.BaseURL+"/admin/metadata/fields/by-role/:role", wrapper.ListMetadataFieldsByRole, options.OperationMiddlewares["listMetadataFieldsByRole"]...)
+	router.DELETE(options.BaseURL+"/admin/metadata/fields/:fieldId", wrapper.DeleteMetadataField, options.OperationMiddlewares["deleteMetadataField"]...)
+	router.GET(options.BaseURL+"/admin/metadata/fields/:fieldId", wrapper.GetMetadataField, options.OperationMiddlewares["getMetadataField"]...)
+	router.PUT(options.BaseURL+"/admin/metadata/fields/:fieldId", wrapper.UpdateMetadataField, options.OperationMiddlewares["updateMetadataField"]...)
+	router.POST(options.BaseURL+"/admin/metadata/fields/:fieldId/status", wrapper.ChangeMetadataFieldStatus, options.OperationMiddlewares["changeMetadataFieldStatus"]...)
+	router.GET(options.BaseURL+"/admin/metadata/schemas", wrapper.ListMetadataSchemas, options.OperationMiddlewares["listMetadataSchemas"]...)
+	router.DELETE(options.BaseURL+"/admin/metadata/schemas/:scope", wrapper.DeleteMetadataSchema, options.OperationMiddlewares["deleteMetadataSchema"]...)
 
 }
 
@@ -2177,6 +2962,993 @@ func (response UpdateKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type ListMetadataFieldsRequestObject struct {
+	Params ListMetadataFieldsParams
+}
+
+type ListMetadataFieldsResponseObject interface {
+	VisitListMetadataFieldsResponse(w http.ResponseWriter) error
+}
+
+type ListMetadataFields200JSONResponse MetadataFieldList
+
+func (response ListMetadataFields200JSONResponse) VisitListMetadataFieldsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFields400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFields400ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFields401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFields401ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFields403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFields403ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFields500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFields500ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataFieldRequestObject struct {
+	Params CreateMetadataFieldParams
+	Body   *CreateMetadataFieldJSONRequestBody
+}
+
+type CreateMetadataFieldResponseObject interface {
+	VisitCreateMetadataFieldResponse(w http.ResponseWriter) error
+}
+
+type CreateMetadataField201ResponseHeaders struct {
+	Location string
+}
+
+type CreateMetadataField201JSONResponse struct {
+	Body    MetadataField
+	Headers CreateMetadataField201ResponseHeaders
+}
+
+func (response CreateMetadataField201JSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField400ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField401ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField403ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField409ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField413ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField415ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField500ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFieldsByRoleRequestObject struct {
+	Role   MetadataRole `json:"role"`
+	Params ListMetadataFieldsByRoleParams
+}
+
+type ListMetadataFieldsByRoleResponseObject interface {
+	VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error
+}
+
+type ListMetadataFieldsByRole200JSONResponse MetadataFieldList
+
+func (response ListMetadataFieldsByRole200JSONResponse) VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFieldsByRole400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFieldsByRole400ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFieldsByRole401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFieldsByRole401ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFieldsByRole403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFieldsByRole403ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFieldsByRole500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFieldsByRole500ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataFieldRequestObject struct {
+	FieldId MetadataFieldIdPath `json:"fieldId"`
+	Params  DeleteMetadataFieldParams
+}
+
+type DeleteMetadataFieldResponseObject interface {
+	VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error
+}
+
+type DeleteMetadataField204Response struct {
+}
+
+func (response DeleteMetadataField204Response) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteMetadataField400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataField400ApplicationProblemPlusJSONResponse) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataField401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataField401ApplicationProblemPlusJSONResponse) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataField403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataField403ApplicationProblemPlusJSONResponse) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataField404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataField404ApplicationProblemPlusJSONResponse) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataField500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataField500ApplicationProblemPlusJSONResponse) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMetadataFieldRequestObject struct {
+	FieldId MetadataFieldIdPath `json:"fieldId"`
+	Params  GetMetadataFieldParams
+}
+
+type GetMetadataFieldResponseObject interface {
+	VisitGetMetadataFieldResponse(w http.ResponseWriter) error
+}
+
+type GetMetadataField200JSONResponse MetadataField
+
+func (response GetMetadataField200JSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMetadataField400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetMetadataField400ApplicationProblemPlusJSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMetadataField401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetMetadataField401ApplicationProblemPlusJSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMetadataField403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetMetadataField403ApplicationProblemPlusJSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMetadataField404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetMetadataField404ApplicationProblemPlusJSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMetadataField500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetMetadataField500ApplicationProblemPlusJSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataFieldRequestObject struct {
+	FieldId MetadataFieldIdPath `json:"fieldId"`
+	Params  UpdateMetadataFieldParams
+	Body    *UpdateMetadataFieldJSONRequestBody
+}
+
+type UpdateMetadataFieldResponseObject interface {
+	VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error
+}
+
+type UpdateMetadataField200JSONResponse MetadataField
+
+func (response UpdateMetadataField200JSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField400ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField401ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField403ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField404ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField409ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField413ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField415ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField500ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatusRequestObject struct {
+	FieldId MetadataFieldIdPath `json:"fieldId"`
+	Params  ChangeMetadataFieldStatusParams
+	Body    *ChangeMetadataFieldStatusJSONRequestBody
+}
+
+type ChangeMetadataFieldStatusResponseObject interface {
+	VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error
+}
+
+type ChangeMetadataFieldStatus200JSONResponse MetadataField
+
+func (response ChangeMetadataFieldStatus200JSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus400ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus401ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus403ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus404ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus409ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus413ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus415ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus500ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataSchemasRequestObject struct {
+	Params ListMetadataSchemasParams
+}
+
+type ListMetadataSchemasResponseObject interface {
+	VisitListMetadataSchemasResponse(w http.ResponseWriter) error
+}
+
+type ListMetadataSchemas200JSONResponse MetadataSchemaList
+
+func (response ListMetadataSchemas200JSONResponse) VisitListMetadataSchemasResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataSchemas400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataSchemas400ApplicationProblemPlusJSONResponse) VisitListMetadataSchemasResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataSchemas401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataSchemas401ApplicationProblemPlusJSONResponse) VisitListMetadataSchemasResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataSchemas403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataSchemas403ApplicationProblemPlusJSONResponse) VisitListMetadataSchemasResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataSchemas500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataSchemas500ApplicationProblemPlusJSONResponse) VisitListMetadataSchemasResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataSchemaRequestObject struct {
+	Scope  MetadataScope `json:"scope"`
+	Params DeleteMetadataSchemaParams
+}
+
+type DeleteMetadataSchemaResponseObject interface {
+	VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error
+}
+
+type DeleteMetadataSchema204Response struct {
+}
+
+func (response DeleteMetadataSchema204Response) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteMetadataSchema400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataSchema400ApplicationProblemPlusJSONResponse) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataSchema401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataSchema401ApplicationProblemPlusJSONResponse) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataSchema403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataSchema403ApplicationProblemPlusJSONResponse) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataSchema500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataSchema500ApplicationProblemPlusJSONResponse) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTenantSettingsRequestObject struct {
 	Params GetTenantSettingsParams
 }
@@ -2769,6 +4541,33 @@ type StrictServerInterface interface {
 	// UpdateKnowledgeBase Replace a knowledge base's name and description
 	// (PUT /admin/kb/knowledge-bases/{kbId})
 	UpdateKnowledgeBase(ctx context.Context, request UpdateKnowledgeBaseRequestObject) (UpdateKnowledgeBaseResponseObject, error)
+	// ListMetadataFields List metadata fields
+	// (GET /admin/metadata/fields)
+	ListMetadataFields(ctx context.Context, request ListMetadataFieldsRequestObject) (ListMetadataFieldsResponseObject, error)
+	// CreateMetadataField Define a metadata field
+	// (POST /admin/metadata/fields)
+	CreateMetadataField(ctx context.Context, request CreateMetadataFieldRequestObject) (CreateMetadataFieldResponseObject, error)
+	// ListMetadataFieldsByRole List the usable fields with a role
+	// (GET /admin/metadata/fields/by-role/{role})
+	ListMetadataFieldsByRole(ctx context.Context, request ListMetadataFieldsByRoleRequestObject) (ListMetadataFieldsByRoleResponseObject, error)
+	// DeleteMetadataField Delete a metadata field
+	// (DELETE /admin/metadata/fields/{fieldId})
+	DeleteMetadataField(ctx context.Context, request DeleteMetadataFieldRequestObject) (DeleteMetadataFieldResponseObject, error)
+	// GetMetadataField Get a metadata field
+	// (GET /admin/metadata/fields/{fieldId})
+	GetMetadataField(ctx context.Context, request GetMetadataFieldRequestObject) (GetMetadataFieldResponseObject, error)
+	// UpdateMetadataField Replace a metadata field's definition
+	// (PUT /admin/metadata/fields/{fieldId})
+	UpdateMetadataField(ctx context.Context, request UpdateMetadataFieldRequestObject) (UpdateMetadataFieldResponseObject, error)
+	// ChangeMetadataFieldStatus Move a metadata field through its life cycle
+	// (POST /admin/metadata/fields/{fieldId}/status)
+	ChangeMetadataFieldStatus(ctx context.Context, request ChangeMetadataFieldStatusRequestObject) (ChangeMetadataFieldStatusResponseObject, error)
+	// ListMetadataSchemas The metadata schema of each scope
+	// (GET /admin/metadata/schemas)
+	ListMetadataSchemas(ctx context.Context, request ListMetadataSchemasRequestObject) (ListMetadataSchemasResponseObject, error)
+	// DeleteMetadataSchema Delete every field of a scope
+	// (DELETE /admin/metadata/schemas/{scope})
+	DeleteMetadataSchema(ctx context.Context, request DeleteMetadataSchemaRequestObject) (DeleteMetadataSchemaResponseObject, error)
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx context.Context, request GetTenantSettingsRequestObject) (GetTenantSettingsResponseObject, error)
@@ -3112,6 +4911,306 @@ func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, kbId KnowledgeBas
 		return err
 	} else if validResponse, ok := response.(UpdateKnowledgeBaseResponseObject); ok {
 		return validResponse.VisitUpdateKnowledgeBaseResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListMetadataFields operation middleware
+func (sh *strictHandler) ListMetadataFields(ctx echo.Context, params ListMetadataFieldsParams) error {
+	var request ListMetadataFieldsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMetadataFields(ctx.Request().Context(), request.(ListMetadataFieldsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMetadataFields")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListMetadataFieldsResponseObject); ok {
+		return validResponse.VisitListMetadataFieldsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateMetadataField operation middleware
+func (sh *strictHandler) CreateMetadataField(ctx echo.Context, params CreateMetadataFieldParams) error {
+	var request CreateMetadataFieldRequestObject
+
+	request.Params = params
+
+	var body CreateMetadataFieldJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateMetadataField(ctx.Request().Context(), request.(CreateMetadataFieldRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateMetadataField")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateMetadataFieldResponseObject); ok {
+		return validResponse.VisitCreateMetadataFieldResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListMetadataFieldsByRole operation middleware
+func (sh *strictHandler) ListMetadataFieldsByRole(ctx echo.Context, role MetadataRole, params ListMetadataFieldsByRoleParams) error {
+	var request ListMetadataFieldsByRoleRequestObject
+
+	request.Role = role
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMetadataFieldsByRole(ctx.Request().Context(), request.(ListMetadataFieldsByRoleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMetadataFieldsByRole")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListMetadataFieldsByRoleResponseObject); ok {
+		return validResponse.VisitListMetadataFieldsByRoleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteMetadataField operation middleware
+func (sh *strictHandler) DeleteMetadataField(ctx echo.Context, fieldId MetadataFieldIdPath, params DeleteMetadataFieldParams) error {
+	var request DeleteMetadataFieldRequestObject
+
+	request.FieldId = fieldId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteMetadataField(ctx.Request().Context(), request.(DeleteMetadataFieldRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteMetadataField")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteMetadataFieldResponseObject); ok {
+		return validResponse.VisitDeleteMetadataFieldResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetMetadataField operation middleware
+func (sh *strictHandler) GetMetadataField(ctx echo.Context, fieldId MetadataFieldIdPath, params GetMetadataFieldParams) error {
+	var request GetMetadataFieldRequestObject
+
+	request.FieldId = fieldId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMetadataField(ctx.Request().Context(), request.(GetMetadataFieldRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMetadataField")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetMetadataFieldResponseObject); ok {
+		return validResponse.VisitGetMetadataFieldResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateMetadataField operation middleware
+func (sh *strictHandler) UpdateMetadataField(ctx echo.Context, fieldId MetadataFieldIdPath, params UpdateMetadataFieldParams) error {
+	var request UpdateMetadataFieldRequestObject
+
+	request.FieldId = fieldId
+	request.Params = params
+
+	var body UpdateMetadataFieldJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateMetadataField(ctx.Request().Context(), request.(UpdateMetadataFieldRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateMetadataField")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateMetadataFieldResponseObject); ok {
+		return validResponse.VisitUpdateMetadataFieldResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ChangeMetadataFieldStatus operation middleware
+func (sh *strictHandler) ChangeMetadataFieldStatus(ctx echo.Context, fieldId MetadataFieldIdPath, params ChangeMetadataFieldStatusParams) error {
+	var request ChangeMetadataFieldStatusRequestObject
+
+	request.FieldId = fieldId
+	request.Params = params
+
+	var body ChangeMetadataFieldStatusJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ChangeMetadataFieldStatus(ctx.Request().Context(), request.(ChangeMetadataFieldStatusRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ChangeMetadataFieldStatus")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ChangeMetadataFieldStatusResponseObject); ok {
+		return validResponse.VisitChangeMetadataFieldStatusResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListMetadataSchemas operation middleware
+func (sh *strictHandler) ListMetadataSchemas(ctx echo.Context, params ListMetadataSchemasParams) error {
+	var request ListMetadataSchemasRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMetadataSchemas(ctx.Request().Context(), request.(ListMetadataSchemasRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMetadataSchemas")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListMetadataSchemasResponseObject); ok {
+		return validResponse.VisitListMetadataSchemasResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteMetadataSchema operation middleware
+func (sh *strictHandler) DeleteMetadataSchema(ctx echo.Context, scope MetadataScope, params DeleteMetadataSchemaParams) error {
+	var request DeleteMetadataSchemaRequestObject
+
+	request.Scope = scope
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteMetadataSchema(ctx.Request().Context(), request.(DeleteMetadataSchemaRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteMetadataSchema")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteMetadataSchemaResponseObject); ok {
+		return validResponse.VisitDeleteMetadataSchemaResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -41,6 +41,23 @@ type KnowledgeBase struct {
 	UpdatedAt   time.Time
 }
 
+type MetadataField struct {
+	ID          string
+	TenantID    string
+	Key         string
+	Label       string
+	Type        string
+	Required    bool
+	EnumValues  []string
+	Scope       string
+	Role        string
+	Status      string
+	Description string
+	Version     int32
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
 type Tenant struct {
 	ID        string
 	Name      string

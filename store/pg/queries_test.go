@@ -15,7 +15,7 @@ import (
 // so a missing tenant is a compile error at the call site, never a leak.
 func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 	// The tables whose every row belongs to one tenant.
-	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents"}
+	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents", "metadata_fields"}
 	files, err := filepath.Glob("../../queries/*.sql")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

@@ -27,6 +27,7 @@ var (
 	_ domain.SettingsStore      = (*Store)(nil)
 	_ domain.KnowledgeBaseStore = (*Store)(nil)
 	_ domain.InvalidationSource = (*Store)(nil)
+	_ domain.MetadataStore      = (*Store)(nil)
 )
 
 // New returns a store on pool. The pool stays owned by the caller.
