@@ -1,0 +1,203 @@
+package memindex
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/viterin/vek/vek32"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// Index is an exact in-memory vector index for all tenants, one shard per
+// tenant, each behind its own RWMutex: searches of a tenant run in
+// parallel, writes of one tenant never wait for another's. It is safe for
+// concurrent use.
+//
+// All vectors have the same length, fixed by New; an embedding model of
+// another length needs another Index. Vectors are normalised on insert, so
+// a score is the cosine similarity; a zero vector is kept as is and scores
+// 0 against everything.
+type Index struct {
+	dims int
+	// rowsPerWorker is the least number of rows a search hands to one
+	// goroutine (a field so that tests can exercise the parallel path on
+	// small data).
+	rowsPerWorker int
+
+	mu     sync.RWMutex // guards the map, not the shards
+	shards map[domain.TenantID]*shard
+}
+
+// New returns an empty index of vectors of length dims. It panics if dims
+// is not positive: that is a programming error, not an input.
+func New(dims int) *Index {
+	if dims <= 0 {
+		panic(fmt.Sprintf("memindex: dims must be positive, got %d", dims))
+	}
+	return &Index{dims: dims, rowsPerWorker: defaultRowsPerWorker, shards: make(map[domain.TenantID]*shard)}
+}
+
+// Dims returns the length of the vectors.
+func (x *Index) Dims() int { return x.dims }
+
+// shard returns the tenant's shard, creating it when create is set (else
+// it may return nil).
+func (x *Index) shard(tenant domain.TenantID, create bool) *shard {
+	x.mu.RLock()
+	s := x.shards[tenant]
+	x.mu.RUnlock()
+	if s != nil || !create {
+		return s
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if s = x.shards[tenant]; s == nil {
+		s = newShard(x.dims)
+		x.shards[tenant] = s
+	}
+	return s
+}
+
+// Len returns the number of records of tenant.
+func (x *Index) Len(tenant domain.TenantID) int {
+	s := x.shard(tenant, false)
+	if s == nil {
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.len()
+}
+
+// Grow makes room for n more records of tenant, so that a bulk load
+// allocates its arena once instead of doubling it along the way.
+func (x *Index) Grow(tenant domain.TenantID, n int) {
+	if n <= 0 {
+		return
+	}
+	s := x.shard(tenant, true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.grow(n)
+}
+
+// Upsert inserts recs into tenant's shard, replacing any record with the
+// same ChunkID (re-running an ingestion job never duplicates vectors;
+// within recs, the last of a ChunkID wins). The vectors and metadata are
+// copied. The batch is validated first and applied whole or not at all:
+// every record needs a ChunkID, a Model and a finite vector of length
+// Dims, its TenantID (if set) must be tenant, and its metadata values must
+// be strings, numbers, booleans, times or string arrays. Errors are
+// CodeValidation.
+//
+// The shard is write-locked for the whole batch; a bulk load should come in
+// batches of a few thousand so that searches interleave.
+func (x *Index) Upsert(tenant domain.TenantID, recs []domain.VectorRecord) error {
+	scale, err := x.validate(tenant, recs)
+	if err != nil || len(recs) == 0 {
+		return err
+	}
+	s := x.shard(tenant, true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.upsert(recs, scale)
+	return nil
+}
+
+// Validate reports whether Upsert would accept recs, without storing
+// them: a store that persists records before indexing them checks first,
+// so that it never saves what the index refuses (and would then refuse
+// again when loading at the next start).
+func (x *Index) Validate(tenant domain.TenantID, recs []domain.VectorRecord) error {
+	_, err := x.validate(tenant, recs)
+	return err
+}
+
+// validate checks recs for Upsert and returns the factors that normalise
+// their vectors.
+func (x *Index) validate(tenant domain.TenantID, recs []domain.VectorRecord) ([]float32, error) {
+	if tenant == "" {
+		return nil, domain.Errorf(domain.CodeValidation, "The tenant is missing.")
+	}
+	scale := make([]float32, len(recs))
+	for i := range recs {
+		s, err := x.check(tenant, &recs[i])
+		if err != nil {
+			return nil, domain.Errorf(domain.CodeValidation, "Vector record %d (chunk %q): %s.", i, recs[i].ChunkID, err)
+		}
+		scale[i] = s
+	}
+	return scale, nil
+}
+
+// check validates one record and returns the factor that normalises its
+// vector (1 for a zero vector).
+func (x *Index) check(tenant domain.TenantID, rec *domain.VectorRecord) (float32, error) {
+	switch {
+	case rec.ChunkID == "":
+		return 0, fmt.Errorf("the chunk id is missing")
+	case rec.Model == "":
+		return 0, fmt.Errorf("the model is missing")
+	case rec.TenantID != "" && rec.TenantID != tenant:
+		return 0, fmt.Errorf("the record belongs to another tenant")
+	case len(rec.Vector) != x.dims:
+		return 0, fmt.Errorf("the vector has %d dimensions, want %d", len(rec.Vector), x.dims)
+	}
+	for field, v := range rec.Metadata {
+		if err := checkMetadata(field, v); err != nil {
+			return 0, err
+		}
+	}
+	scale, ok := unitScale(rec.Vector)
+	if !ok {
+		return 0, fmt.Errorf("the vector has a NaN or infinite element")
+	}
+	return scale, nil
+}
+
+// unitScale returns the factor that makes v unit length (1 for a zero
+// vector), or false when v has a NaN or infinite element.
+func unitScale(v []float32) (float32, bool) {
+	n2 := float64(vek32.Dot(v, v))
+	if !(n2 >= 1e-30 && n2 <= math.MaxFloat32) {
+		// A bad element, or squares that overflow or underflow float32
+		// (or a zero vector): sum in float64 to tell which.
+		n2 = 0
+		for _, f := range v {
+			n2 += float64(f) * float64(f)
+		}
+		if math.IsNaN(n2) || math.IsInf(n2, 0) {
+			return 0, false
+		}
+	}
+	scale := 1 / math.Sqrt(n2)
+	if n2 == 0 || scale > math.MaxFloat32 {
+		return 1, true // zero, or too small to scale: kept as is
+	}
+	return float32(scale), true
+}
+
+// DeleteDocument removes every record of document docID from tenant's
+// shard and returns how many it removed.
+func (x *Index) DeleteDocument(tenant domain.TenantID, docID string) int {
+	return x.remove(tenant, func(s *shard) []uint32 { return s.docs }, docID)
+}
+
+// DeleteKnowledgeBase removes every record of knowledge base kbID from
+// tenant's shard and returns how many it removed.
+func (x *Index) DeleteKnowledgeBase(tenant domain.TenantID, kbID string) int {
+	return x.remove(tenant, func(s *shard) []uint32 { return s.kbs }, kbID)
+}
+
+// remove deletes the rows of tenant whose symbol in column ids is name.
+func (x *Index) remove(tenant domain.TenantID, ids func(*shard) []uint32, name string) int {
+	s := x.shard(tenant, false)
+	if s == nil {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.removeWhere(ids, name)
+}

@@ -1,0 +1,99 @@
+package qdrant
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults for the zero values of Config.
+const (
+	DefaultCollection = "assistant_chunks"
+	DefaultTimeout    = 10 * time.Second
+	// defaultPort is Qdrant's gRPC port (6333 is its REST port).
+	defaultPort = 6334
+)
+
+// Config says where Qdrant is and how the collection looks.
+type Config struct {
+	// URL is the gRPC endpoint: "http://qdrant:6334", "https://…" (TLS),
+	// or a bare "qdrant:6334"; the port defaults to 6334.
+	URL string
+	// APIKey is sent with every call when set.
+	APIKey string
+	// Collection defaults to DefaultCollection.
+	Collection string
+	// Dims is the length of every vector (768 for the default embedder).
+	Dims int
+	// Timeout bounds each call to Qdrant (one batch of an upsert);
+	// defaults to DefaultTimeout.
+	Timeout time.Duration
+}
+
+// endpoint is a parsed Config.URL.
+type endpoint struct {
+	host string
+	port int
+	tls  bool
+}
+
+// withDefaults checks c and fills in its defaults.
+func (c Config) withDefaults() (Config, endpoint, error) {
+	if c.Dims <= 0 {
+		return c, endpoint{}, fmt.Errorf("qdrant: Dims must be positive, got %d", c.Dims)
+	}
+	if c.Collection == "" {
+		c.Collection = DefaultCollection
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	ep, err := parseURL(c.URL)
+	return c, ep, err
+}
+
+// parseURL reads "scheme://host:port", "host:port" or "host".
+func parseURL(raw string) (endpoint, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return endpoint{}, fmt.Errorf("qdrant: the URL is empty")
+	}
+	ep := endpoint{port: defaultPort}
+	hostport := raw
+	if strings.Contains(raw, "://") {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return endpoint{}, fmt.Errorf("qdrant: bad URL %q: %w", raw, err)
+		}
+		switch u.Scheme {
+		case "http", "grpc":
+		case "https", "grpcs":
+			ep.tls = true
+		default:
+			return endpoint{}, fmt.Errorf("qdrant: URL %q: scheme must be http or https", raw)
+		}
+		if u.Path != "" && u.Path != "/" {
+			return endpoint{}, fmt.Errorf("qdrant: URL %q: gRPC takes no path", raw)
+		}
+		hostport = u.Host
+	}
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		// No port: the whole thing is the host ("[::1]" loses its brackets).
+		host = strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+	} else {
+		p, err := strconv.Atoi(port)
+		if err != nil || p <= 0 || p > 65535 {
+			return endpoint{}, fmt.Errorf("qdrant: URL %q: bad port %q", raw, port)
+		}
+		ep.port = p
+	}
+	if host == "" {
+		return endpoint{}, fmt.Errorf("qdrant: URL %q names no host", raw)
+	}
+	ep.host = host
+	return ep, nil
+}
