@@ -171,3 +171,34 @@ func MetadataJSONSchema(fields []MetadataField) map[string]any {
 		"additionalProperties": false, "properties": props, "required": required,
 	}
 }
+
+// SearchableMetadata turns stored (JSON-decoded) metadata into the typed
+// values filters compare: dates of date fields become times, JSON arrays
+// become string arrays; everything else is kept as it is.
+func SearchableMetadata(fields []MetadataField, m map[string]any) map[string]any {
+	types := make(map[string]MetadataFieldType, len(fields))
+	for _, f := range fields {
+		types[f.Key] = f.Type
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch x := v.(type) {
+		case string:
+			if types[k] == MetaDate {
+				if t, err := ParseMetadataDate(x); err == nil {
+					v = t
+				}
+			}
+		case []any:
+			strs := make([]string, 0, len(x))
+			for _, e := range x {
+				if s, ok := e.(string); ok {
+					strs = append(strs, s)
+				}
+			}
+			v = strs
+		}
+		out[k] = v
+	}
+	return out
+}

@@ -90,6 +90,8 @@ type TenantStore interface {
 type Invalidation struct {
 	KeyHash []byte
 	Tenant  TenantID
+	// EmbeddingTenant names a tenant whose embedding configuration changed.
+	EmbeddingTenant TenantID
 }
 
 // InvalidationSource delivers invalidations made by any replica.

@@ -4,3 +4,7 @@
 
 -- name: NotifyInvalidation :exec
 SELECT pg_notify('assistant_invalidate', @payload::text);
+
+-- name: NotifyIndexJob :exec
+-- Wakes idle index workers in every replica; delivered on commit.
+SELECT pg_notify('assistant_index_jobs', '');

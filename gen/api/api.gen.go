@@ -8,11 +8,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for ApiKeyScope.
@@ -27,6 +29,120 @@ func (e ApiKeyScope) Valid() bool {
 	case Admin:
 		return true
 	case Chat:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DocumentKind.
+const (
+	Docx DocumentKind = "docx"
+	Jpeg DocumentKind = "jpeg"
+	Pdf  DocumentKind = "pdf"
+	Png  DocumentKind = "png"
+	Text DocumentKind = "text"
+	Webp DocumentKind = "webp"
+	Xlsx DocumentKind = "xlsx"
+)
+
+// Valid indicates whether the value is a known member of the DocumentKind enum.
+func (e DocumentKind) Valid() bool {
+	switch e {
+	case Docx:
+		return true
+	case Jpeg:
+		return true
+	case Pdf:
+		return true
+	case Png:
+		return true
+	case Text:
+		return true
+	case Webp:
+		return true
+	case Xlsx:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DocumentStatus.
+const (
+	DocumentStatusFailed   DocumentStatus = "failed"
+	DocumentStatusIndexing DocumentStatus = "indexing"
+	DocumentStatusQueued   DocumentStatus = "queued"
+	DocumentStatusReady    DocumentStatus = "ready"
+	DocumentStatusStale    DocumentStatus = "stale"
+)
+
+// Valid indicates whether the value is a known member of the DocumentStatus enum.
+func (e DocumentStatus) Valid() bool {
+	switch e {
+	case DocumentStatusFailed:
+		return true
+	case DocumentStatusIndexing:
+		return true
+	case DocumentStatusQueued:
+		return true
+	case DocumentStatusReady:
+		return true
+	case DocumentStatusStale:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmbeddingProviderKind.
+const (
+	Offline          EmbeddingProviderKind = "offline"
+	Ollama           EmbeddingProviderKind = "ollama"
+	OpenaiCompatible EmbeddingProviderKind = "openai_compatible"
+)
+
+// Valid indicates whether the value is a known member of the EmbeddingProviderKind enum.
+func (e EmbeddingProviderKind) Valid() bool {
+	switch e {
+	case Offline:
+		return true
+	case Ollama:
+		return true
+	case OpenaiCompatible:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IndexJobState.
+const (
+	IndexJobStateChunking  IndexJobState = "chunking"
+	IndexJobStateEmbedding IndexJobState = "embedding"
+	IndexJobStateFailed    IndexJobState = "failed"
+	IndexJobStateIndexing  IndexJobState = "indexing"
+	IndexJobStateParsing   IndexJobState = "parsing"
+	IndexJobStateQueued    IndexJobState = "queued"
+	IndexJobStateSucceeded IndexJobState = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the IndexJobState enum.
+func (e IndexJobState) Valid() bool {
+	switch e {
+	case IndexJobStateChunking:
+		return true
+	case IndexJobStateEmbedding:
+		return true
+	case IndexJobStateFailed:
+		return true
+	case IndexJobStateIndexing:
+		return true
+	case IndexJobStateParsing:
+		return true
+	case IndexJobStateQueued:
+		return true
+	case IndexJobStateSucceeded:
 		return true
 	default:
 		return false
@@ -110,22 +226,22 @@ func (e MetadataRole) Valid() bool {
 
 // Defines values for MetadataScope.
 const (
-	Chunk    MetadataScope = "chunk"
-	Document MetadataScope = "document"
-	Session  MetadataScope = "session"
-	Slot     MetadataScope = "slot"
+	MetadataScopeChunk    MetadataScope = "chunk"
+	MetadataScopeDocument MetadataScope = "document"
+	MetadataScopeSession  MetadataScope = "session"
+	MetadataScopeSlot     MetadataScope = "slot"
 )
 
 // Valid indicates whether the value is a known member of the MetadataScope enum.
 func (e MetadataScope) Valid() bool {
 	switch e {
-	case Chunk:
+	case MetadataScopeChunk:
 		return true
-	case Document:
+	case MetadataScopeDocument:
 		return true
-	case Session:
+	case MetadataScopeSession:
 		return true
-	case Slot:
+	case MetadataScopeSlot:
 		return true
 	default:
 		return false
@@ -221,6 +337,297 @@ type ApiKeySecret struct {
 	Secret string `json:"secret"`
 }
 
+// Chunk defines model for Chunk.
+type Chunk struct {
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId DocumentId `json:"documentId"`
+
+	// Heading The nearest heading above the chunk (Word documents).
+	Heading *string `json:"heading"`
+
+	// Id Example: chk_5f0c1e2d3b4a59687766554433221100
+	Id ChunkId `json:"id"`
+
+	// Index Example: 0
+	Index int32 `json:"index"`
+
+	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	Metadata Metadata `json:"metadata"`
+
+	// Page The PDF page the chunk comes from.
+	//
+	// Example: 3
+	Page *int32 `json:"page"`
+
+	// Sheet The Excel sheet the chunk comes from.
+	Sheet *string `json:"sheet"`
+
+	// Text Example: 退款政策：收到商品七天内可申请退款。
+	Text string `json:"text"`
+
+	// Tokens Example: 24
+	Tokens int32 `json:"tokens"`
+}
+
+// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
+type ChunkId = string
+
+// ChunkList defines model for ChunkList.
+type ChunkList struct {
+	Items      []Chunk `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// Document defines model for Document.
+type Document struct {
+	// ChunkCount Example: 12
+	ChunkCount int32 `json:"chunkCount"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// EmbeddingModel The model that made the document's vectors; null until indexed.
+	//
+	// Example: offline-hash-v1
+	EmbeddingModel *string `json:"embeddingModel"`
+
+	// Id Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id DocumentId `json:"id"`
+
+	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	KbId KnowledgeBaseId `json:"kbId"`
+
+	// Kind Example: pdf
+	Kind DocumentKind `json:"kind"`
+
+	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	Metadata Metadata `json:"metadata"`
+
+	// Name The original file name, decoded.
+	//
+	// Example: 退款.pdf
+	Name string `json:"name"`
+
+	// SizeBytes Example: 48213
+	SizeBytes int64 `json:"sizeBytes"`
+
+	// Status `stale`: indexed with an embedding model that is no longer the configured one; re-index it.
+	//
+	// Example: ready
+	Status DocumentStatus `json:"status"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:05Z
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// DocumentAccepted defines model for DocumentAccepted.
+type DocumentAccepted struct {
+	Document Document `json:"document"`
+	Job      IndexJob `json:"job"`
+
+	// Warnings E.g. deprecated metadata fields that were accepted.
+	//
+	// Example: ["metadata field \"region\" is deprecated"]
+	Warnings []string `json:"warnings"`
+}
+
+// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type DocumentId = string
+
+// DocumentKind Example: pdf
+type DocumentKind string
+
+// DocumentList defines model for DocumentList.
+type DocumentList struct {
+	Items      []Document `json:"items"`
+	NextCursor *string    `json:"nextCursor"`
+}
+
+// DocumentStatus `stale`: indexed with an embedding model that is no longer the configured one; re-index it.
+//
+// Example: ready
+type DocumentStatus string
+
+// DocumentUploadForm defines model for DocumentUploadForm.
+type DocumentUploadForm struct {
+	// File The file.
+	File openapi_types.File `json:"file"`
+
+	// FileName The file's name, when it should not come from the file part; may be URL-encoded.
+	//
+	// Example: %E9%80%80%E6%AC%BE.pdf
+	FileName *string `json:"fileName,omitempty"`
+
+	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	KbId KnowledgeBaseId `json:"kbId"`
+
+	// Metadata A JSON object of metadata; `{}` when left out.
+	//
+	// Example: {"product": "router", "lang": "zh"}
+	Metadata *string `json:"metadata,omitempty"`
+}
+
+// EmbeddingConfig defines model for EmbeddingConfig.
+type EmbeddingConfig struct {
+	// ApiKeyMasked The stored key's last characters, for recognising it; empty when none is set.
+	//
+	// Example:
+	ApiKeyMasked string `json:"apiKeyMasked"`
+
+	// ApiKeySet Example: false
+	ApiKeySet bool `json:"apiKeySet"`
+
+	// BaseUrl Example:
+	BaseUrl string `json:"baseUrl"`
+
+	// BatchSize Example: 64
+	BatchSize int32 `json:"batchSize"`
+
+	// Dimensions Fixed at 768, the size of the vector index.
+	//
+	// Example: 768
+	Dimensions int32 `json:"dimensions"`
+
+	// Model Example:
+	Model string `json:"model"`
+
+	// ModelId The name stored with every vector this configuration makes.
+	//
+	// Example: offline-hash-v1
+	ModelId string `json:"modelId"`
+
+	// Provider `offline`: the built-in deterministic embedder (768 dimensions, feature hashing over words,
+	// word pairs, character n-grams and CJK character pairs): lexical, not semantic, needs
+	// nothing installed. `openai_compatible`: an OpenAI-style `/embeddings` endpoint.
+	// `ollama`: a local model runner's `/api/embed`.
+	//
+	//
+	// Example: offline
+	Provider EmbeddingProviderKind `json:"provider"`
+
+	// Retries Example: 3
+	Retries int32 `json:"retries"`
+
+	// TimeoutMs Example: 30000
+	TimeoutMs int32      `json:"timeoutMs"`
+	UpdatedAt *time.Time `json:"updatedAt"`
+
+	// Version 0 until the tenant first saves a configuration.
+	//
+	// Example: 0
+	Version int32 `json:"version"`
+}
+
+// EmbeddingConfigUpdateRequest Example: {"baseUrl":"http://127.0.0.1:11434","model":"nomic-embed-text","provider":"ollama","version":0}
+type EmbeddingConfigUpdateRequest struct {
+	// ApiKey Example: sk-example
+	ApiKey *string `json:"apiKey,omitempty"`
+
+	// BaseUrl Example: http://127.0.0.1:11434
+	BaseUrl *string `json:"baseUrl,omitempty"`
+
+	// BatchSize Example: 64
+	BatchSize *int32 `json:"batchSize,omitempty"`
+
+	// Model Example: nomic-embed-text
+	Model *string `json:"model,omitempty"`
+
+	// Provider `offline`: the built-in deterministic embedder (768 dimensions, feature hashing over words,
+	// word pairs, character n-grams and CJK character pairs): lexical, not semantic, needs
+	// nothing installed. `openai_compatible`: an OpenAI-style `/embeddings` endpoint.
+	// `ollama`: a local model runner's `/api/embed`.
+	//
+	//
+	// Example: offline
+	Provider EmbeddingProviderKind `json:"provider"`
+
+	// Retries Example: 3
+	Retries *int32 `json:"retries,omitempty"`
+
+	// TimeoutMs Example: 30000
+	TimeoutMs *int32 `json:"timeoutMs,omitempty"`
+
+	// Version The current version (0 before the first save).
+	//
+	// Example: 0
+	Version int32 `json:"version"`
+}
+
+// EmbeddingConfigUpdateResult defines model for EmbeddingConfigUpdateResult.
+type EmbeddingConfigUpdateResult struct {
+	Config EmbeddingConfig `json:"config"`
+
+	// ReindexRequired Example: true
+	ReindexRequired bool `json:"reindexRequired"`
+
+	// StaleDocuments Documents indexed with another model, now `stale`.
+	//
+	// Example: 12
+	StaleDocuments int32 `json:"staleDocuments"`
+}
+
+// EmbeddingProvider defines model for EmbeddingProvider.
+type EmbeddingProvider struct {
+	// Description Example: Built-in lexical embedder; needs nothing installed.
+	Description string `json:"description"`
+
+	// Kind `offline`: the built-in deterministic embedder (768 dimensions, feature hashing over words,
+	// word pairs, character n-grams and CJK character pairs): lexical, not semantic, needs
+	// nothing installed. `openai_compatible`: an OpenAI-style `/embeddings` endpoint.
+	// `ollama`: a local model runner's `/api/embed`.
+	//
+	//
+	// Example: offline
+	Kind EmbeddingProviderKind `json:"kind"`
+
+	// NeedsApiKey Example: false
+	NeedsApiKey bool `json:"needsApiKey"`
+
+	// NeedsBaseUrl Example: false
+	NeedsBaseUrl bool `json:"needsBaseUrl"`
+
+	// NeedsModel Example: false
+	NeedsModel bool `json:"needsModel"`
+}
+
+// EmbeddingProviderKind `offline`: the built-in deterministic embedder (768 dimensions, feature hashing over words,
+// word pairs, character n-grams and CJK character pairs): lexical, not semantic, needs
+// nothing installed. `openai_compatible`: an OpenAI-style `/embeddings` endpoint.
+// `ollama`: a local model runner's `/api/embed`.
+//
+// Example: offline
+type EmbeddingProviderKind string
+
+// EmbeddingProviderList defines model for EmbeddingProviderList.
+type EmbeddingProviderList struct {
+	Items []EmbeddingProvider `json:"items"`
+}
+
+// EmbeddingTestResult defines model for EmbeddingTestResult.
+type EmbeddingTestResult struct {
+	// Dimensions Example: 768
+	Dimensions int32   `json:"dimensions"`
+	Error      *string `json:"error"`
+
+	// LatencyMs Example: 0.4
+	LatencyMs float64 `json:"latencyMs"`
+
+	// ModelId Example: offline-hash-v1
+	ModelId string `json:"modelId"`
+
+	// Ok Example: true
+	Ok bool `json:"ok"`
+}
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	// Field JSON pointer into the body (`/scopes/0`) or `query.NAME`, `path.NAME`, `header.NAME`.
@@ -230,6 +637,128 @@ type FieldError struct {
 
 	// Message Example: maximum string length is 128
 	Message string `json:"message"`
+}
+
+// IndexJob defines model for IndexJob.
+type IndexJob struct {
+	// Attempts Example: 1
+	Attempts int32 `json:"attempts"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Detail A human sentence about the failure.
+	Detail *string `json:"detail"`
+
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId DocumentId `json:"documentId"`
+	FinishedAt *time.Time `json:"finishedAt"`
+
+	// Id Example: job_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id IndexJobId `json:"id"`
+
+	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	KbId     KnowledgeBaseId  `json:"kbId"`
+	Progress IndexJobProgress `json:"progress"`
+
+	// Reason Why the job failed (or why the last attempt failed, while it waits to retry): a stable
+	// code such as `empty_file`, `corrupt_file`, `encrypted_file`, `archive_too_large`,
+	// `parse_timeout`, `no_text`, `ocr_unavailable`, `ocr_failed`, `parser_crashed`,
+	// `embedding_failed`, `worker_lost`.
+	Reason *string `json:"reason"`
+
+	// StartedAt Example: 2026-11-22T08:00:01Z
+	StartedAt *time.Time `json:"startedAt"`
+
+	// State Example: embedding
+	State IndexJobState `json:"state"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:03Z
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// IndexJobId Example: job_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type IndexJobId = string
+
+// IndexJobList defines model for IndexJobList.
+type IndexJobList struct {
+	Items      []IndexJob `json:"items"`
+	NextCursor *string    `json:"nextCursor"`
+}
+
+// IndexJobProgress defines model for IndexJobProgress.
+type IndexJobProgress struct {
+	// Done Chunks embedded and indexed so far.
+	//
+	// Example: 40
+	Done int32 `json:"done"`
+
+	// Total Chunks of the document; 0 until chunking is done.
+	//
+	// Example: 120
+	Total int32 `json:"total"`
+}
+
+// IndexJobState Example: embedding
+type IndexJobState string
+
+// KbSearchHit defines model for KbSearchHit.
+type KbSearchHit struct {
+	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
+	ChunkId ChunkId `json:"chunkId"`
+
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId DocumentId `json:"documentId"`
+
+	// DocumentName Example: 退款.pdf
+	DocumentName string `json:"documentName"`
+
+	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	KbId KnowledgeBaseId `json:"kbId"`
+
+	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	Metadata Metadata `json:"metadata"`
+
+	// Page Example: 2
+	Page *int32 `json:"page"`
+
+	// Score Cosine similarity of the query and the chunk.
+	//
+	// Example: 0.62
+	Score float32 `json:"score"`
+	Sheet *string `json:"sheet"`
+
+	// Text Example: 退款将在审核通过后 3 个工作日内原路退回。
+	Text string `json:"text"`
+}
+
+// KbSearchRequest Example: {"filter":{"product":{"$in":["router","camera"]}},"query":"退款要多久到账","topK":5}
+type KbSearchRequest struct {
+	// Filter A metadata filter: field names with a value (equality) or an object of operators, and `$and` / `$or` arrays.
+	//
+	// Example: {"lang":"zh","product":{"$in":["router","camera"]}}
+	Filter *MetadataFilter `json:"filter,omitempty"`
+
+	// KbIds Only these knowledge bases; all of the tenant's when left out.
+	KbIds *[]KnowledgeBaseId `json:"kbIds,omitempty"`
+
+	// Query Example: 退款要多久到账
+	Query string `json:"query"`
+
+	// TopK Example: 5
+	TopK *int32 `json:"topK,omitempty"`
+}
+
+// KbSearchResult defines model for KbSearchResult.
+type KbSearchResult struct {
+	Items []KbSearchHit `json:"items"`
 }
 
 // KnowledgeBase defines model for KnowledgeBase.
@@ -298,6 +827,11 @@ type KnowledgeBaseUpdateRequest struct {
 	// Example: 3
 	Version Version `json:"version"`
 }
+
+// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
+//
+// Example: {"lang":"zh","product":"router"}
+type Metadata = map[string]any
 
 // MetadataField defines model for MetadataField.
 type MetadataField struct {
@@ -449,6 +983,11 @@ type MetadataFieldUpdateRequest struct {
 	// Example: 3
 	Version Version `json:"version"`
 }
+
+// MetadataFilter A metadata filter: field names with a value (equality) or an object of operators, and `$and` / `$or` arrays.
+//
+// Example: {"lang":"zh","product":{"$in":["router","camera"]}}
+type MetadataFilter = map[string]any
 
 // MetadataKey Lower-case letters, digits and `_`, starting with a letter.
 //
@@ -673,6 +1212,9 @@ type ApiKeyIdPath = ApiKeyId
 // Cursor defines model for Cursor.
 type Cursor = string
 
+// DocumentIdPath Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type DocumentIdPath = DocumentId
+
 // IncludeDeprecated defines model for IncludeDeprecated.
 type IncludeDeprecated = bool
 
@@ -716,6 +1258,9 @@ type PayloadTooLarge = Problem
 // Unauthorized An RFC 9457 problem detail.
 type Unauthorized = Problem
 
+// Unavailable An RFC 9457 problem detail.
+type Unavailable = Problem
+
 // UnsupportedMediaType An RFC 9457 problem detail.
 type UnsupportedMediaType = Problem
 
@@ -732,6 +1277,108 @@ type ListApiKeysParams struct {
 
 	// IncludeRevoked Include revoked keys.
 	IncludeRevoked *bool `form:"includeRevoked,omitempty" json:"includeRevoked,omitempty"`
+}
+
+// GetEmbeddingConfigParams defines parameters for GetEmbeddingConfig.
+type GetEmbeddingConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateEmbeddingConfigParams defines parameters for UpdateEmbeddingConfig.
+type UpdateEmbeddingConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListEmbeddingProvidersParams defines parameters for ListEmbeddingProviders.
+type ListEmbeddingProvidersParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// TestEmbeddingConfigParams defines parameters for TestEmbeddingConfig.
+type TestEmbeddingConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListDocumentsParams defines parameters for ListDocuments.
+type ListDocumentsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// KbId Only documents of this knowledge base.
+	KbId *KnowledgeBaseId `form:"kbId,omitempty" json:"kbId,omitempty"`
+
+	// Status Only documents in this status.
+	Status *DocumentStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UploadDocumentParams defines parameters for UploadDocument.
+type UploadDocumentParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteDocumentParams defines parameters for DeleteDocument.
+type DeleteDocumentParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetDocumentParams defines parameters for GetDocument.
+type GetDocumentParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListDocumentChunksParams defines parameters for ListDocumentChunks.
+type ListDocumentChunksParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ReindexDocumentParams defines parameters for ReindexDocument.
+type ReindexDocumentParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListIndexJobsParams defines parameters for ListIndexJobs.
+type ListIndexJobsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// State Only jobs in this state.
+	State *IndexJobState `form:"state,omitempty" json:"state,omitempty"`
+
+	// DocumentId Only jobs of this document.
+	DocumentId *DocumentId `form:"documentId,omitempty" json:"documentId,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetIndexJobParams defines parameters for GetIndexJob.
+type GetIndexJobParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
 // ListKnowledgeBasesParams defines parameters for ListKnowledgeBases.
@@ -872,8 +1519,20 @@ type ListTenantsParams struct {
 	Status *TenantStatus `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// SearchKnowledgeBaseParams defines parameters for SearchKnowledgeBase.
+type SearchKnowledgeBaseParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // CreateApiKeyJSONRequestBody defines body for CreateApiKey for application/json ContentType.
 type CreateApiKeyJSONRequestBody = ApiKeyCreateRequest
+
+// UpdateEmbeddingConfigJSONRequestBody defines body for UpdateEmbeddingConfig for application/json ContentType.
+type UpdateEmbeddingConfigJSONRequestBody = EmbeddingConfigUpdateRequest
+
+// UploadDocumentMultipartRequestBody defines body for UploadDocument for multipart/form-data ContentType.
+type UploadDocumentMultipartRequestBody = DocumentUploadForm
 
 // CreateKnowledgeBaseJSONRequestBody defines body for CreateKnowledgeBase for application/json ContentType.
 type CreateKnowledgeBaseJSONRequestBody = KnowledgeBaseCreateRequest
@@ -896,6 +1555,9 @@ type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
 // UpdateTenantJSONRequestBody defines body for UpdateTenant for application/json ContentType.
 type UpdateTenantJSONRequestBody = TenantUpdateRequest
 
+// SearchKnowledgeBaseJSONRequestBody defines body for SearchKnowledgeBase for application/json ContentType.
+type SearchKnowledgeBaseJSONRequestBody = KbSearchRequest
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// ListApiKeys List API keys
@@ -913,6 +1575,42 @@ type ServerInterface interface {
 	// RotateApiKey Rotate an API key's secret
 	// (POST /admin/api-keys/{keyId}/rotate)
 	RotateApiKey(ctx echo.Context, keyId ApiKeyIdPath) error
+	// GetEmbeddingConfig Get the tenant's embedding configuration
+	// (GET /admin/embedding/config)
+	GetEmbeddingConfig(ctx echo.Context, params GetEmbeddingConfigParams) error
+	// UpdateEmbeddingConfig Replace the tenant's embedding configuration
+	// (PUT /admin/embedding/config)
+	UpdateEmbeddingConfig(ctx echo.Context, params UpdateEmbeddingConfigParams) error
+	// ListEmbeddingProviders The embedding providers this service can use
+	// (GET /admin/embedding/providers)
+	ListEmbeddingProviders(ctx echo.Context, params ListEmbeddingProvidersParams) error
+	// TestEmbeddingConfig Try the tenant's embedding configuration
+	// (POST /admin/embedding/test)
+	TestEmbeddingConfig(ctx echo.Context, params TestEmbeddingConfigParams) error
+	// ListDocuments List documents
+	// (GET /admin/kb/documents)
+	ListDocuments(ctx echo.Context, params ListDocumentsParams) error
+	// UploadDocument Upload a document
+	// (POST /admin/kb/documents)
+	UploadDocument(ctx echo.Context, params UploadDocumentParams) error
+	// DeleteDocument Delete a document with its chunks, vectors and jobs
+	// (DELETE /admin/kb/documents/{docId})
+	DeleteDocument(ctx echo.Context, docId DocumentIdPath, params DeleteDocumentParams) error
+	// GetDocument Get a document
+	// (GET /admin/kb/documents/{docId})
+	GetDocument(ctx echo.Context, docId DocumentIdPath, params GetDocumentParams) error
+	// ListDocumentChunks List a document's chunks
+	// (GET /admin/kb/documents/{docId}/chunks)
+	ListDocumentChunks(ctx echo.Context, docId DocumentIdPath, params ListDocumentChunksParams) error
+	// ReindexDocument Index a document again
+	// (POST /admin/kb/documents/{docId}/reindex)
+	ReindexDocument(ctx echo.Context, docId DocumentIdPath, params ReindexDocumentParams) error
+	// ListIndexJobs List index jobs
+	// (GET /admin/kb/index/jobs)
+	ListIndexJobs(ctx echo.Context, params ListIndexJobsParams) error
+	// GetIndexJob Get an index job
+	// (GET /admin/kb/index/jobs/{jobId})
+	GetIndexJob(ctx echo.Context, jobId IndexJobId, params GetIndexJobParams) error
 	// ListKnowledgeBases List knowledge bases
 	// (GET /admin/kb/knowledge-bases)
 	ListKnowledgeBases(ctx echo.Context, params ListKnowledgeBasesParams) error
@@ -970,6 +1668,9 @@ type ServerInterface interface {
 	// UpdateTenant Rename, disable or enable a tenant
 	// (PATCH /admin/tenants/{tenantId})
 	UpdateTenant(ctx echo.Context, tenantId TenantIdPath) error
+	// SearchKnowledgeBase Search the tenant's knowledge bases
+	// (POST /chat/tools/kb-search)
+	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -1070,6 +1771,480 @@ func (w *ServerInterfaceWrapper) RotateApiKey(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateApiKey(ctx, keyId)
+	return err
+}
+
+// GetEmbeddingConfig converts echo context to params.
+func (w *ServerInterfaceWrapper) GetEmbeddingConfig(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetEmbeddingConfigParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetEmbeddingConfig(ctx, params)
+	return err
+}
+
+// UpdateEmbeddingConfig converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateEmbeddingConfig(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateEmbeddingConfigParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateEmbeddingConfig(ctx, params)
+	return err
+}
+
+// ListEmbeddingProviders converts echo context to params.
+func (w *ServerInterfaceWrapper) ListEmbeddingProviders(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListEmbeddingProvidersParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListEmbeddingProviders(ctx, params)
+	return err
+}
+
+// TestEmbeddingConfig converts echo context to params.
+func (w *ServerInterfaceWrapper) TestEmbeddingConfig(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params TestEmbeddingConfigParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TestEmbeddingConfig(ctx, params)
+	return err
+}
+
+// ListDocuments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListDocuments(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListDocumentsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "kbId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "kbId", ctx.QueryParams(), &params.KbId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter kbId: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListDocuments(ctx, params)
+	return err
+}
+
+// UploadDocument converts echo context to params.
+func (w *ServerInterfaceWrapper) UploadDocument(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UploadDocumentParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UploadDocument(ctx, params)
+	return err
+}
+
+// DeleteDocument converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteDocument(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "docId" -------------
+	var docId DocumentIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "docId", ctx.Param("docId"), &docId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter docId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteDocumentParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteDocument(ctx, docId, params)
+	return err
+}
+
+// GetDocument converts echo context to params.
+func (w *ServerInterfaceWrapper) GetDocument(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "docId" -------------
+	var docId DocumentIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "docId", ctx.Param("docId"), &docId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter docId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetDocumentParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetDocument(ctx, docId, params)
+	return err
+}
+
+// ListDocumentChunks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListDocumentChunks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "docId" -------------
+	var docId DocumentIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "docId", ctx.Param("docId"), &docId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter docId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListDocumentChunksParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListDocumentChunks(ctx, docId, params)
+	return err
+}
+
+// ReindexDocument converts echo context to params.
+func (w *ServerInterfaceWrapper) ReindexDocument(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "docId" -------------
+	var docId DocumentIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "docId", ctx.Param("docId"), &docId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter docId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReindexDocumentParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ReindexDocument(ctx, docId, params)
+	return err
+}
+
+// ListIndexJobs converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIndexJobs(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIndexJobsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "state" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "state", ctx.QueryParams(), &params.State, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter state: %s", err))
+	}
+
+	// ------------- Optional query parameter "documentId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "documentId", ctx.QueryParams(), &params.DocumentId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter documentId: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIndexJobs(ctx, params)
+	return err
+}
+
+// GetIndexJob converts echo context to params.
+func (w *ServerInterfaceWrapper) GetIndexJob(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "jobId" -------------
+	var jobId IndexJobId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "jobId", ctx.Param("jobId"), &jobId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter jobId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetIndexJobParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetIndexJob(ctx, jobId, params)
 	return err
 }
 
@@ -1763,6 +2938,37 @@ func (w *ServerInterfaceWrapper) UpdateTenant(ctx echo.Context) error {
 	return err
 }
 
+// SearchKnowledgeBase converts echo context to params.
+func (w *ServerInterfaceWrapper) SearchKnowledgeBase(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SearchKnowledgeBaseParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SearchKnowledgeBase(ctx, params)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -1825,6 +3031,14 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/admin/kb/knowledge-bases/:kbId", wrapper.DeleteKnowledgeBase, options.OperationMiddlewares["deleteKnowledgeBase"]...)
 	router.GET(options.BaseURL+"/admin/kb/knowledge-bases/:kbId", wrapper.GetKnowledgeBase, options.OperationMiddlewares["getKnowledgeBase"]...)
 	router.PUT(options.BaseURL+"/admin/kb/knowledge-bases/:kbId", wrapper.UpdateKnowledgeBase, options.OperationMiddlewares["updateKnowledgeBase"]...)
+	router.GET(options.BaseURL+"/admin/kb/documents", wrapper.ListDocuments, options.OperationMiddlewares["listDocuments"]...)
+	router.POST(options.BaseURL+"/admin/kb/documents", wrapper.UploadDocument, options.OperationMiddlewares["uploadDocument"]...)
+	router.DELETE(options.BaseURL+"/admin/kb/documents/:docId", wrapper.DeleteDocument, options.OperationMiddlewares["deleteDocument"]...)
+	router.GET(options.BaseURL+"/admin/kb/documents/:docId", wrapper.GetDocument, options.OperationMiddlewares["getDocument"]...)
+	router.GET(options.BaseURL+"/admin/kb/documents/:docId/chunks", wrapper.ListDocumentChunks, options.OperationMiddlewares["listDocumentChunks"]...)
+	router.POST(options.BaseURL+"/admin/kb/documents/:docId/reindex", wrapper.ReindexDocument, options.OperationMiddlewares["reindexDocument"]...)
+	router.GET(options.BaseURL+"/admin/kb/index/jobs", wrapper.ListIndexJobs, options.OperationMiddlewares["listIndexJobs"]...)
+	router.GET(options.BaseURL+"/admin/kb/index/jobs/:jobId", wrapper.GetIndexJob, options.OperationMiddlewares["getIndexJob"]...)
 	router.GET(options.BaseURL+"/admin/metadata/fields", wrapper.ListMetadataFields, options.OperationMiddlewares["listMetadataFields"]...)
 	router.POST(options.BaseURL+"/admin/metadata/fields", wrapper.CreateMetadataField, options.OperationMiddlewares["createMetadataField"]...)
 	router.GET(options.BaseURL+"/admin/metadata/fields/by-role/:role", wrapper.ListMetadataFieldsByRole, options.OperationMiddlewares["listMetadataFieldsByRole"]...)
@@ -1834,6 +3048,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/metadata/fields/:fieldId/status", wrapper.ChangeMetadataFieldStatus, options.OperationMiddlewares["changeMetadataFieldStatus"]...)
 	router.GET(options.BaseURL+"/admin/metadata/schemas", wrapper.ListMetadataSchemas, options.OperationMiddlewares["listMetadataSchemas"]...)
 	router.DELETE(options.BaseURL+"/admin/metadata/schemas/:scope", wrapper.DeleteMetadataSchema, options.OperationMiddlewares["deleteMetadataSchema"]...)
+	router.POST(options.BaseURL+"/chat/tools/kb-search", wrapper.SearchKnowledgeBase, options.OperationMiddlewares["searchKnowledgeBase"]...)
+	router.GET(options.BaseURL+"/admin/embedding/providers", wrapper.ListEmbeddingProviders, options.OperationMiddlewares["listEmbeddingProviders"]...)
+	router.GET(options.BaseURL+"/admin/embedding/config", wrapper.GetEmbeddingConfig, options.OperationMiddlewares["getEmbeddingConfig"]...)
+	router.PUT(options.BaseURL+"/admin/embedding/config", wrapper.UpdateEmbeddingConfig, options.OperationMiddlewares["updateEmbeddingConfig"]...)
+	router.POST(options.BaseURL+"/admin/embedding/test", wrapper.TestEmbeddingConfig, options.OperationMiddlewares["testEmbeddingConfig"]...)
 
 }
 
@@ -1850,6 +3069,8 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
 type UnauthorizedApplicationProblemPlusJSONResponse Problem
+
+type UnavailableApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
 
@@ -2370,6 +3591,1239 @@ type RotateApiKey500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response RotateApiKey500ApplicationProblemPlusJSONResponse) VisitRotateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbeddingConfigRequestObject struct {
+	Params GetEmbeddingConfigParams
+}
+
+type GetEmbeddingConfigResponseObject interface {
+	VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error
+}
+
+type GetEmbeddingConfig200JSONResponse EmbeddingConfig
+
+func (response GetEmbeddingConfig200JSONResponse) VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbeddingConfig400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetEmbeddingConfig400ApplicationProblemPlusJSONResponse) VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbeddingConfig401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetEmbeddingConfig401ApplicationProblemPlusJSONResponse) VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbeddingConfig403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetEmbeddingConfig403ApplicationProblemPlusJSONResponse) VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetEmbeddingConfig500ApplicationProblemPlusJSONResponse) VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfigRequestObject struct {
+	Params UpdateEmbeddingConfigParams
+	Body   *UpdateEmbeddingConfigJSONRequestBody
+}
+
+type UpdateEmbeddingConfigResponseObject interface {
+	VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error
+}
+
+type UpdateEmbeddingConfig200JSONResponse EmbeddingConfigUpdateResult
+
+func (response UpdateEmbeddingConfig200JSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig400ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig401ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig403ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig409ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig413ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig415ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig500ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmbeddingProvidersRequestObject struct {
+	Params ListEmbeddingProvidersParams
+}
+
+type ListEmbeddingProvidersResponseObject interface {
+	VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error
+}
+
+type ListEmbeddingProviders200JSONResponse EmbeddingProviderList
+
+func (response ListEmbeddingProviders200JSONResponse) VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmbeddingProviders400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListEmbeddingProviders400ApplicationProblemPlusJSONResponse) VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmbeddingProviders401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListEmbeddingProviders401ApplicationProblemPlusJSONResponse) VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmbeddingProviders403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListEmbeddingProviders403ApplicationProblemPlusJSONResponse) VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmbeddingProviders500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListEmbeddingProviders500ApplicationProblemPlusJSONResponse) VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestEmbeddingConfigRequestObject struct {
+	Params TestEmbeddingConfigParams
+}
+
+type TestEmbeddingConfigResponseObject interface {
+	VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error
+}
+
+type TestEmbeddingConfig200JSONResponse EmbeddingTestResult
+
+func (response TestEmbeddingConfig200JSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestEmbeddingConfig400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response TestEmbeddingConfig400ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestEmbeddingConfig401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response TestEmbeddingConfig401ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestEmbeddingConfig403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response TestEmbeddingConfig403ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response TestEmbeddingConfig500ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentsRequestObject struct {
+	Params ListDocumentsParams
+}
+
+type ListDocumentsResponseObject interface {
+	VisitListDocumentsResponse(w http.ResponseWriter) error
+}
+
+type ListDocuments200JSONResponse DocumentList
+
+func (response ListDocuments200JSONResponse) VisitListDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocuments400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocuments400ApplicationProblemPlusJSONResponse) VisitListDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocuments401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocuments401ApplicationProblemPlusJSONResponse) VisitListDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocuments403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocuments403ApplicationProblemPlusJSONResponse) VisitListDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocuments500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocuments500ApplicationProblemPlusJSONResponse) VisitListDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocumentRequestObject struct {
+	Params UploadDocumentParams
+	Body   *multipart.Reader
+}
+
+type UploadDocumentResponseObject interface {
+	VisitUploadDocumentResponse(w http.ResponseWriter) error
+}
+
+type UploadDocument202ResponseHeaders struct {
+	Location string
+}
+
+type UploadDocument202JSONResponse struct {
+	Body    DocumentAccepted
+	Headers UploadDocument202ResponseHeaders
+}
+
+func (response UploadDocument202JSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument400ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument401ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument403ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument404ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument413ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument415ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument500ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDocumentRequestObject struct {
+	DocId  DocumentIdPath `json:"docId"`
+	Params DeleteDocumentParams
+}
+
+type DeleteDocumentResponseObject interface {
+	VisitDeleteDocumentResponse(w http.ResponseWriter) error
+}
+
+type DeleteDocument204Response struct {
+}
+
+func (response DeleteDocument204Response) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteDocument400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDocument400ApplicationProblemPlusJSONResponse) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDocument401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDocument401ApplicationProblemPlusJSONResponse) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDocument403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDocument403ApplicationProblemPlusJSONResponse) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDocument404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDocument404ApplicationProblemPlusJSONResponse) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDocument500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDocument500ApplicationProblemPlusJSONResponse) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocumentRequestObject struct {
+	DocId  DocumentIdPath `json:"docId"`
+	Params GetDocumentParams
+}
+
+type GetDocumentResponseObject interface {
+	VisitGetDocumentResponse(w http.ResponseWriter) error
+}
+
+type GetDocument200JSONResponse Document
+
+func (response GetDocument200JSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocument400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocument400ApplicationProblemPlusJSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocument401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocument401ApplicationProblemPlusJSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocument403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocument403ApplicationProblemPlusJSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocument404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocument404ApplicationProblemPlusJSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocument500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocument500ApplicationProblemPlusJSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentChunksRequestObject struct {
+	DocId  DocumentIdPath `json:"docId"`
+	Params ListDocumentChunksParams
+}
+
+type ListDocumentChunksResponseObject interface {
+	VisitListDocumentChunksResponse(w http.ResponseWriter) error
+}
+
+type ListDocumentChunks200JSONResponse ChunkList
+
+func (response ListDocumentChunks200JSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentChunks400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocumentChunks400ApplicationProblemPlusJSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentChunks401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocumentChunks401ApplicationProblemPlusJSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentChunks403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocumentChunks403ApplicationProblemPlusJSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentChunks404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocumentChunks404ApplicationProblemPlusJSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentChunks500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocumentChunks500ApplicationProblemPlusJSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocumentRequestObject struct {
+	DocId  DocumentIdPath `json:"docId"`
+	Params ReindexDocumentParams
+}
+
+type ReindexDocumentResponseObject interface {
+	VisitReindexDocumentResponse(w http.ResponseWriter) error
+}
+
+type ReindexDocument202JSONResponse DocumentAccepted
+
+func (response ReindexDocument202JSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocument400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument400ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocument401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument401ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocument403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument403ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocument404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument404ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocument409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument409ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocument500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument500ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIndexJobsRequestObject struct {
+	Params ListIndexJobsParams
+}
+
+type ListIndexJobsResponseObject interface {
+	VisitListIndexJobsResponse(w http.ResponseWriter) error
+}
+
+type ListIndexJobs200JSONResponse IndexJobList
+
+func (response ListIndexJobs200JSONResponse) VisitListIndexJobsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIndexJobs400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListIndexJobs400ApplicationProblemPlusJSONResponse) VisitListIndexJobsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIndexJobs401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListIndexJobs401ApplicationProblemPlusJSONResponse) VisitListIndexJobsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIndexJobs403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListIndexJobs403ApplicationProblemPlusJSONResponse) VisitListIndexJobsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIndexJobs500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListIndexJobs500ApplicationProblemPlusJSONResponse) VisitListIndexJobsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIndexJobRequestObject struct {
+	JobId  IndexJobId `json:"jobId"`
+	Params GetIndexJobParams
+}
+
+type GetIndexJobResponseObject interface {
+	VisitGetIndexJobResponse(w http.ResponseWriter) error
+}
+
+type GetIndexJob200JSONResponse IndexJob
+
+func (response GetIndexJob200JSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIndexJob400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetIndexJob400ApplicationProblemPlusJSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIndexJob401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetIndexJob401ApplicationProblemPlusJSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIndexJob403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetIndexJob403ApplicationProblemPlusJSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIndexJob404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetIndexJob404ApplicationProblemPlusJSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIndexJob500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetIndexJob500ApplicationProblemPlusJSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -4509,6 +6963,141 @@ func (response UpdateTenant500ApplicationProblemPlusJSONResponse) VisitUpdateTen
 	return err
 }
 
+type SearchKnowledgeBaseRequestObject struct {
+	Params SearchKnowledgeBaseParams
+	Body   *SearchKnowledgeBaseJSONRequestBody
+}
+
+type SearchKnowledgeBaseResponseObject interface {
+	VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error
+}
+
+type SearchKnowledgeBase200JSONResponse KbSearchResult
+
+func (response SearchKnowledgeBase200JSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase400ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase401ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase403ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase413ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase415ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase503ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// ListApiKeys List API keys
@@ -4526,6 +7115,42 @@ type StrictServerInterface interface {
 	// RotateApiKey Rotate an API key's secret
 	// (POST /admin/api-keys/{keyId}/rotate)
 	RotateApiKey(ctx context.Context, request RotateApiKeyRequestObject) (RotateApiKeyResponseObject, error)
+	// GetEmbeddingConfig Get the tenant's embedding configuration
+	// (GET /admin/embedding/config)
+	GetEmbeddingConfig(ctx context.Context, request GetEmbeddingConfigRequestObject) (GetEmbeddingConfigResponseObject, error)
+	// UpdateEmbeddingConfig Replace the tenant's embedding configuration
+	// (PUT /admin/embedding/config)
+	UpdateEmbeddingConfig(ctx context.Context, request UpdateEmbeddingConfigRequestObject) (UpdateEmbeddingConfigResponseObject, error)
+	// ListEmbeddingProviders The embedding providers this service can use
+	// (GET /admin/embedding/providers)
+	ListEmbeddingProviders(ctx context.Context, request ListEmbeddingProvidersRequestObject) (ListEmbeddingProvidersResponseObject, error)
+	// TestEmbeddingConfig Try the tenant's embedding configuration
+	// (POST /admin/embedding/test)
+	TestEmbeddingConfig(ctx context.Context, request TestEmbeddingConfigRequestObject) (TestEmbeddingConfigResponseObject, error)
+	// ListDocuments List documents
+	// (GET /admin/kb/documents)
+	ListDocuments(ctx context.Context, request ListDocumentsRequestObject) (ListDocumentsResponseObject, error)
+	// UploadDocument Upload a document
+	// (POST /admin/kb/documents)
+	UploadDocument(ctx context.Context, request UploadDocumentRequestObject) (UploadDocumentResponseObject, error)
+	// DeleteDocument Delete a document with its chunks, vectors and jobs
+	// (DELETE /admin/kb/documents/{docId})
+	DeleteDocument(ctx context.Context, request DeleteDocumentRequestObject) (DeleteDocumentResponseObject, error)
+	// GetDocument Get a document
+	// (GET /admin/kb/documents/{docId})
+	GetDocument(ctx context.Context, request GetDocumentRequestObject) (GetDocumentResponseObject, error)
+	// ListDocumentChunks List a document's chunks
+	// (GET /admin/kb/documents/{docId}/chunks)
+	ListDocumentChunks(ctx context.Context, request ListDocumentChunksRequestObject) (ListDocumentChunksResponseObject, error)
+	// ReindexDocument Index a document again
+	// (POST /admin/kb/documents/{docId}/reindex)
+	ReindexDocument(ctx context.Context, request ReindexDocumentRequestObject) (ReindexDocumentResponseObject, error)
+	// ListIndexJobs List index jobs
+	// (GET /admin/kb/index/jobs)
+	ListIndexJobs(ctx context.Context, request ListIndexJobsRequestObject) (ListIndexJobsResponseObject, error)
+	// GetIndexJob Get an index job
+	// (GET /admin/kb/index/jobs/{jobId})
+	GetIndexJob(ctx context.Context, request GetIndexJobRequestObject) (GetIndexJobResponseObject, error)
 	// ListKnowledgeBases List knowledge bases
 	// (GET /admin/kb/knowledge-bases)
 	ListKnowledgeBases(ctx context.Context, request ListKnowledgeBasesRequestObject) (ListKnowledgeBasesResponseObject, error)
@@ -4583,6 +7208,9 @@ type StrictServerInterface interface {
 	// UpdateTenant Rename, disable or enable a tenant
 	// (PATCH /admin/tenants/{tenantId})
 	UpdateTenant(ctx context.Context, request UpdateTenantRequestObject) (UpdateTenantResponseObject, error)
+	// SearchKnowledgeBase Search the tenant's knowledge bases
+	// (POST /chat/tools/kb-search)
+	SearchKnowledgeBase(ctx context.Context, request SearchKnowledgeBaseRequestObject) (SearchKnowledgeBaseResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -4737,6 +7365,340 @@ func (sh *strictHandler) RotateApiKey(ctx echo.Context, keyId ApiKeyIdPath) erro
 		return err
 	} else if validResponse, ok := response.(RotateApiKeyResponseObject); ok {
 		return validResponse.VisitRotateApiKeyResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetEmbeddingConfig operation middleware
+func (sh *strictHandler) GetEmbeddingConfig(ctx echo.Context, params GetEmbeddingConfigParams) error {
+	var request GetEmbeddingConfigRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEmbeddingConfig(ctx.Request().Context(), request.(GetEmbeddingConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEmbeddingConfig")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetEmbeddingConfigResponseObject); ok {
+		return validResponse.VisitGetEmbeddingConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateEmbeddingConfig operation middleware
+func (sh *strictHandler) UpdateEmbeddingConfig(ctx echo.Context, params UpdateEmbeddingConfigParams) error {
+	var request UpdateEmbeddingConfigRequestObject
+
+	request.Params = params
+
+	var body UpdateEmbeddingConfigJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateEmbeddingConfig(ctx.Request().Context(), request.(UpdateEmbeddingConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateEmbeddingConfig")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateEmbeddingConfigResponseObject); ok {
+		return validResponse.VisitUpdateEmbeddingConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListEmbeddingProviders operation middleware
+func (sh *strictHandler) ListEmbeddingProviders(ctx echo.Context, params ListEmbeddingProvidersParams) error {
+	var request ListEmbeddingProvidersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListEmbeddingProviders(ctx.Request().Context(), request.(ListEmbeddingProvidersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListEmbeddingProviders")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListEmbeddingProvidersResponseObject); ok {
+		return validResponse.VisitListEmbeddingProvidersResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// TestEmbeddingConfig operation middleware
+func (sh *strictHandler) TestEmbeddingConfig(ctx echo.Context, params TestEmbeddingConfigParams) error {
+	var request TestEmbeddingConfigRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.TestEmbeddingConfig(ctx.Request().Context(), request.(TestEmbeddingConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TestEmbeddingConfig")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TestEmbeddingConfigResponseObject); ok {
+		return validResponse.VisitTestEmbeddingConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListDocuments operation middleware
+func (sh *strictHandler) ListDocuments(ctx echo.Context, params ListDocumentsParams) error {
+	var request ListDocumentsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDocuments(ctx.Request().Context(), request.(ListDocumentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDocuments")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListDocumentsResponseObject); ok {
+		return validResponse.VisitListDocumentsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UploadDocument operation middleware
+func (sh *strictHandler) UploadDocument(ctx echo.Context, params UploadDocumentParams) error {
+	var request UploadDocumentRequestObject
+
+	request.Params = params
+
+	if reader, err := ctx.Request().MultipartReader(); err != nil {
+		return err
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UploadDocument(ctx.Request().Context(), request.(UploadDocumentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UploadDocument")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UploadDocumentResponseObject); ok {
+		return validResponse.VisitUploadDocumentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteDocument operation middleware
+func (sh *strictHandler) DeleteDocument(ctx echo.Context, docId DocumentIdPath, params DeleteDocumentParams) error {
+	var request DeleteDocumentRequestObject
+
+	request.DocId = docId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteDocument(ctx.Request().Context(), request.(DeleteDocumentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteDocument")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteDocumentResponseObject); ok {
+		return validResponse.VisitDeleteDocumentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetDocument operation middleware
+func (sh *strictHandler) GetDocument(ctx echo.Context, docId DocumentIdPath, params GetDocumentParams) error {
+	var request GetDocumentRequestObject
+
+	request.DocId = docId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDocument(ctx.Request().Context(), request.(GetDocumentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDocument")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetDocumentResponseObject); ok {
+		return validResponse.VisitGetDocumentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListDocumentChunks operation middleware
+func (sh *strictHandler) ListDocumentChunks(ctx echo.Context, docId DocumentIdPath, params ListDocumentChunksParams) error {
+	var request ListDocumentChunksRequestObject
+
+	request.DocId = docId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDocumentChunks(ctx.Request().Context(), request.(ListDocumentChunksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDocumentChunks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListDocumentChunksResponseObject); ok {
+		return validResponse.VisitListDocumentChunksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ReindexDocument operation middleware
+func (sh *strictHandler) ReindexDocument(ctx echo.Context, docId DocumentIdPath, params ReindexDocumentParams) error {
+	var request ReindexDocumentRequestObject
+
+	request.DocId = docId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ReindexDocument(ctx.Request().Context(), request.(ReindexDocumentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReindexDocument")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ReindexDocumentResponseObject); ok {
+		return validResponse.VisitReindexDocumentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIndexJobs operation middleware
+func (sh *strictHandler) ListIndexJobs(ctx echo.Context, params ListIndexJobsParams) error {
+	var request ListIndexJobsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIndexJobs(ctx.Request().Context(), request.(ListIndexJobsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIndexJobs")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIndexJobsResponseObject); ok {
+		return validResponse.VisitListIndexJobsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetIndexJob operation middleware
+func (sh *strictHandler) GetIndexJob(ctx echo.Context, jobId IndexJobId, params GetIndexJobParams) error {
+	var request GetIndexJobRequestObject
+
+	request.JobId = jobId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIndexJob(ctx.Request().Context(), request.(GetIndexJobRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIndexJob")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetIndexJobResponseObject); ok {
+		return validResponse.VisitGetIndexJobResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -5382,6 +8344,54 @@ func (sh *strictHandler) UpdateTenant(ctx echo.Context, tenantId TenantIdPath) e
 		return err
 	} else if validResponse, ok := response.(UpdateTenantResponseObject); ok {
 		return validResponse.VisitUpdateTenantResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SearchKnowledgeBase operation middleware
+func (sh *strictHandler) SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error {
+	var request SearchKnowledgeBaseRequestObject
+
+	request.Params = params
+
+	var body SearchKnowledgeBaseJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SearchKnowledgeBase(ctx.Request().Context(), request.(SearchKnowledgeBaseRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SearchKnowledgeBase")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SearchKnowledgeBaseResponseObject); ok {
+		return validResponse.VisitSearchKnowledgeBaseResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

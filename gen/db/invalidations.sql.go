@@ -9,6 +9,16 @@ import (
 	"context"
 )
 
+const notifyIndexJob = `-- name: NotifyIndexJob :exec
+SELECT pg_notify('assistant_index_jobs', '')
+`
+
+// Wakes idle index workers in every replica; delivered on commit.
+func (q *Queries) NotifyIndexJob(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, notifyIndexJob)
+	return err
+}
+
 const notifyInvalidation = `-- name: NotifyInvalidation :exec
 
 SELECT pg_notify('assistant_invalidate', $1::text)

@@ -22,13 +22,87 @@ type ApiKey struct {
 	RevokedAt  *time.Time
 }
 
+type Chunk struct {
+	ID         string
+	TenantID   string
+	KbID       string
+	DocumentID string
+	Idx        int32
+	Text       string
+	Tokens     int32
+	Page       *int32
+	Sheet      *string
+	Heading    *string
+	LineStart  *int32
+	LineEnd    *int32
+	Metadata   []byte
+}
+
+type ChunkVector struct {
+	ChunkID    string
+	TenantID   string
+	KbID       string
+	DocumentID string
+	Model      string
+	Dims       int32
+	Vector     []byte
+	Metadata   []byte
+	CreatedAt  time.Time
+}
+
 type Document struct {
-	ID        string
+	ID             string
+	TenantID       string
+	KbID           string
+	Name           string
+	Status         string
+	CreatedAt      time.Time
+	Kind           string
+	SizeBytes      int64
+	Sha256         []byte
+	Metadata       []byte
+	ChunkCount     int32
+	EmbeddingModel *string
+	UpdatedAt      time.Time
+}
+
+type DocumentFile struct {
+	DocumentID string
+	TenantID   string
+	Content    []byte
+}
+
+type EmbeddingConfig struct {
 	TenantID  string
-	KbID      string
-	Name      string
-	Status    string
-	CreatedAt time.Time
+	Provider  string
+	BaseUrl   string
+	ApiKey    string
+	Model     string
+	TimeoutMs int32
+	Retries   int32
+	BatchSize int32
+	Version   int32
+	UpdatedAt time.Time
+}
+
+type IndexJob struct {
+	ID            string
+	TenantID      string
+	KbID          string
+	DocumentID    string
+	State         string
+	ProgressDone  int32
+	ProgressTotal int32
+	Attempts      int32
+	Reason        *string
+	Detail        *string
+	LeaseOwner    *string
+	LeaseUntil    *time.Time
+	RunAfter      time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	StartedAt     *time.Time
+	FinishedAt    *time.Time
 }
 
 type KnowledgeBase struct {

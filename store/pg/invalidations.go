@@ -15,10 +15,11 @@ import (
 // invalidationChannel is the LISTEN/NOTIFY channel of cache invalidations.
 const invalidationChannel = "assistant_invalidate"
 
-// Payloads are "key:<hex sha256>" and "tenant:<id>".
+// Payloads are "key:<hex sha256>", "tenant:<id>" and "embedding:<tenant id>".
 const (
-	keyPayload    = "key:"
-	tenantPayload = "tenant:"
+	keyPayload       = "key:"
+	tenantPayload    = "tenant:"
+	embeddingPayload = "embedding:"
 )
 
 func notifyKey(ctx context.Context, q *db.Queries, hash []byte) error {
@@ -29,14 +30,23 @@ func notifyTenant(ctx context.Context, q *db.Queries, id string) error {
 	return q.NotifyInvalidation(ctx, tenantPayload+id)
 }
 
-// ListenInvalidations implements domain.InvalidationSource on a dedicated
-// connection (not one of the pool's), reconnecting with backoff when it
-// drops. Invalidations missed while disconnected are covered by the caches'
-// own short TTLs.
+// ListenInvalidations implements domain.InvalidationSource. Invalidations
+// missed while disconnected are covered by the caches' own short TTLs.
 func (s *Store) ListenInvalidations(ctx context.Context, fn func(domain.Invalidation)) {
+	s.listen(ctx, invalidationChannel, func(payload string) {
+		if inv, ok := parseInvalidation(payload); ok {
+			fn(inv)
+		}
+	})
+}
+
+// listen calls fn with the payload of every notification on channel until
+// ctx ends, on a dedicated connection (not one of the pool's), reconnecting
+// with backoff when it drops.
+func (s *Store) listen(ctx context.Context, channel string, fn func(payload string)) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		err := s.listenOnce(ctx, fn)
+		err := s.listenOnce(ctx, channel, fn)
 		if ctx.Err() != nil {
 			return
 		}
@@ -52,13 +62,13 @@ func (s *Store) ListenInvalidations(ctx context.Context, fn func(domain.Invalida
 	}
 }
 
-func (s *Store) listenOnce(ctx context.Context, fn func(domain.Invalidation)) error {
+func (s *Store) listenOnce(ctx context.Context, channel string, fn func(string)) error {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+invalidationChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 		return err
 	}
 	for {
@@ -66,9 +76,7 @@ func (s *Store) listenOnce(ctx context.Context, fn func(domain.Invalidation)) er
 		if err != nil {
 			return err
 		}
-		if inv, ok := parseInvalidation(n.Payload); ok {
-			fn(inv)
-		}
+		fn(n.Payload)
 	}
 }
 
@@ -79,6 +87,9 @@ func parseInvalidation(payload string) (domain.Invalidation, bool) {
 	}
 	if t, ok := strings.CutPrefix(payload, tenantPayload); ok && t != "" {
 		return domain.Invalidation{Tenant: domain.TenantID(t)}, true
+	}
+	if t, ok := strings.CutPrefix(payload, embeddingPayload); ok && t != "" {
+		return domain.Invalidation{EmbeddingTenant: domain.TenantID(t)}, true
 	}
 	return domain.Invalidation{}, false
 }

@@ -22,12 +22,15 @@ type Store struct {
 
 // Compile-time checks that Store satisfies the domain interfaces.
 var (
-	_ domain.TenantStore        = (*Store)(nil)
-	_ domain.APIKeyStore        = (*Store)(nil)
-	_ domain.SettingsStore      = (*Store)(nil)
-	_ domain.KnowledgeBaseStore = (*Store)(nil)
-	_ domain.InvalidationSource = (*Store)(nil)
-	_ domain.MetadataStore      = (*Store)(nil)
+	_ domain.TenantStore          = (*Store)(nil)
+	_ domain.APIKeyStore          = (*Store)(nil)
+	_ domain.SettingsStore        = (*Store)(nil)
+	_ domain.KnowledgeBaseStore   = (*Store)(nil)
+	_ domain.InvalidationSource   = (*Store)(nil)
+	_ domain.MetadataStore        = (*Store)(nil)
+	_ domain.DocumentStore        = (*Store)(nil)
+	_ domain.JobStore             = (*Store)(nil)
+	_ domain.EmbeddingConfigStore = (*Store)(nil)
 )
 
 // New returns a store on pool. The pool stays owned by the caller.

@@ -1,0 +1,92 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// JobState is where an index job is.
+type JobState string
+
+// Index job states, in order.
+const (
+	JobQueued    JobState = "queued"
+	JobParsing   JobState = "parsing"
+	JobChunking  JobState = "chunking"
+	JobEmbedding JobState = "embedding"
+	JobIndexing  JobState = "indexing"
+	JobSucceeded JobState = "succeeded"
+	JobFailed    JobState = "failed"
+)
+
+// Finished reports whether the job will not change any more.
+func (s JobState) Finished() bool { return s == JobSucceeded || s == JobFailed }
+
+// Reasons of job failures that are not the parser's.
+const (
+	ReasonEmbeddingFailed = "embedding_failed"
+	ReasonWorkerLost      = "worker_lost"
+	ReasonIndexingFailed  = "indexing_failed"
+)
+
+// IndexJob indexes one document: parse → chunk → embed → index.
+type IndexJob struct {
+	ID         string
+	TenantID   TenantID
+	KBID       string
+	DocumentID string
+	State      JobState
+	Done       int32
+	Total      int32
+	Attempts   int32
+	// Reason and Detail say why the job failed, or why its last attempt did
+	// while it waits to retry.
+	Reason     *string
+	Detail     *string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+}
+
+// JobFilter narrows a job listing.
+type JobFilter struct {
+	State      *JobState
+	DocumentID *string
+}
+
+// ErrLeaseLost is returned to a worker that no longer holds a job: it took
+// too long and another worker took over, or the document was deleted.
+var ErrLeaseLost = errors.New("the job's lease was lost")
+
+// JobStore is the durable queue of index jobs and what workers write.
+type JobStore interface {
+	// GetIndexJob returns CodeNotFound if it does not exist in the tenant.
+	GetIndexJob(ctx context.Context, tenant TenantID, id string) (IndexJob, error)
+	// ListIndexJobs lists jobs newest first.
+	ListIndexJobs(ctx context.Context, tenant TenantID, f JobFilter, p PageRequest) (Page[IndexJob], error)
+
+	// ClaimJob leases the oldest runnable job to owner: a queued job whose
+	// time has come, or a running one whose lease expired (its worker died).
+	// ok is false when there is none. Safe across processes (SKIP LOCKED).
+	ClaimJob(ctx context.Context, owner string, lease time.Duration) (job IndexJob, ok bool, err error)
+	// RenewLeases extends the leases owner holds on ids (the heartbeat).
+	RenewLeases(ctx context.Context, owner string, ids []string, lease time.Duration) error
+	// JobStage records a job's stage and progress. Returns ErrLeaseLost when
+	// owner no longer holds it.
+	JobStage(ctx context.Context, owner, id string, state JobState, done, total int32) error
+	// LoadJobInput returns the document and its file.
+	LoadJobInput(ctx context.Context, job IndexJob) (Document, []byte, error)
+	// ReplaceChunks replaces every chunk of the job's document (vectors go
+	// with them). Returns ErrLeaseLost when owner no longer holds the job.
+	ReplaceChunks(ctx context.Context, owner string, job IndexJob, chunks []Chunk) error
+	// SucceedJob finishes the job and marks the document ready with its
+	// chunk count and embedding model.
+	SucceedJob(ctx context.Context, owner string, job IndexJob, chunks int32, model string) error
+	// FailJob finishes the job as failed and marks the document failed.
+	FailJob(ctx context.Context, owner string, job IndexJob, reason, detail string) error
+	// RetryJob puts the job back in the queue to run after a delay,
+	// recording why the attempt failed.
+	RetryJob(ctx context.Context, owner string, job IndexJob, after time.Duration, reason, detail string) error
+}

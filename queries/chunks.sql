@@ -1,0 +1,19 @@
+-- Every query filters by tenant_id.
+
+-- name: DeleteDocumentChunks :exec
+DELETE FROM chunks WHERE tenant_id = @tenant_id AND document_id = @document_id;
+
+-- name: ListChunks :many
+SELECT * FROM chunks
+WHERE tenant_id = @tenant_id AND document_id = @document_id AND idx > @after_idx
+ORDER BY idx
+LIMIT @lim;
+
+-- name: GetChunksByIDs :many
+SELECT c.*, d.name AS document_name FROM chunks c
+JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
+WHERE c.tenant_id = @tenant_id AND c.id = ANY(@ids::text[]);
+
+-- name: InsertChunks :copyfrom
+INSERT INTO chunks (id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata)
+VALUES (@id, @tenant_id, @kb_id, @document_id, @idx, @text, @tokens, @page, @sheet, @heading, @line_start, @line_end, @metadata);

@@ -1,0 +1,180 @@
+package pg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/db"
+)
+
+const jobNotFound = "Index job not found."
+
+// jobChannel is the LISTEN/NOTIFY channel that wakes idle workers.
+const jobChannel = "assistant_index_jobs"
+
+func notifyJob(ctx context.Context, q *db.Queries) error { return q.NotifyIndexJob(ctx) }
+
+// GetIndexJob implements domain.JobStore.
+func (s *Store) GetIndexJob(ctx context.Context, tenant domain.TenantID, id string) (domain.IndexJob, error) {
+	row, err := s.q.GetIndexJob(ctx, db.GetIndexJobParams{TenantID: string(tenant), ID: id})
+	if err != nil {
+		return domain.IndexJob{}, mapError(err, jobNotFound)
+	}
+	return jobFromRow(row), nil
+}
+
+// ListIndexJobs implements domain.JobStore.
+func (s *Store) ListIndexJobs(ctx context.Context, tenant domain.TenantID, f domain.JobFilter, p domain.PageRequest) (domain.Page[domain.IndexJob], error) {
+	rows, err := s.q.ListIndexJobs(ctx, db.ListIndexJobsParams{
+		TenantID: string(tenant), State: (*string)(f.State), DocumentID: f.DocumentID, Before: p.After, Lim: int32(p.Limit + 1),
+	})
+	if err != nil {
+		return domain.Page[domain.IndexJob]{}, mapError(err, "")
+	}
+	items := make([]domain.IndexJob, len(rows))
+	for i, r := range rows {
+		items[i] = jobFromRow(r)
+	}
+	return domain.PageOf(items, p, func(j domain.IndexJob) string { return j.ID }), nil
+}
+
+// ClaimJob implements domain.JobStore.
+func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration) (domain.IndexJob, bool, error) {
+	row, err := s.q.ClaimIndexJob(ctx, db.ClaimIndexJobParams{Owner: &owner, LeaseSeconds: lease.Seconds()})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.IndexJob{}, false, nil
+	}
+	if err != nil {
+		return domain.IndexJob{}, false, mapError(err, "")
+	}
+	return jobFromRow(row), true, nil
+}
+
+// RenewLeases implements domain.JobStore.
+func (s *Store) RenewLeases(ctx context.Context, owner string, ids []string, lease time.Duration) error {
+	return mapError(s.q.RenewIndexJobLeases(ctx, db.RenewIndexJobLeasesParams{Owner: &owner, Ids: ids, LeaseSeconds: lease.Seconds()}), "")
+}
+
+// JobStage implements domain.JobStore.
+func (s *Store) JobStage(ctx context.Context, owner, id string, state domain.JobState, done, total int32) error {
+	n, err := s.q.SetIndexJobStage(ctx, db.SetIndexJobStageParams{ID: id, Owner: &owner, State: string(state), Done: done, Total: total})
+	return leaseResult(n, err)
+}
+
+// LoadJobInput implements domain.JobStore; the document goes to indexing.
+func (s *Store) LoadJobInput(ctx context.Context, job domain.IndexJob) (domain.Document, []byte, error) {
+	var doc db.Document
+	var content []byte
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		var err error
+		if doc, err = q.GetDocument(ctx, db.GetDocumentParams{TenantID: string(job.TenantID), ID: job.DocumentID}); err != nil {
+			return err
+		}
+		if content, err = q.GetDocumentFile(ctx, db.GetDocumentFileParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID}); err != nil {
+			return err
+		}
+		return q.SetDocumentStatus(ctx, db.SetDocumentStatusParams{TenantID: string(job.TenantID), ID: job.DocumentID, Status: string(domain.DocIndexing)})
+	})
+	if err != nil {
+		return domain.Document{}, nil, mapError(err, docNotFound)
+	}
+	return documentFromRow(doc), content, nil
+}
+
+// ReplaceChunks implements domain.JobStore: the old chunks (and, through the
+// cascade, their vectors) go and the new ones come in one transaction, so
+// a re-run never duplicates and a reader never sees half a document.
+func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.IndexJob, chunks []domain.Chunk) error {
+	rows := make([]db.InsertChunksParams, len(chunks))
+	for i, c := range chunks {
+		meta, err := json.Marshal(c.Metadata)
+		if err != nil {
+			return err
+		}
+		rows[i] = db.InsertChunksParams{
+			ID: c.ID, TenantID: string(job.TenantID), KbID: job.KBID, DocumentID: job.DocumentID, Idx: c.Index,
+			Text: c.Text, Tokens: c.Tokens, Page: c.Page, Sheet: c.Sheet, Heading: c.Heading,
+			LineStart: c.LineStart, LineEnd: c.LineEnd, Metadata: meta,
+		}
+	}
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		n, err := q.SetIndexJobStage(ctx, db.SetIndexJobStageParams{ID: job.ID, Owner: &owner, State: string(domain.JobChunking), Done: 0, Total: int32(len(chunks))})
+		if err := leaseResult(n, err); err != nil {
+			return err
+		}
+		if err := q.DeleteDocumentChunks(ctx, db.DeleteDocumentChunksParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID}); err != nil {
+			return err
+		}
+		_, err = q.InsertChunks(ctx, rows)
+		return err
+	})
+	if errors.Is(err, domain.ErrLeaseLost) {
+		return err
+	}
+	return mapError(err, docNotFound)
+}
+
+// SucceedJob implements domain.JobStore.
+func (s *Store) SucceedJob(ctx context.Context, owner string, job domain.IndexJob, chunks int32, model string) error {
+	return s.finish(ctx, owner, job, domain.JobSucceeded, nil, nil, func(q *db.Queries) error {
+		return q.SetDocumentReady(ctx, db.SetDocumentReadyParams{TenantID: string(job.TenantID), ID: job.DocumentID, ChunkCount: chunks, EmbeddingModel: &model})
+	})
+}
+
+// FailJob implements domain.JobStore.
+func (s *Store) FailJob(ctx context.Context, owner string, job domain.IndexJob, reason, detail string) error {
+	return s.finish(ctx, owner, job, domain.JobFailed, &reason, &detail, func(q *db.Queries) error {
+		return q.SetDocumentStatus(ctx, db.SetDocumentStatusParams{TenantID: string(job.TenantID), ID: job.DocumentID, Status: string(domain.DocFailed)})
+	})
+}
+
+func (s *Store) finish(ctx context.Context, owner string, job domain.IndexJob, state domain.JobState, reason, detail *string, document func(*db.Queries) error) error {
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		n, err := q.FinishIndexJob(ctx, db.FinishIndexJobParams{ID: job.ID, Owner: &owner, State: string(state), Reason: reason, Detail: detail})
+		if err := leaseResult(n, err); err != nil {
+			return err
+		}
+		return document(q)
+	})
+	if errors.Is(err, domain.ErrLeaseLost) {
+		return err
+	}
+	return mapError(err, jobNotFound)
+}
+
+// RetryJob implements domain.JobStore.
+func (s *Store) RetryJob(ctx context.Context, owner string, job domain.IndexJob, after time.Duration, reason, detail string) error {
+	n, err := s.q.RequeueIndexJob(ctx, db.RequeueIndexJobParams{ID: job.ID, Owner: &owner, AfterSeconds: after.Seconds(), Reason: &reason, Detail: &detail})
+	return leaseResult(n, err)
+}
+
+// ListenJobs calls wake whenever a job is queued by any replica, until ctx
+// ends (LISTEN on a dedicated connection, reconnecting as needed).
+func (s *Store) ListenJobs(ctx context.Context, wake func()) {
+	s.listen(ctx, jobChannel, func(string) { wake() })
+}
+
+// leaseResult turns an update that touched no row into ErrLeaseLost.
+func leaseResult(n int64, err error) error {
+	if err != nil {
+		return mapError(err, jobNotFound)
+	}
+	if n == 0 {
+		return domain.ErrLeaseLost
+	}
+	return nil
+}
+
+func jobFromRow(r db.IndexJob) domain.IndexJob {
+	return domain.IndexJob{
+		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
+		State: domain.JobState(r.State), Done: r.ProgressDone, Total: r.ProgressTotal, Attempts: r.Attempts,
+		Reason: r.Reason, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt),
+	}
+}

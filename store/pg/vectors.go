@@ -1,0 +1,154 @@
+package pg
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/db"
+)
+
+// vectorLoadBatch is how many vectors LoadVectors reads per query.
+const vectorLoadBatch = 5000
+
+// SaveVectors persists vectors of the embedded vector store, replacing
+// those with the same chunk ids, in one transaction (COPY for the bulk).
+func (s *Store) SaveVectors(ctx context.Context, tenant domain.TenantID, recs []domain.VectorRecord) error {
+	ids := make([]string, len(recs))
+	rows := make([]db.InsertChunkVectorsParams, len(recs))
+	for i, r := range recs {
+		meta, err := json.Marshal(encodeVectorMetadata(r.Metadata))
+		if err != nil {
+			return fmt.Errorf("encode metadata: %w", err)
+		}
+		ids[i] = r.ChunkID
+		rows[i] = db.InsertChunkVectorsParams{
+			ChunkID: r.ChunkID, TenantID: string(tenant), KbID: r.KBID, DocumentID: r.DocumentID,
+			Model: r.Model, Dims: int32(len(r.Vector)), Vector: encodeVector(r.Vector), Metadata: meta,
+		}
+	}
+	return mapError(s.inTx(ctx, func(q *db.Queries) error {
+		if err := q.DeleteVectorsByChunkIDs(ctx, db.DeleteVectorsByChunkIDsParams{TenantID: string(tenant), ChunkIds: ids}); err != nil {
+			return err
+		}
+		_, err := q.InsertChunkVectors(ctx, rows)
+		return err
+	}), "")
+}
+
+// DeleteDocumentVectors removes a document's vectors.
+func (s *Store) DeleteDocumentVectors(ctx context.Context, tenant domain.TenantID, documentID string) error {
+	return mapError(s.q.DeleteDocumentVectors(ctx, db.DeleteDocumentVectorsParams{TenantID: string(tenant), DocumentID: documentID}), "")
+}
+
+// DeleteKnowledgeBaseVectors removes a knowledge base's vectors.
+func (s *Store) DeleteKnowledgeBaseVectors(ctx context.Context, tenant domain.TenantID, kbID string) error {
+	return mapError(s.q.DeleteKnowledgeBaseVectors(ctx, db.DeleteKnowledgeBaseVectorsParams{TenantID: string(tenant), KbID: kbID}), "")
+}
+
+// LoadVectors hands every stored vector to fn, a tenant and a batch at a
+// time: how the embedded index is rebuilt at start.
+func (s *Store) LoadVectors(ctx context.Context, fn func(tenant domain.TenantID, recs []domain.VectorRecord) error) error {
+	afterTenant := ""
+	for {
+		tenants, err := s.q.ListVectorTenants(ctx, afterTenant)
+		if err != nil {
+			return mapError(err, "")
+		}
+		if len(tenants) == 0 {
+			return nil
+		}
+		for _, t := range tenants {
+			if err := s.loadTenantVectors(ctx, t, fn); err != nil {
+				return err
+			}
+		}
+		afterTenant = tenants[len(tenants)-1]
+	}
+}
+
+func (s *Store) loadTenantVectors(ctx context.Context, tenant string, fn func(domain.TenantID, []domain.VectorRecord) error) error {
+	after := ""
+	for {
+		rows, err := s.q.ListTenantVectors(ctx, db.ListTenantVectorsParams{TenantID: tenant, After: after, Lim: vectorLoadBatch})
+		if err != nil {
+			return mapError(err, "")
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		recs := make([]domain.VectorRecord, len(rows))
+		for i, r := range rows {
+			meta := map[string]any{}
+			_ = json.Unmarshal(r.Metadata, &meta)
+			decodeVectorMetadata(meta)
+			recs[i] = domain.VectorRecord{
+				ChunkID: r.ChunkID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
+				Model: r.Model, Vector: decodeVector(r.Vector), Metadata: meta, CreatedAt: r.CreatedAt.UTC(),
+			}
+		}
+		if err := fn(domain.TenantID(tenant), recs); err != nil {
+			return err
+		}
+		after = rows[len(rows)-1].ChunkID
+	}
+}
+
+// timeTag marks a time in vector metadata, so that a date survives the
+// JSON round trip as a time (which range filters compare) rather than
+// coming back as a string.
+const timeTag = "$time"
+
+func encodeVectorMetadata(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if t, ok := v.(time.Time); ok {
+			v = map[string]any{timeTag: t.UTC().Format(time.RFC3339Nano)}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func decodeVectorMetadata(m map[string]any) {
+	for k, v := range m {
+		switch x := v.(type) {
+		case map[string]any:
+			if s, ok := x[timeTag].(string); ok && len(x) == 1 {
+				if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+					m[k] = t
+				}
+			}
+		case []any:
+			// JSON arrays in metadata are string arrays.
+			strs := make([]string, 0, len(x))
+			for _, e := range x {
+				if s, ok := e.(string); ok {
+					strs = append(strs, s)
+				}
+			}
+			m[k] = strs
+		}
+	}
+}
+
+// encodeVector stores float32s little-endian, 4 bytes each.
+func encodeVector(v []float32) []byte {
+	out := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(f))
+	}
+	return out
+}
+
+func decodeVector(b []byte) []float32 {
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
