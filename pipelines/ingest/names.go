@@ -1,0 +1,64 @@
+package ingest
+
+import (
+	"net/url"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
+)
+
+// maxNameBytes bounds a stored file name.
+const maxNameBytes = 255
+
+// CleanFileName decodes a possibly URL-encoded file name
+// ("%E9%80%80%E6%AC%BE.pdf" → "退款.pdf") and keeps only its last path
+// element, so a name can never point anywhere. Returns CodeValidation for
+// a name that is empty or not UTF-8 after decoding.
+func CleanFileName(raw string) (string, error) {
+	name := raw
+	if strings.Contains(name, "%") {
+		if dec, err := url.PathUnescape(name); err == nil {
+			name = dec
+		}
+	}
+	name = strings.ReplaceAll(name, "\\", "/")
+	name = strings.TrimSpace(path.Base(name))
+	if name == "." || name == "/" || name == "" || !utf8.ValidString(name) || strings.ContainsAny(name, "\x00\r\n") {
+		return "", domain.Invalid("fileName", "a file name is required (UTF-8, no path)")
+	}
+	if len(name) > maxNameBytes {
+		ext := path.Ext(name)
+		cut := maxNameBytes - len(ext)
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = name[:cut] + ext
+	}
+	return name, nil
+}
+
+// kindFromName is the kind a file name claims; used only for files whose
+// content cannot tell (empty or unreadable), so they fail in their job with
+// a reason rather than at upload.
+func kindFromName(name string) (parse.Kind, bool) {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".pdf":
+		return parse.KindPDF, true
+	case ".docx":
+		return parse.KindDOCX, true
+	case ".xlsx":
+		return parse.KindXLSX, true
+	case ".txt", ".md", ".markdown", ".csv":
+		return parse.KindText, true
+	case ".png":
+		return parse.KindPNG, true
+	case ".jpg", ".jpeg":
+		return parse.KindJPEG, true
+	case ".webp":
+		return parse.KindWebP, true
+	}
+	return "", false
+}

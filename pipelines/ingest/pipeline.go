@@ -1,0 +1,147 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
+	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
+)
+
+// jobFailure is why a job attempt failed: a stable reason, a sentence for
+// users, and whether trying again may help.
+type jobFailure struct {
+	reason, detail string
+	retry          bool
+	err            error
+}
+
+func (f *jobFailure) Error() string { return f.reason + ": " + f.detail }
+func (f *jobFailure) Unwrap() error { return f.err }
+
+// index runs parse → chunk → embed → index for one job and returns the
+// chunk count and embedding model. Errors are *jobFailure, ErrLeaseLost or
+// the context's.
+func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string, error) {
+	doc, content, err := w.jobs.LoadJobInput(ctx, job)
+	if err != nil {
+		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
+			return 0, "", domain.ErrLeaseLost // the document was deleted meanwhile
+		}
+		return 0, "", transient(domain.ReasonIndexingFailed, "The document could not be loaded.", err)
+	}
+	parsed, err := parse.Parse(ctx, parse.Kind(doc.Kind), newBytesSource(content), w.opts.Parse)
+	if err != nil {
+		var pe *parse.Error
+		if errors.As(err, &pe) {
+			return 0, "", &jobFailure{reason: pe.Reason, detail: pe.Detail, err: err}
+		}
+		return 0, "", err
+	}
+	pieces := chunk.Split(w.tok, doc.ID, parsed, w.opts.Chunking)
+	chunks := toChunks(job, doc, pieces)
+	if err := w.jobs.ReplaceChunks(ctx, w.owner, job, chunks); err != nil {
+		return 0, "", leaseOr(err, "The chunks could not be stored.")
+	}
+	total := int32(len(chunks))
+	if err := w.jobs.JobStage(ctx, w.owner, job.ID, domain.JobEmbedding, 0, total); err != nil {
+		return 0, "", leaseOr(err, "The job's progress could not be stored.")
+	}
+	fields, err := w.fields.ListMetadataFields(ctx, job.TenantID, domain.MetadataFieldFilter{
+		Scope: ptr(domain.ScopeDocument), IncludeDeprecated: true,
+	}, domain.PageRequest{Limit: 1000})
+	if err != nil {
+		return 0, "", transient(domain.ReasonIndexingFailed, "The tenant's metadata fields could not be read.", err)
+	}
+	embedder, err := w.embedders.For(ctx, job.TenantID)
+	if err != nil {
+		return 0, "", embeddingFailure(err)
+	}
+	model := embedder.Model()
+	records := make([]domain.VectorRecord, 0, len(chunks))
+	for start := 0; start < len(chunks); start += w.opts.EmbedBatch {
+		batch := chunks[start:min(start+w.opts.EmbedBatch, len(chunks))]
+		texts := make([]string, len(batch))
+		for i, c := range batch {
+			texts[i] = c.Text
+		}
+		vecs, err := embedder.Embed(ctx, texts)
+		if err != nil {
+			return 0, "", embeddingFailure(err)
+		}
+		if len(vecs) != len(batch) {
+			return 0, "", &jobFailure{reason: domain.ReasonEmbeddingFailed,
+				detail: fmt.Sprintf("The embedding provider answered %d vectors for %d texts.", len(vecs), len(batch))}
+		}
+		for i, c := range batch {
+			records = append(records, domain.VectorRecord{
+				ChunkID: c.ID, TenantID: job.TenantID, KBID: job.KBID, DocumentID: job.DocumentID,
+				Model: model, Vector: vecs[i], Metadata: domain.SearchableMetadata(fields.Items, c.Metadata),
+			})
+		}
+		if err := w.jobs.JobStage(ctx, w.owner, job.ID, domain.JobEmbedding, int32(len(records)), total); err != nil {
+			return 0, "", leaseOr(err, "The job's progress could not be stored.")
+		}
+	}
+	if err := w.jobs.JobStage(ctx, w.owner, job.ID, domain.JobIndexing, total, total); err != nil {
+		return 0, "", leaseOr(err, "The job's progress could not be stored.")
+	}
+	if err := w.vectors.Upsert(ctx, job.TenantID, records); err != nil {
+		return 0, "", transient(domain.ReasonIndexingFailed, "The vectors could not be stored.", err)
+	}
+	return total, model, nil
+}
+
+// toChunks gives each piece its ids and the metadata search filters on:
+// the document's metadata plus the piece's page or sheet.
+func toChunks(job domain.IndexJob, doc domain.Document, pieces []chunk.Chunk) []domain.Chunk {
+	out := make([]domain.Chunk, len(pieces))
+	for i, p := range pieces {
+		meta := make(map[string]any, len(doc.Metadata)+2)
+		for k, v := range doc.Metadata {
+			meta[k] = v
+		}
+		c := domain.Chunk{
+			ID: p.ID, TenantID: job.TenantID, KBID: job.KBID, DocumentID: job.DocumentID,
+			Index: int32(p.Index), Text: p.Text, Tokens: int32(p.Tokens), Metadata: meta,
+		}
+		if p.Page > 0 {
+			c.Page = ptr(int32(p.Page))
+			meta["page"] = float64(p.Page)
+		}
+		if p.Sheet != "" {
+			c.Sheet = ptr(p.Sheet)
+			meta["sheet"] = p.Sheet
+		}
+		if p.Heading != "" {
+			c.Heading = ptr(p.Heading)
+		}
+		if p.LineStart > 0 {
+			c.LineStart, c.LineEnd = ptr(int32(p.LineStart)), ptr(int32(p.LineEnd))
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func transient(reason, detail string, err error) error {
+	return &jobFailure{reason: reason, detail: detail, retry: true, err: err}
+}
+
+// embeddingFailure: provider trouble (unavailable, rate limits, timeouts)
+// is worth retrying; anything else fails the job at once.
+func embeddingFailure(err error) error {
+	retry := domain.ErrorCodeOf(err) == domain.CodeUnavailable || errors.Is(err, context.DeadlineExceeded)
+	return &jobFailure{reason: domain.ReasonEmbeddingFailed, detail: "The embedding provider failed: " + domain.ErrorMessage(err), retry: retry, err: err}
+}
+
+// leaseOr passes a lost lease on as it is and makes anything else a
+// transient failure.
+func leaseOr(err error, detail string) error {
+	if errors.Is(err, domain.ErrLeaseLost) {
+		return err
+	}
+	return transient(domain.ReasonIndexingFailed, detail, err)
+}

@@ -1,0 +1,125 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
+)
+
+// Service takes uploads and removes documents, keeping the database and
+// the vector index in step.
+type Service struct {
+	docs     domain.DocumentStore
+	kbs      domain.KnowledgeBaseStore
+	metadata domain.MetadataStore
+	vectors  domain.VectorStore
+	// wake tells local workers a job is waiting (others hear LISTEN/NOTIFY).
+	wake func()
+}
+
+// NewService returns the ingestion service.
+func NewService(docs domain.DocumentStore, kbs domain.KnowledgeBaseStore, metadata domain.MetadataStore, vectors domain.VectorStore, wake func()) *Service {
+	return &Service{docs: docs, kbs: kbs, metadata: metadata, vectors: vectors, wake: wake}
+}
+
+// Upload is one uploaded file.
+type Upload struct {
+	Tenant   domain.TenantID
+	KBID     string
+	FileName string
+	Content  []byte
+	Metadata map[string]any
+}
+
+// Upload validates and stores an upload with a queued index job. Returns
+// CodeUnsupportedMediaType when the content is not a supported kind or
+// contradicts the name, CodeMetadataInvalid for metadata that does not fit
+// the tenant's document fields, CodeNotFound for an unknown knowledge
+// base. Warnings name deprecated metadata fields that were accepted.
+func (s *Service) Upload(ctx context.Context, u Upload) (domain.Document, domain.IndexJob, []string, error) {
+	name, err := CleanFileName(u.FileName)
+	if err != nil {
+		return domain.Document{}, domain.IndexJob{}, nil, err
+	}
+	kind, err := detectKind(u.Content, name)
+	if err != nil {
+		return domain.Document{}, domain.IndexJob{}, nil, err
+	}
+	fields, err := s.metadata.ListMetadataFields(ctx, u.Tenant, domain.MetadataFieldFilter{
+		Scope: ptr(domain.ScopeDocument), IncludeDeprecated: true,
+	}, domain.PageRequest{Limit: 1000})
+	if err != nil {
+		return domain.Document{}, domain.IndexJob{}, nil, err
+	}
+	meta, warnings, err := domain.ValidateMetadata(fields.Items, u.Metadata)
+	if err != nil {
+		return domain.Document{}, domain.IndexJob{}, nil, err
+	}
+	sum := sha256.Sum256(u.Content)
+	doc, job, err := s.docs.CreateDocument(ctx, domain.NewDocument{
+		Document: domain.Document{
+			ID: domain.NewID(domain.PrefixDocument), TenantID: u.Tenant, KBID: u.KBID, Name: name, Kind: string(kind),
+			SizeBytes: int64(len(u.Content)), SHA256: sum[:], Metadata: meta,
+		},
+		Content: u.Content,
+		JobID:   domain.NewID(domain.PrefixIndexJob),
+	})
+	if err != nil {
+		return domain.Document{}, domain.IndexJob{}, nil, err
+	}
+	s.wake()
+	return doc, job, warnings, nil
+}
+
+// detectKind takes the kind from the content, checked against the name.
+// Content too broken to tell (empty, an unreadable zip) takes the name's
+// kind, so the job fails with the parser's reason where users can see it.
+func detectKind(content []byte, name string) (parse.Kind, error) {
+	kind, err := parse.Detect(newBytesSource(content), name)
+	if err == nil {
+		return kind, nil
+	}
+	var pe *parse.Error
+	if errors.As(err, &pe) && (pe.Reason == parse.ReasonEmptyFile || pe.Reason == parse.ReasonCorrupt) {
+		if k, ok := kindFromName(name); ok {
+			return k, nil
+		}
+	}
+	msg := "The file's kind is not supported."
+	if pe != nil {
+		msg = pe.Detail
+	}
+	return "", &domain.Error{Code: domain.CodeUnsupportedMediaType, Message: msg, Err: err}
+}
+
+// Reindex queues a new index job for a stored document.
+func (s *Service) Reindex(ctx context.Context, tenant domain.TenantID, documentID string) (domain.Document, domain.IndexJob, error) {
+	doc, job, err := s.docs.ReindexDocument(ctx, tenant, documentID, domain.NewID(domain.PrefixIndexJob))
+	if err != nil {
+		return domain.Document{}, domain.IndexJob{}, err
+	}
+	s.wake()
+	return doc, job, nil
+}
+
+// DeleteDocument deletes a document and everything indexed from it.
+func (s *Service) DeleteDocument(ctx context.Context, tenant domain.TenantID, id string) error {
+	if err := s.docs.DeleteDocument(ctx, tenant, id); err != nil {
+		return err
+	}
+	return s.vectors.DeleteDocument(ctx, tenant, id)
+}
+
+// DeleteKnowledgeBase deletes a knowledge base, its documents and
+// everything indexed from them.
+func (s *Service) DeleteKnowledgeBase(ctx context.Context, tenant domain.TenantID, id string) error {
+	if err := s.kbs.DeleteKnowledgeBase(ctx, tenant, id); err != nil {
+		return err
+	}
+	return s.vectors.DeleteKnowledgeBase(ctx, tenant, id)
+}
+
+func ptr[T any](v T) *T { return &v }

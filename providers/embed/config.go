@@ -1,0 +1,92 @@
+package embed
+
+import (
+	"context"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// Provider describes one provider kind for the admin UI.
+type Provider struct {
+	Kind                                  domain.EmbeddingProviderKind
+	Description                           string
+	NeedsBaseURL, NeedsAPIKey, NeedsModel bool
+}
+
+// Providers lists the provider kinds this service can use.
+func Providers() []Provider {
+	return []Provider{
+		{Kind: domain.EmbedOffline, Description: "Built-in deterministic embedder (768 dimensions, feature hashing over words, word pairs, character n-grams and CJK character pairs). Lexical, not semantic; needs nothing installed."},
+		{Kind: domain.EmbedOpenAI, Description: "An OpenAI-compatible /embeddings endpoint, asked for 768 dimensions.", NeedsBaseURL: true, NeedsAPIKey: true, NeedsModel: true},
+		{Kind: domain.EmbedOllama, Description: "A local model runner (Ollama) at its /api/embed; the model must make 768-dimensional vectors.", NeedsBaseURL: true, NeedsModel: true},
+	}
+}
+
+// Configs reads, changes and tries tenants' embedding configurations.
+type Configs struct {
+	store    domain.EmbeddingConfigStore
+	build    Builder
+	registry *Registry
+}
+
+// NewConfigs returns the configuration service.
+func NewConfigs(store domain.EmbeddingConfigStore, build Builder, registry *Registry) *Configs {
+	return &Configs{store: store, build: build, registry: registry}
+}
+
+// Get returns the tenant's configuration and the model id it makes.
+func (c *Configs) Get(ctx context.Context, tenant domain.TenantID) (domain.EmbeddingConfig, string, error) {
+	cfg, err := c.store.GetEmbeddingConfig(ctx, tenant)
+	if err != nil {
+		return domain.EmbeddingConfig{}, "", err
+	}
+	e, err := c.build(cfg)
+	if err != nil {
+		return domain.EmbeddingConfig{}, "", err
+	}
+	return cfg, e.Model(), nil
+}
+
+// Update validates and stores cfg, applies it at once, and returns it with
+// its model id and the number of the tenant's documents now stale.
+// Returns CodeValidation or CodeVersionConflict.
+func (c *Configs) Update(ctx context.Context, cfg domain.EmbeddingConfig) (domain.EmbeddingConfig, string, int32, error) {
+	if err := cfg.Validate(); err != nil {
+		return domain.EmbeddingConfig{}, "", 0, err
+	}
+	e, err := c.build(cfg)
+	if err != nil {
+		return domain.EmbeddingConfig{}, "", 0, err
+	}
+	saved, stale, err := c.store.SaveEmbeddingConfig(ctx, cfg, e.Model())
+	if err != nil {
+		return domain.EmbeddingConfig{}, "", 0, err
+	}
+	c.registry.Forget(cfg.TenantID)
+	return saved, e.Model(), stale, nil
+}
+
+// TestResult is the outcome of a round trip to the provider.
+type TestResult struct {
+	ModelID string
+	Latency time.Duration
+	Dims    int
+	// Err is the provider's failure, nil when it answered well.
+	Err error
+}
+
+// Test embeds a short text with the tenant's configuration.
+func (c *Configs) Test(ctx context.Context, tenant domain.TenantID) (TestResult, error) {
+	e, err := c.registry.For(ctx, tenant)
+	if err != nil {
+		return TestResult{}, err
+	}
+	start := time.Now()
+	vecs, err := e.Embed(ctx, []string{"connection test: 退款 refund"})
+	res := TestResult{ModelID: e.Model(), Latency: time.Since(start), Err: err}
+	if err == nil && len(vecs) == 1 {
+		res.Dims = len(vecs[0])
+	}
+	return res, nil
+}
