@@ -32,8 +32,9 @@ func TestContractIsValidAndFollowsTheConventions(t *testing.T) {
 			}
 			assert.NotNil(t, op.Responses.Value("500"), "%s declares 500", name)
 			if op.RequestBody != nil {
-				schema := op.RequestBody.Value.Content.Get("application/json").Schema
-				assert.NotEmpty(t, schema.Ref, "%s: the body is a named schema", name)
+				for mt, content := range op.RequestBody.Value.Content {
+					assert.NotEmpty(t, content.Schema.Ref, "%s %s: the body is a named schema", name, mt)
+				}
 				assert.NotNil(t, op.Responses.Value("413"), "%s declares 413", name)
 				assert.NotNil(t, op.Responses.Value("415"), "%s declares 415", name)
 			}
@@ -44,7 +45,10 @@ func TestContractIsValidAndFollowsTheConventions(t *testing.T) {
 		if v.Type.Is("string") && len(v.Enum) == 0 && v.Format == "" {
 			assert.True(t, v.MaxLength != nil, "string schema %s has a maxLength", name)
 		}
-		if v.Type.Is("object") {
+		// Objects are fully typed, except the free-form ones API.md allows:
+		// user metadata and the filters over it, declared as maps.
+		isMap := v.AdditionalProperties.Schema != nil || (v.AdditionalProperties.Has != nil && *v.AdditionalProperties.Has)
+		if v.Type.Is("object") && !isMap {
 			assert.NotEmpty(t, v.Properties, "schema %s is fully typed", name)
 		}
 	}

@@ -26,6 +26,10 @@ type operation struct {
 	tenantScoped bool
 	// mediaTypes accepted for the request body; empty when it has none.
 	mediaTypes []string
+	// upload operations take multipart/form-data: their body is streamed
+	// to the handler under the upload limit, never buffered for the
+	// validator, which checks only their parameters.
+	upload bool
 }
 
 // Contract is the loaded OpenAPI document and its operations indexed by
@@ -63,6 +67,7 @@ func LoadContract(ctx context.Context, raw []byte) (*Contract, error) {
 			if op.RequestBody != nil {
 				for mt := range op.RequestBody.Value.Content {
 					o.mediaTypes = append(o.mediaTypes, mt)
+					o.upload = o.upload || mt == "multipart/form-data"
 				}
 			}
 			c.ops[echoPath][method] = o

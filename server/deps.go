@@ -6,6 +6,9 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest"
+	"github.com/cs-assistant/assistant/pipelines/search"
+	"github.com/cs-assistant/assistant/providers/embed"
 )
 
 // Keys is what the server needs of the API-key service.
@@ -26,6 +29,26 @@ type Tenants interface {
 	Update(ctx context.Context, caller domain.Principal, id domain.TenantID, p domain.TenantPatch) (domain.Tenant, error)
 }
 
+// Ingest is what the server needs of the ingestion service.
+type Ingest interface {
+	Upload(ctx context.Context, u ingest.Upload) (domain.Document, domain.IndexJob, []string, error)
+	Reindex(ctx context.Context, tenant domain.TenantID, documentID string) (domain.Document, domain.IndexJob, error)
+	DeleteDocument(ctx context.Context, tenant domain.TenantID, id string) error
+	DeleteKnowledgeBase(ctx context.Context, tenant domain.TenantID, id string) error
+}
+
+// Searcher is what the server needs of the search service.
+type Searcher interface {
+	Search(ctx context.Context, tenant domain.TenantID, q search.Query) ([]search.Hit, error)
+}
+
+// EmbeddingConfigs is what the server needs of the embedding configuration service.
+type EmbeddingConfigs interface {
+	Get(ctx context.Context, tenant domain.TenantID) (domain.EmbeddingConfig, string, error)
+	Update(ctx context.Context, cfg domain.EmbeddingConfig) (domain.EmbeddingConfig, string, int32, error)
+	Test(ctx context.Context, tenant domain.TenantID) (embed.TestResult, error)
+}
+
 // Deps are the server's collaborators, built by cmd/assistant.
 type Deps struct {
 	Log            *slog.Logger
@@ -34,11 +57,18 @@ type Deps struct {
 	Settings       domain.SettingsStore
 	KnowledgeBases domain.KnowledgeBaseStore
 	Metadata       domain.MetadataStore
+	Documents      domain.DocumentStore
+	Jobs           domain.JobStore
+	Ingest         Ingest
+	Search         Searcher
+	Embedding      EmbeddingConfigs
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.
 	Ready func(ctx context.Context) error
 	// MaxBodyBytes bounds request bodies.
 	MaxBodyBytes int64
+	// MaxUploadBytes bounds an uploaded file.
+	MaxUploadBytes int64
 	// FrontendBaseURL is the share-link base of tenants that set none.
 	FrontendBaseURL string
 }

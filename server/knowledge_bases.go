@@ -78,7 +78,7 @@ func (h *handlers) DeleteKnowledgeBase(ctx context.Context, r api.DeleteKnowledg
 	if err != nil {
 		return nil, err
 	}
-	if err := h.d.KnowledgeBases.DeleteKnowledgeBase(ctx, tenant, r.KbId); err != nil {
+	if err := h.d.Ingest.DeleteKnowledgeBase(ctx, tenant, r.KbId); err != nil {
 		return nil, err
 	}
 	return api.DeleteKnowledgeBase204Response{}, nil

@@ -90,14 +90,21 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 // limitBody refuses bodies over the limit: at once when Content-Length says
 // so, otherwise while reading (http.MaxBytesReader), so no oversized body is
 // ever held in memory.
+//
+// Uploads get the upload limit plus room for the form's other parts; the
+// upload handler enforces the limit on the file itself.
 func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if req.ContentLength > s.maxBody {
-			return domain.Errorf(domain.CodePayloadTooLarge, "The request body is over %d bytes.", s.maxBody)
+		limit := s.maxBody
+		if op := s.contract.op(c.Path(), req.Method); op != nil && op.upload {
+			limit = s.maxUpload + uploadFormSlack
+		}
+		if req.ContentLength > limit {
+			return domain.Errorf(domain.CodePayloadTooLarge, "The request body is over %d bytes.", limit)
 		}
 		if req.Body != nil && req.Body != http.NoBody {
-			req.Body = http.MaxBytesReader(c.Response(), req.Body, s.maxBody)
+			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
 		}
 		return next(c)
 	}

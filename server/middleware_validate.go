@@ -24,7 +24,14 @@ func (s *Server) validateRequest(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		req := c.Request()
-		if len(op.mediaTypes) > 0 {
+		opts := &s.validation
+		switch {
+		case op.upload:
+			if err := checkMultipart(req); err != nil {
+				return err
+			}
+			opts = &s.uploadValidation
+		case len(op.mediaTypes) > 0:
 			if err := bufferBody(req, op.mediaTypes); err != nil {
 				return err
 			}
@@ -34,7 +41,7 @@ func (s *Server) validateRequest(next echo.HandlerFunc) echo.HandlerFunc {
 			params[name] = c.ParamValues()[i]
 		}
 		input := &openapi3filter.RequestValidationInput{
-			Request: req, PathParams: params, Route: op.route, Options: &s.validation,
+			Request: req, PathParams: params, Route: op.route, Options: opts,
 		}
 		if err := openapi3filter.ValidateRequest(req.Context(), input); err != nil {
 			return requestProblem(err)
@@ -65,5 +72,15 @@ func bufferBody(req *http.Request, accepted []string) error {
 	req.ContentLength = int64(len(data))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	req.Body, _ = req.GetBody()
+	return nil
+}
+
+// checkMultipart refuses an upload that is not multipart/form-data.
+func checkMultipart(req *http.Request) error {
+	mt, params, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		return domain.Errorf(domain.CodeUnsupportedMediaType, "Content-Type %q is not accepted; use multipart/form-data.",
+			req.Header.Get(echo.HeaderContentType))
+	}
 	return nil
 }

@@ -31,7 +31,8 @@ func statusOf(code domain.ErrorCode) int {
 		return http.StatusNotFound
 	case domain.CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed
-	case domain.CodeConflict, domain.CodeVersionConflict, domain.CodeKeyRevoked, domain.CodeInvalidTransition:
+	case domain.CodeConflict, domain.CodeVersionConflict, domain.CodeKeyRevoked, domain.CodeInvalidTransition,
+		domain.CodeJobActive:
 		return http.StatusConflict
 	case domain.CodePayloadTooLarge:
 		return http.StatusRequestEntityTooLarge

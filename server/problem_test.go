@@ -88,7 +88,7 @@ func TestStatusOfEveryCode(t *testing.T) {
 		domain.CodeMethodNotAllowed: 405, domain.CodeConflict: 409, domain.CodeVersionConflict: 409,
 		domain.CodeKeyRevoked: 409, domain.CodePayloadTooLarge: 413, domain.CodeUnsupportedMediaType: 415,
 		domain.CodeUnavailable: 503, domain.CodeInternal: 500,
-		domain.CodeMetadataInvalid: 400, domain.CodeInvalidTransition: 409,
+		domain.CodeMetadataInvalid: 400, domain.CodeInvalidTransition: 409, domain.CodeJobActive: 409,
 	}
 	for code, status := range codes {
 		assert.Equal(t, status, statusOf(code), code)

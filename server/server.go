@@ -23,8 +23,11 @@ type Server struct {
 	keys       Keys
 	tenants    Tenants
 	maxBody    int64
+	maxUpload  int64
 	validation openapi3filter.Options
-	specJSON   []byte
+	// uploadValidation skips the body: uploads are streamed to the handler.
+	uploadValidation openapi3filter.Options
+	specJSON         []byte
 }
 
 // handlers implements the generated strict interface, one file per tag.
@@ -47,10 +50,15 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	}
 	s := &Server{
 		echo: echo.New(), contract: contract, log: d.Log, keys: d.Keys, tenants: d.Tenants,
-		maxBody: d.MaxBodyBytes, specJSON: specJSON,
+		maxBody: d.MaxBodyBytes, maxUpload: d.MaxUploadBytes, specJSON: specJSON,
 		validation: openapi3filter.Options{
 			MultiError:         true,
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+		},
+		uploadValidation: openapi3filter.Options{
+			MultiError:         true,
+			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+			ExcludeRequestBody: true,
 		},
 	}
 	e := s.echo

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/api"
+)
+
+// UploadDocument implements POST /admin/kb/documents.
+func (h *handlers) UploadDocument(ctx context.Context, r api.UploadDocumentRequestObject) (api.UploadDocumentResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := readUploadForm(r.Body, h.d.MaxUploadBytes)
+	if err != nil {
+		return nil, err
+	}
+	u.Tenant = tenant
+	doc, job, warnings, err := h.d.Ingest.Upload(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	return api.UploadDocument202JSONResponse{
+		Body:    api.DocumentAccepted{Document: toAPIDocument(doc), Job: toAPIJob(job), Warnings: nonNilStrings(warnings)},
+		Headers: api.UploadDocument202ResponseHeaders{Location: BasePath + "/admin/kb/documents/" + doc.ID},
+	}, nil
+}
+
+// ListDocuments implements GET /admin/kb/documents.
+func (h *handlers) ListDocuments(ctx context.Context, r api.ListDocumentsRequestObject) (api.ListDocumentsResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.d.Documents.ListDocuments(ctx, tenant, domain.DocumentFilter{
+		KBID: r.Params.KbId, Status: (*domain.DocumentStatus)(r.Params.Status),
+	}, page)
+	if err != nil {
+		return nil, err
+	}
+	return api.ListDocuments200JSONResponse{Items: convertAll(res.Items, toAPIDocument), NextCursor: nextCursor(res.Next)}, nil
+}
+
+// GetDocument implements GET /admin/kb/documents/{docId}.
+func (h *handlers) GetDocument(ctx context.Context, r api.GetDocumentRequestObject) (api.GetDocumentResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := h.d.Documents.GetDocument(ctx, tenant, r.DocId)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetDocument200JSONResponse(toAPIDocument(doc)), nil
+}
+
+// DeleteDocument implements DELETE /admin/kb/documents/{docId}.
+func (h *handlers) DeleteDocument(ctx context.Context, r api.DeleteDocumentRequestObject) (api.DeleteDocumentResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.d.Ingest.DeleteDocument(ctx, tenant, r.DocId); err != nil {
+		return nil, err
+	}
+	return api.DeleteDocument204Response{}, nil
+}
+
+// ListDocumentChunks implements GET /admin/kb/documents/{docId}/chunks.
+func (h *handlers) ListDocumentChunks(ctx context.Context, r api.ListDocumentChunksRequestObject) (api.ListDocumentChunksResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.d.Documents.ListChunks(ctx, tenant, r.DocId, page)
+	if err != nil {
+		return nil, err
+	}
+	return api.ListDocumentChunks200JSONResponse{Items: convertAll(res.Items, toAPIChunk), NextCursor: nextCursor(res.Next)}, nil
+}
+
+// ReindexDocument implements POST /admin/kb/documents/{docId}/reindex.
+func (h *handlers) ReindexDocument(ctx context.Context, r api.ReindexDocumentRequestObject) (api.ReindexDocumentResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	doc, job, err := h.d.Ingest.Reindex(ctx, tenant, r.DocId)
+	if err != nil {
+		return nil, err
+	}
+	return api.ReindexDocument202JSONResponse{Document: toAPIDocument(doc), Job: toAPIJob(job), Warnings: []string{}}, nil
+}
+
+func toAPIDocument(d domain.Document) api.Document {
+	return api.Document{
+		Id: d.ID, TenantId: string(d.TenantID), KbId: d.KBID, Name: d.Name, Kind: api.DocumentKind(d.Kind),
+		SizeBytes: d.SizeBytes, Status: api.DocumentStatus(d.Status), Metadata: d.Metadata, ChunkCount: d.ChunkCount,
+		EmbeddingModel: d.EmbeddingModel, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+	}
+}
+
+func toAPIChunk(c domain.Chunk) api.Chunk {
+	return api.Chunk{
+		Id: c.ID, DocumentId: c.DocumentID, Index: c.Index, Text: c.Text, Tokens: c.Tokens,
+		Page: c.Page, Sheet: c.Sheet, Heading: c.Heading, Metadata: c.Metadata,
+	}
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,105 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest"
+)
+
+// uploadFormSlack is the room an upload's body gets beyond the file limit,
+// for the form's other parts and its boundaries.
+const uploadFormSlack = 256 << 10
+
+// maxFormField bounds each text part of the upload form.
+const maxFormField = 64 << 10
+
+// readUploadForm streams the upload form: the file is read up to maxFile
+// bytes and refused (413) past that while streaming; the text parts are
+// small and bounded. Unknown parts are refused.
+func readUploadForm(r *multipart.Reader, maxFile int64) (ingest.Upload, error) {
+	var u ingest.Upload
+	var haveFile, haveKB bool
+	var fileName, partName string
+	metadata := []byte("{}")
+	for {
+		part, err := r.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return u, formError(err)
+		}
+		switch part.FormName() {
+		case "file":
+			data, err := io.ReadAll(io.LimitReader(part, maxFile+1))
+			if err != nil {
+				return u, formError(err)
+			}
+			if int64(len(data)) > maxFile {
+				return u, domain.Errorf(domain.CodePayloadTooLarge, "The file is over %d bytes.", maxFile)
+			}
+			u.Content, haveFile, partName = data, true, part.FileName()
+		case "kbId":
+			v, err := readField(part)
+			if err != nil {
+				return u, err
+			}
+			if !domain.ValidID(domain.PrefixKnowledgeBase, v) {
+				return u, domain.Invalid("kbId", "must be a knowledge base id (kb_ and 32 hex digits)")
+			}
+			u.KBID, haveKB = v, true
+		case "metadata":
+			v, err := readField(part)
+			if err != nil {
+				return u, err
+			}
+			metadata = []byte(v)
+		case "fileName":
+			if fileName, err = readField(part); err != nil {
+				return u, err
+			}
+		default:
+			return u, domain.Invalid(part.FormName(), "unknown form part; the form takes file, kbId, metadata and fileName")
+		}
+	}
+	switch {
+	case !haveFile:
+		return u, domain.Invalid("file", "is required")
+	case !haveKB:
+		return u, domain.Invalid("kbId", "is required")
+	}
+	if err := json.Unmarshal(metadata, &u.Metadata); err != nil || u.Metadata == nil {
+		return u, domain.Invalid("metadata", "must be a JSON object")
+	}
+	u.FileName = fileName
+	if u.FileName == "" {
+		u.FileName = partName
+	}
+	return u, nil
+}
+
+func readField(part *multipart.Part) (string, error) {
+	data, err := io.ReadAll(io.LimitReader(part, maxFormField+1))
+	if err != nil {
+		return "", formError(err)
+	}
+	if len(data) > maxFormField {
+		return "", domain.Invalid(part.FormName(), "is over 64 KiB")
+	}
+	return string(data), nil
+}
+
+// formError tells a body over the limit from a broken form.
+func formError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return domain.Errorf(domain.CodePayloadTooLarge, "The request body is over %d bytes.", tooLarge.Limit)
+	}
+	return &domain.Error{Code: domain.CodeValidation, Message: "The multipart form is malformed.",
+		Fields: []domain.FieldError{{Field: "body", Message: "malformed multipart/form-data"}}, Err: err}
+}
