@@ -17,6 +17,7 @@ COPY --from=build /out/assistant /assistant
 COPY --from=build --chown=65532:65532 /out/data /data
 ENV ASSISTANT_ADDR=0.0.0.0:8080 \
     ASSISTANT_DATA_DIR=/data \
+    XDG_CACHE_HOME=/data/cache \
     LOG_FORMAT=json
 USER nonroot:nonroot
 EXPOSE 8080

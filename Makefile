@@ -26,7 +26,8 @@ build: ## build bin/assistant (and bin/devdb, the local-PostgreSQL runner of mak
 
 test: lint-spec test-go ## everything: spec lint, generated-code freshness, unit and integration tests
 
-test-go: ## the Go tests (integration tests start their own PostgreSQL)
+test-go: ## the Go tests (integration tests start their own PostgreSQL; OCR tests want tesseract)
+	scripts/ocr-deps.sh
 	go vet ./...
 	go test -count=1 ./...
 

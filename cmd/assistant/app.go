@@ -14,28 +14,41 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest"
+	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
+	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
+	"github.com/cs-assistant/assistant/pipelines/search"
+	"github.com/cs-assistant/assistant/providers/embed"
 	"github.com/cs-assistant/assistant/server"
 	"github.com/cs-assistant/assistant/store/pg"
+	"github.com/cs-assistant/assistant/store/vector/embedded"
+	"github.com/cs-assistant/assistant/store/vector/qdrant"
 )
 
-// Caching and batching intervals of the access layer.
+// Caching and batching intervals.
 const (
-	tenantCacheTTL  = 10 * time.Second
-	usageFlushEvery = time.Minute
+	tenantCacheTTL   = 10 * time.Second
+	usageFlushEvery  = time.Minute
+	embedderCacheTTL = time.Minute
 )
 
 // app is the whole service, wired: the one place that knows every concrete
 // type. The end-to-end tests build it the same way.
 type app struct {
-	cfg      Config
-	log      *slog.Logger
-	pool     *pgxpool.Pool
-	migrator *pg.Migrator
-	store    *pg.Store
-	usage    *access.UsageRecorder
-	keys     *access.Keys
-	tenants  *access.Tenants
-	server   *server.Server
+	cfg       Config
+	log       *slog.Logger
+	pool      *pgxpool.Pool
+	migrator  *pg.Migrator
+	store     *pg.Store
+	vectors   domain.VectorStore
+	qdrant    *qdrant.Store
+	pdf       *parse.PDFEngine
+	embedders *embed.Registry
+	worker    *ingest.Worker
+	usage     *access.UsageRecorder
+	keys      *access.Keys
+	tenants   *access.Tenants
+	server    *server.Server
 
 	// stopBackground ends the background loops (key-usage flushing, cache
 	// invalidation); background waits for them.
@@ -76,15 +89,71 @@ func (a *app) build(ctx context.Context) error {
 	if err := ensureDefaultKey(ctx, a.keys, a.cfg, a.log); err != nil {
 		return err
 	}
+	if err := a.buildIngestion(ctx); err != nil {
+		return err
+	}
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
+		Documents: a.store, Jobs: a.store,
+		Ingest:       ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
+		Search:       search.NewService(a.embedders, a.vectors, a.store, a.store),
+		Embedding:    embed.NewConfigs(a.store, buildEmbedder, a.embedders),
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
-		MaxBodyBytes: a.cfg.MaxBodyBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
+		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
 	})
 	if err != nil {
 		return err
 	}
 	a.startBackground(ctx)
+	return nil
+}
+
+// buildIngestion loads the vector index and builds the index workers on
+// the offline defaults: the lexical embedder and the embedded vector store.
+func (a *app) buildIngestion(ctx context.Context) error {
+	if err := a.buildVectors(ctx); err != nil {
+		return err
+	}
+	tok, err := chunk.NewTokenizer()
+	if err != nil {
+		return err
+	}
+	a.embedders = embed.NewRegistry(a.store, buildEmbedder, embedderCacheTTL)
+	// One PDF engine for the process: pdfium's WebAssembly is compiled once
+	// per machine (cached in the user's cache dir, 3.5 s) and instantiated
+	// per file (2 ms), instead of compiled per file.
+	a.pdf, err = parse.NewPDFEngine(parse.PDFEngineConfig{
+		MaxConcurrent: a.cfg.IndexWorkers, CacheDir: parse.DefaultPDFCacheDir(),
+	})
+	if err != nil {
+		return fmt.Errorf("start the PDF engine: %w", err)
+	}
+	opts := ingest.DefaultWorkerOptions()
+	opts.Concurrency, opts.Lease = a.cfg.IndexWorkers, a.cfg.IndexLease
+	opts.Parse.PDF = a.pdf
+	a.worker = ingest.NewWorker(a.store, a.vectors, a.embedders, a.store, tok, a.log, opts)
+	return nil
+}
+
+// buildVectors picks the vector store: Qdrant when QDRANT_URL is set,
+// otherwise the embedded one, loaded from PostgreSQL.
+func (a *app) buildVectors(ctx context.Context) error {
+	if a.cfg.QdrantURL != "" {
+		q, err := qdrant.New(ctx, qdrant.Config{URL: a.cfg.QdrantURL, APIKey: a.cfg.QdrantAPIKey, Dims: domain.EmbeddingDims})
+		if err != nil {
+			return fmt.Errorf("QDRANT_URL: %w", err)
+		}
+		a.qdrant, a.vectors = q, qdrant.NewAutoIndexed(q)
+		a.log.Info("vectors kept in Qdrant", "collection", q.Collection())
+		return nil
+	}
+	v := embedded.New(a.store, domain.EmbeddingDims)
+	n, err := v.Load(ctx)
+	if err != nil {
+		return err
+	}
+	a.vectors = v
+	a.log.Info("vector index loaded", "vectors", n)
 	return nil
 }
 
@@ -94,6 +163,8 @@ func (a *app) startBackground(ctx context.Context) {
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.stopBackground = stop
 	a.background.Go(func() { a.usage.Run(bg) })
+	a.background.Go(func() { a.worker.Run(bg) })
+	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
 	a.background.Go(func() {
 		a.store.ListenInvalidations(bg, func(inv domain.Invalidation) {
 			if inv.KeyHash != nil {
@@ -101,6 +172,9 @@ func (a *app) startBackground(ctx context.Context) {
 			}
 			if inv.Tenant != "" {
 				a.tenants.Forget(inv.Tenant)
+			}
+			if inv.EmbeddingTenant != "" {
+				a.embedders.Forget(inv.EmbeddingTenant)
 			}
 		})
 	})
@@ -159,6 +233,12 @@ func (a *app) close() {
 	}
 	if a.migrator != nil {
 		_ = a.migrator.Close()
+	}
+	if a.qdrant != nil {
+		_ = a.qdrant.Close()
+	}
+	if a.pdf != nil {
+		_ = a.pdf.Close()
 	}
 	a.pool.Close()
 }

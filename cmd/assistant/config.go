@@ -27,12 +27,24 @@ type Config struct {
 	DefaultAPIKey string
 	// MaxBodyBytes bounds JSON request bodies (ASSISTANT_MAX_BODY_BYTES).
 	MaxBodyBytes int64
+	// MaxUploadBytes bounds an uploaded file (ASSISTANT_MAX_UPLOAD_BYTES).
+	MaxUploadBytes int64
+	// IndexWorkers is how many index jobs this process runs at once (ASSISTANT_INDEX_WORKERS).
+	IndexWorkers int
+	// IndexLease is how long an index job stays with a worker that stopped
+	// sending heartbeats before another takes it over (ASSISTANT_INDEX_LEASE).
+	IndexLease time.Duration
 	// FrontendBaseURL is the default share-link base (FRONTEND_BASE_URL).
 	FrontendBaseURL string
 	// LogLevel is LOG_LEVEL: debug, info, warn or error.
 	LogLevel slog.Level
 	// LogFormat is LOG_FORMAT: json or text.
 	LogFormat string
+	// QdrantURL, when set, keeps vectors in Qdrant instead of the embedded
+	// store (QDRANT_URL, e.g. http://qdrant:6334, gRPC).
+	QdrantURL string
+	// QdrantAPIKey authenticates to Qdrant (QDRANT_API_KEY).
+	QdrantAPIKey string
 	// ShutdownTimeout bounds the wait for in-flight requests (ASSISTANT_SHUTDOWN_TIMEOUT).
 	ShutdownTimeout time.Duration
 }
@@ -47,6 +59,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		DefaultAPIKey:   getenv("ASSISTANT_DEFAULT_API_KEY"),
 		FrontendBaseURL: strings.TrimRight(orDefault(getenv("FRONTEND_BASE_URL"), "http://localhost:3000"), "/"),
 		LogFormat:       orDefault(getenv("LOG_FORMAT"), "json"),
+		QdrantURL:       getenv("QDRANT_URL"),
+		QdrantAPIKey:    getenv("QDRANT_API_KEY"),
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, fmt.Errorf("ASSISTANT_ADDR: want host:port, got %q", c.Addr)
@@ -63,6 +77,17 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	var err error
 	if c.MaxBodyBytes, err = positiveInt(getenv("ASSISTANT_MAX_BODY_BYTES"), 1<<20); err != nil {
 		return c, fmt.Errorf("ASSISTANT_MAX_BODY_BYTES: %w", err)
+	}
+	if c.MaxUploadBytes, err = positiveInt(getenv("ASSISTANT_MAX_UPLOAD_BYTES"), 20<<20); err != nil {
+		return c, fmt.Errorf("ASSISTANT_MAX_UPLOAD_BYTES: %w", err)
+	}
+	workers, err := positiveInt(getenv("ASSISTANT_INDEX_WORKERS"), 2)
+	if err != nil || workers > 64 {
+		return c, fmt.Errorf("ASSISTANT_INDEX_WORKERS: want 1 to 64, got %q", getenv("ASSISTANT_INDEX_WORKERS"))
+	}
+	c.IndexWorkers = int(workers)
+	if c.IndexLease, err = time.ParseDuration(orDefault(getenv("ASSISTANT_INDEX_LEASE"), "30s")); err != nil || c.IndexLease < time.Second {
+		return c, fmt.Errorf("ASSISTANT_INDEX_LEASE: want a duration of at least 1s such as 30s, got %q", getenv("ASSISTANT_INDEX_LEASE"))
 	}
 	if u, err := url.Parse(c.FrontendBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, fmt.Errorf("FRONTEND_BASE_URL: want an http(s) URL, got %q", c.FrontendBaseURL)
@@ -87,9 +112,14 @@ func (c Config) LogValue() slog.Value {
 		slog.String("data_dir", c.DataDir),
 		slog.Bool("default_api_key_set", c.DefaultAPIKey != ""),
 		slog.Int64("max_body_bytes", c.MaxBodyBytes),
+		slog.Int64("max_upload_bytes", c.MaxUploadBytes),
+		slog.Int("index_workers", c.IndexWorkers),
+		slog.String("index_lease", c.IndexLease.String()),
 		slog.String("frontend_base_url", c.FrontendBaseURL),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("log_format", c.LogFormat),
+		slog.String("qdrant_url", maskURL(c.QdrantURL)),
+		slog.Bool("qdrant_api_key_set", c.QdrantAPIKey != ""),
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
 	)
 }

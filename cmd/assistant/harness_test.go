@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/internal/pgtest"
+	"github.com/cs-assistant/assistant/openapi"
 	"github.com/cs-assistant/assistant/store/pg"
 )
 
@@ -61,7 +63,8 @@ type env struct {
 func testConfig(t testing.TB, databaseURL string) Config {
 	return Config{
 		Addr: "127.0.0.1:0", DatabaseURL: databaseURL, DataDir: t.TempDir(),
-		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10,
+		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10, MaxUploadBytes: 2 << 20,
+		IndexWorkers: 2, IndexLease: 2 * time.Second,
 		FrontendBaseURL: "http://localhost:3000", LogLevel: slog.LevelDebug, LogFormat: "json",
 		ShutdownTimeout: 10 * time.Second,
 	}
@@ -110,6 +113,19 @@ func startEnvLogging(t testing.TB, cfg Config, w io.Writer) *env {
 	router, err := gorillamux.NewRouter(&doc)
 	require.NoError(t, err)
 	return &env{t: t, cfg: cfg, app: a, srv: srv, db: db, logs: logs, router: router, root: cfg.DefaultAPIKey}
+}
+
+// attachRemote points the env at a service running in another process.
+func (e *env) attachRemote(t *testing.T, base string) {
+	e.srv = &httptest.Server{URL: base, Config: &http.Server{}}
+	doc, err := openapi3.NewLoader().LoadFromData(openapi.Spec())
+	require.NoError(t, err)
+	e.router, err = gorillamux.NewRouter(doc)
+	require.NoError(t, err)
+	db, err := pgxpool.New(context.Background(), e.cfg.DatabaseURL)
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	e.db = db
 }
 
 // response is one answer, already checked against the contract.
@@ -182,7 +198,7 @@ func (e *env) do(r req) response {
 	for k, v := range r.header {
 		hr.Header.Set(k, v)
 	}
-	res, err := e.srv.Client().Do(hr)
+	res, err := http.DefaultClient.Do(hr)
 	require.NoError(e.t, err)
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)

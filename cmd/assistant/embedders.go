@@ -1,0 +1,29 @@
+package main
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/providers/embed/offline"
+	"github.com/cs-assistant/assistant/providers/embed/remote"
+)
+
+// buildEmbedder makes the embedder a tenant's configuration names.
+func buildEmbedder(cfg domain.EmbeddingConfig) (domain.Embedder, error) {
+	switch cfg.Provider {
+	case domain.EmbedOffline:
+		return offline.New(), nil
+	case domain.EmbedOpenAI, domain.EmbedOllama:
+		kind := remote.KindOpenAICompatible
+		if cfg.Provider == domain.EmbedOllama {
+			kind = remote.KindOllama
+		}
+		return remote.New(remote.Config{
+			Kind: kind, BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Dims: domain.EmbeddingDims,
+			Timeout: time.Duration(cfg.TimeoutMs) * time.Millisecond, Retries: int(cfg.Retries),
+			BatchSize: int(cfg.BatchSize), Concurrency: remote.DefaultConcurrency,
+		}, http.DefaultClient)
+	}
+	return nil, domain.Invalid("/provider", "unknown provider "+string(cfg.Provider))
+}
