@@ -23,6 +23,7 @@ import (
 	"github.com/cs-assistant/assistant/store/pg"
 	"github.com/cs-assistant/assistant/store/vector/embedded"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
+	"github.com/cs-assistant/assistant/store/vectorlog"
 )
 
 // Caching and batching intervals.
@@ -43,6 +44,7 @@ type app struct {
 	vectors   domain.VectorStore
 	qdrant    *qdrant.Store
 	pdf       *parse.PDFEngine
+	vlog      *vectorlog.Log
 	embedders *embed.Registry
 	worker    *ingest.Worker
 	usage     *access.UsageRecorder
@@ -131,6 +133,8 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	opts := ingest.DefaultWorkerOptions()
 	opts.Concurrency, opts.Lease = a.cfg.IndexWorkers, a.cfg.IndexLease
 	opts.Parse.PDF = a.pdf
+	a.vlog = vectorlog.New(a.store, a.cfg.DataDir)
+	opts.VectorLog = a.vlog
 	a.worker = ingest.NewWorker(a.store, a.vectors, a.embedders, a.store, tok, a.log, opts)
 	return nil
 }
@@ -239,6 +243,9 @@ func (a *app) close() {
 	}
 	if a.pdf != nil {
 		_ = a.pdf.Close()
+	}
+	if a.vlog != nil {
+		_ = a.vlog.Close()
 	}
 	a.pool.Close()
 }

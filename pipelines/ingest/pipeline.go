@@ -91,6 +91,12 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 	if err := w.vectors.Upsert(ctx, job.TenantID, records); err != nil {
 		return 0, "", transient(domain.ReasonIndexingFailed, "The vectors could not be stored.", err)
 	}
+	if w.opts.VectorLog != nil {
+		// The log is a diagnostic: failing to write it never fails the job.
+		if err := w.opts.VectorLog.Record(ctx, job.TenantID, records); err != nil {
+			w.log.WarnContext(ctx, "writing the KB vector log failed", "tenant", string(job.TenantID), "err", err)
+		}
+	}
 	return total, model, nil
 }
 

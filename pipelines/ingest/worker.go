@@ -33,6 +33,14 @@ type WorkerOptions struct {
 	Chunking chunk.Options
 	// Parse bounds every parse.
 	Parse parse.Limits
+	// VectorLog, when set, records every indexed vector for tenants that
+	// turned their KB vector log on.
+	VectorLog VectorLogger
+}
+
+// VectorLogger records indexed vectors (the KB vector log).
+type VectorLogger interface {
+	Record(ctx context.Context, tenant domain.TenantID, recs []domain.VectorRecord) error
 }
 
 // DefaultWorkerOptions are the options the service runs with.
