@@ -18,3 +18,6 @@ DELETE FROM chunk_vectors WHERE tenant_id = @tenant_id AND chunk_id = ANY(@chunk
 -- name: InsertChunkVectors :copyfrom
 INSERT INTO chunk_vectors (chunk_id, tenant_id, kb_id, document_id, model, dims, vector, metadata)
 VALUES (@chunk_id, @tenant_id, @kb_id, @document_id, @model, @dims, @vector, @metadata);
+
+-- name: ListDocumentVectors :many
+SELECT * FROM chunk_vectors WHERE tenant_id = @tenant_id AND document_id = @document_id;

@@ -8,3 +8,7 @@ SELECT pg_notify('assistant_invalidate', @payload::text);
 -- name: NotifyIndexJob :exec
 -- Wakes idle index workers in every replica; delivered on commit.
 SELECT pg_notify('assistant_index_jobs', '');
+
+-- name: NotifyVectors :exec
+-- Tells the other replicas' embedded indexes what changed; delivered on commit.
+SELECT pg_notify('assistant_vectors', @payload::text);

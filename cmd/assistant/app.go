@@ -42,6 +42,7 @@ type app struct {
 	migrator  *pg.Migrator
 	store     *pg.Store
 	vectors   domain.VectorStore
+	embedded  *embedded.Store
 	qdrant    *qdrant.Store
 	pdf       *parse.PDFEngine
 	vlog      *vectorlog.Log
@@ -156,7 +157,7 @@ func (a *app) buildVectors(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.vectors = v
+	a.vectors, a.embedded = v, v
 	a.log.Info("vector index loaded", "vectors", n)
 	return nil
 }
@@ -169,6 +170,16 @@ func (a *app) startBackground(ctx context.Context) {
 	a.background.Go(func() { a.usage.Run(bg) })
 	a.background.Go(func() { a.worker.Run(bg) })
 	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
+	if a.embedded != nil {
+		a.background.Go(func() {
+			a.store.ListenVectorChanges(bg, func(c pg.VectorChange) {
+				err := a.embedded.Apply(bg, embedded.Change{Tenant: c.Tenant, DocumentID: c.DocumentID, KBID: c.KBID, Deleted: c.Deleted})
+				if err != nil {
+					a.log.Warn("following another replica's vector change failed; a restart reloads the index", "err", err)
+				}
+			})
+		})
+	}
 	a.background.Go(func() {
 		a.store.ListenInvalidations(bg, func(inv domain.Invalidation) {
 			if inv.KeyHash != nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -146,4 +147,21 @@ func TestHostileFilesFailWithAReasonAndTheServiceKeepsServing(t *testing.T) {
 		})
 	}
 	assert.Equal(t, http.StatusOK, e.do(req{method: "GET", path: "/healthz", key: "-"}).Status)
+}
+
+// Two replicas on one database: a document indexed through one is found
+// through the other, and deleting it through one removes it from both.
+func TestEveryReplicaSearchesWhatAnyReplicaIndexed(t *testing.T) {
+	one := newEnv(t)
+	two := startEnv(t, one.cfg)
+	kb := one.createKB("", "acme", "faq")["id"].(string)
+	doc, job := one.uploadAndWait(upload{kbID: kb, partName: "faq.txt", content: []byte("parcels ship within two days\n")})
+	require.Equal(t, "succeeded", job["state"])
+	found := func(e *env) bool {
+		return len(e.search("acme", map[string]any{"query": "parcels ship"}).JSON(t)["items"].([]any)) > 0
+	}
+	assert.True(t, found(one))
+	assert.Eventually(t, func() bool { return found(two) }, 5*time.Second, 20*time.Millisecond)
+	require.Equal(t, http.StatusNoContent, two.do(req{method: "DELETE", path: "/api/v1/admin/kb/documents/" + doc["id"].(string), tenant: "acme"}).Status)
+	assert.Eventually(t, func() bool { return !found(one) }, 5*time.Second, 20*time.Millisecond)
 }

@@ -64,6 +64,45 @@ type InsertChunkVectorsParams struct {
 	Metadata   []byte
 }
 
+const listDocumentVectors = `-- name: ListDocumentVectors :many
+SELECT chunk_id, tenant_id, kb_id, document_id, model, dims, vector, metadata, created_at FROM chunk_vectors WHERE tenant_id = $1 AND document_id = $2
+`
+
+type ListDocumentVectorsParams struct {
+	TenantID   string
+	DocumentID string
+}
+
+func (q *Queries) ListDocumentVectors(ctx context.Context, arg ListDocumentVectorsParams) ([]ChunkVector, error) {
+	rows, err := q.db.Query(ctx, listDocumentVectors, arg.TenantID, arg.DocumentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ChunkVector{}
+	for rows.Next() {
+		var i ChunkVector
+		if err := rows.Scan(
+			&i.ChunkID,
+			&i.TenantID,
+			&i.KbID,
+			&i.DocumentID,
+			&i.Model,
+			&i.Dims,
+			&i.Vector,
+			&i.Metadata,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listTenantVectors = `-- name: ListTenantVectors :many
 SELECT chunk_id, tenant_id, kb_id, document_id, model, dims, vector, metadata, created_at FROM chunk_vectors WHERE tenant_id = $1 AND chunk_id > $2 ORDER BY chunk_id LIMIT $3
 `

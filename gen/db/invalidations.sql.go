@@ -31,3 +31,13 @@ func (q *Queries) NotifyInvalidation(ctx context.Context, payload string) error 
 	_, err := q.db.Exec(ctx, notifyInvalidation, payload)
 	return err
 }
+
+const notifyVectors = `-- name: NotifyVectors :exec
+SELECT pg_notify('assistant_vectors', $1::text)
+`
+
+// Tells the other replicas' embedded indexes what changed; delivered on commit.
+func (q *Queries) NotifyVectors(ctx context.Context, payload string) error {
+	_, err := q.db.Exec(ctx, notifyVectors, payload)
+	return err
+}

@@ -18,6 +18,8 @@ import (
 type Store struct {
 	pool *pgxpool.Pool
 	q    *db.Queries
+	// origin tells this process's notifications from other replicas'.
+	origin string
 }
 
 // Compile-time checks that Store satisfies the domain interfaces.
@@ -35,7 +37,7 @@ var (
 
 // New returns a store on pool. The pool stays owned by the caller.
 func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, q: db.New(pool)}
+	return &Store{pool: pool, q: db.New(pool), origin: domain.NewID("")}
 }
 
 // Open connects a pool to url and checks that the database answers.

@@ -31,23 +31,53 @@ func (s *Store) SaveVectors(ctx context.Context, tenant domain.TenantID, recs []
 			Model: r.Model, Dims: int32(len(r.Vector)), Vector: encodeVector(r.Vector), Metadata: meta,
 		}
 	}
+	docs := map[string]bool{}
+	for _, r := range recs {
+		docs[r.DocumentID] = true
+	}
 	return mapError(s.inTx(ctx, func(q *db.Queries) error {
 		if err := q.DeleteVectorsByChunkIDs(ctx, db.DeleteVectorsByChunkIDsParams{TenantID: string(tenant), ChunkIds: ids}); err != nil {
 			return err
 		}
-		_, err := q.InsertChunkVectors(ctx, rows)
-		return err
+		if _, err := q.InsertChunkVectors(ctx, rows); err != nil {
+			return err
+		}
+		for doc := range docs {
+			if err := s.notifyVectors(ctx, q, VectorChange{Tenant: tenant, DocumentID: doc}); err != nil {
+				return err
+			}
+		}
+		return nil
 	}), "")
 }
 
 // DeleteDocumentVectors removes a document's vectors.
 func (s *Store) DeleteDocumentVectors(ctx context.Context, tenant domain.TenantID, documentID string) error {
-	return mapError(s.q.DeleteDocumentVectors(ctx, db.DeleteDocumentVectorsParams{TenantID: string(tenant), DocumentID: documentID}), "")
+	return mapError(s.inTx(ctx, func(q *db.Queries) error {
+		if err := q.DeleteDocumentVectors(ctx, db.DeleteDocumentVectorsParams{TenantID: string(tenant), DocumentID: documentID}); err != nil {
+			return err
+		}
+		return s.notifyVectors(ctx, q, VectorChange{Tenant: tenant, DocumentID: documentID, Deleted: true})
+	}), "")
 }
 
 // DeleteKnowledgeBaseVectors removes a knowledge base's vectors.
 func (s *Store) DeleteKnowledgeBaseVectors(ctx context.Context, tenant domain.TenantID, kbID string) error {
-	return mapError(s.q.DeleteKnowledgeBaseVectors(ctx, db.DeleteKnowledgeBaseVectorsParams{TenantID: string(tenant), KbID: kbID}), "")
+	return mapError(s.inTx(ctx, func(q *db.Queries) error {
+		if err := q.DeleteKnowledgeBaseVectors(ctx, db.DeleteKnowledgeBaseVectorsParams{TenantID: string(tenant), KbID: kbID}); err != nil {
+			return err
+		}
+		return s.notifyVectors(ctx, q, VectorChange{Tenant: tenant, KBID: kbID, Deleted: true})
+	}), "")
+}
+
+// LoadDocumentVectors returns a document's stored vectors.
+func (s *Store) LoadDocumentVectors(ctx context.Context, tenant domain.TenantID, documentID string) ([]domain.VectorRecord, error) {
+	rows, err := s.q.ListDocumentVectors(ctx, db.ListDocumentVectorsParams{TenantID: string(tenant), DocumentID: documentID})
+	if err != nil {
+		return nil, mapError(err, "")
+	}
+	return vectorsFromRows(rows), nil
 }
 
 // LoadVectors hands every stored vector to fn, a tenant and a batch at a
@@ -81,21 +111,25 @@ func (s *Store) loadTenantVectors(ctx context.Context, tenant string, fn func(do
 		if len(rows) == 0 {
 			return nil
 		}
-		recs := make([]domain.VectorRecord, len(rows))
-		for i, r := range rows {
-			meta := map[string]any{}
-			_ = json.Unmarshal(r.Metadata, &meta)
-			decodeVectorMetadata(meta)
-			recs[i] = domain.VectorRecord{
-				ChunkID: r.ChunkID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
-				Model: r.Model, Vector: decodeVector(r.Vector), Metadata: meta, CreatedAt: r.CreatedAt.UTC(),
-			}
-		}
-		if err := fn(domain.TenantID(tenant), recs); err != nil {
+		if err := fn(domain.TenantID(tenant), vectorsFromRows(rows)); err != nil {
 			return err
 		}
 		after = rows[len(rows)-1].ChunkID
 	}
+}
+
+func vectorsFromRows(rows []db.ChunkVector) []domain.VectorRecord {
+	recs := make([]domain.VectorRecord, len(rows))
+	for i, r := range rows {
+		meta := map[string]any{}
+		_ = json.Unmarshal(r.Metadata, &meta)
+		decodeVectorMetadata(meta)
+		recs[i] = domain.VectorRecord{
+			ChunkID: r.ChunkID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
+			Model: r.Model, Vector: decodeVector(r.Vector), Metadata: meta, CreatedAt: r.CreatedAt.UTC(),
+		}
+	}
+	return recs
 }
 
 // timeTag marks a time in vector metadata, so that a date survives the

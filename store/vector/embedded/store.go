@@ -17,6 +17,7 @@ type Persistence interface {
 	DeleteDocumentVectors(ctx context.Context, tenant domain.TenantID, documentID string) error
 	DeleteKnowledgeBaseVectors(ctx context.Context, tenant domain.TenantID, kbID string) error
 	LoadVectors(ctx context.Context, fn func(tenant domain.TenantID, recs []domain.VectorRecord) error) error
+	LoadDocumentVectors(ctx context.Context, tenant domain.TenantID, documentID string) ([]domain.VectorRecord, error)
 }
 
 // Store implements domain.VectorStore: writes go to PostgreSQL first, then
@@ -84,4 +85,33 @@ func (s *Store) DeleteKnowledgeBase(ctx context.Context, tenant domain.TenantID,
 // Search implements domain.VectorStore.
 func (s *Store) Search(ctx context.Context, tenant domain.TenantID, q domain.VectorQuery) ([]domain.VectorHit, error) {
 	return s.idx.Search(ctx, tenant, q)
+}
+
+// Change is what another replica changed in the stored vectors.
+type Change struct {
+	Tenant     domain.TenantID
+	DocumentID string
+	KBID       string
+	Deleted    bool
+}
+
+// Apply brings the in-memory index in step with a change another replica
+// made: a deleted document or knowledge base goes, a re-indexed document
+// is read back from the database.
+func (s *Store) Apply(ctx context.Context, c Change) error {
+	switch {
+	case c.Deleted && c.DocumentID != "":
+		s.idx.DeleteDocument(c.Tenant, c.DocumentID)
+	case c.Deleted && c.KBID != "":
+		s.idx.DeleteKnowledgeBase(c.Tenant, c.KBID)
+	case c.DocumentID != "":
+		recs, err := s.db.LoadDocumentVectors(ctx, c.Tenant, c.DocumentID)
+		if err != nil {
+			return err
+		}
+		// Chunks the new indexing no longer has must go too.
+		s.idx.DeleteDocument(c.Tenant, c.DocumentID)
+		return s.idx.Upsert(c.Tenant, recs)
+	}
+	return nil
 }
