@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -129,4 +130,52 @@ func TestEmbeddingConfiguration(t *testing.T) {
 	t.Run("the key is in no log", func(t *testing.T) {
 		assert.False(t, strings.Contains(e.logs.String(), key))
 	})
+}
+
+// A provider that is down makes the job wait and retry (its reason says
+// why meanwhile); once the provider is back the job succeeds. A provider
+// that refuses the request fails the job at once.
+func TestEmbeddingOutagesAreRetriedAndRefusalsFailAtOnce(t *testing.T) {
+	e := newEnv(t)
+	kb := e.createKB("", "acme", "faq")["id"].(string)
+	var down atomic.Bool
+	down.Store(true)
+	var calls atomic.Int64
+	healthy := fakeOpenAI(t, "sk-live-0123456789abcd", &calls)
+	flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+			return
+		}
+		healthy.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(flaky.Close)
+	r := e.do(req{method: "PUT", path: "/api/v1/admin/embedding/config", tenant: "acme", body: map[string]any{
+		"provider": "openai_compatible", "baseUrl": flaky.URL + "/v1", "apiKey": "sk-live-0123456789abcd",
+		"model": "m", "retries": 0, "timeoutMs": 2000, "version": 0,
+	}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+
+	up := e.upload(upload{kbID: kb, partName: "a.txt", content: []byte("refunds take three days\n")})
+	require.Equal(t, http.StatusAccepted, up.Status, "%s", up.Body)
+	jobID := up.JSON(t)["job"].(map[string]any)["id"].(string)
+	require.Eventually(t, func() bool {
+		j := e.do(req{method: "GET", path: "/api/v1/admin/kb/index/jobs/" + jobID, tenant: "acme"}).JSON(t)
+		return j["state"] == "queued" && j["reason"] == "embedding_failed" && j["attempts"].(float64) >= 1
+	}, 20*time.Second, 20*time.Millisecond, "the job waits to retry, saying why")
+	down.Store(false)
+	job := e.waitJob("acme", jobID)
+	assert.Equal(t, "succeeded", job["state"])
+	assert.GreaterOrEqual(t, job["attempts"], 2.0)
+
+	r = e.do(req{method: "PUT", path: "/api/v1/admin/embedding/config", tenant: "acme", body: map[string]any{
+		"provider": "openai_compatible", "baseUrl": flaky.URL + "/v1", "apiKey": "sk-wrong-0000000000",
+		"model": "m", "retries": 0, "version": 1,
+	}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	_, refused := e.uploadAndWait(upload{kbID: kb, partName: "b.txt", content: []byte("shipping is free\n")})
+	assert.Equal(t, "failed", refused["state"])
+	assert.Equal(t, "embedding_failed", refused["reason"])
+	assert.EqualValues(t, 1, refused["attempts"], "a refusal is not retried")
+	assert.NotContains(t, refused["detail"], "sk-wrong")
 }
