@@ -1,0 +1,96 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// UsageType is what a language-model configuration is used for.
+type UsageType string
+
+// Usage types.
+const (
+	UsageChat         UsageType = "chat"
+	UsageKBProcessing UsageType = "kb_processing"
+)
+
+// LLMProviderKind names a language-model provider.
+type LLMProviderKind string
+
+// Language-model providers.
+const (
+	// LLMOffline is the extractive answerer: it quotes the best evidence.
+	LLMOffline LLMProviderKind = "offline"
+	// LLMOpenAI is an OpenAI-compatible /chat/completions endpoint.
+	LLMOpenAI LLMProviderKind = "openai_compatible"
+	// LLMOllama is a local model runner's /api/chat.
+	LLMOllama LLMProviderKind = "ollama"
+	// LLMAzure is Azure OpenAI: an endpoint, a deployment and an API version.
+	LLMAzure LLMProviderKind = "azure_openai"
+)
+
+// LLMConfig is a tenant's model for one usage type.
+type LLMConfig struct {
+	TenantID    TenantID
+	Usage       UsageType
+	Provider    LLMProviderKind
+	BaseURL     string // OpenAI-compatible base URL, Ollama URL, or Azure endpoint
+	APIKey      string // a secret: never returned, never logged
+	Model       string // model name (Azure: informational)
+	Deployment  string // Azure only
+	APIVersion  string // Azure only
+	Temperature float64
+	MaxTokens   int32
+	TimeoutMs   int32
+	Retries     int32
+	Version     int32
+	UpdatedAt   *time.Time
+}
+
+// ChatMessage is one message of a prompt.
+type ChatMessage struct {
+	Role    string // system, user, assistant
+	Content string
+}
+
+// GenerateRequest asks a model for an answer.
+type GenerateRequest struct {
+	Messages    []ChatMessage
+	Temperature float64
+	MaxTokens   int
+	// Question and Evidence are what the offline extractive answerer uses
+	// instead of the prompt (the question and the evidence passages, best
+	// first); model clients ignore them.
+	Question string
+	Evidence []string
+}
+
+// Generation is a finished answer. Thought is the model's reasoning, kept
+// apart from the answer (<think>…</think> or a provider's reasoning field).
+type Generation struct {
+	Answer           string
+	Thought          string
+	Model            string
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// StreamEvent is a piece of a streamed generation: answer text (Delta) or
+// reasoning text (Thought), in the order the model produced them.
+type StreamEvent struct {
+	Delta   string
+	Thought string
+}
+
+// ChatModel generates answers. Errors are CodeUnavailable when the
+// provider is down, rate-limited or too slow after the configured retries,
+// and CodeValidation when it refuses the request (bad key, unknown model).
+type ChatModel interface {
+	// Model names the model, e.g. "openai_compatible:gpt-4o-mini".
+	Model() string
+	// Generate returns the whole answer.
+	Generate(ctx context.Context, req GenerateRequest) (Generation, error)
+	// Stream calls emit for each piece as it arrives and returns the whole
+	// answer at the end. An emit error stops the stream and is returned.
+	Stream(ctx context.Context, req GenerateRequest, emit func(StreamEvent) error) (Generation, error)
+}
