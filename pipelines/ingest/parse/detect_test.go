@@ -6,8 +6,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
+
+	"github.com/cs-assistant/assistant/internal/testfiles"
 )
 
 // Heads of files of each kind; Detect reads no further than the magic.
@@ -24,8 +25,8 @@ func oleHead() []byte {
 }
 
 func TestDetectAcceptsContentThatMatchesItsName(t *testing.T) {
-	docx := docxFile(t, wp("", "hi"))
-	xlsx := xlsxFile(t)
+	docx := testfiles.DOCXBody(wp("", "hi"))
+	xlsx := xlsxFile()
 	tests := []struct {
 		name string
 		data []byte
@@ -44,8 +45,8 @@ func TestDetectAcceptsContentThatMatchesItsName(t *testing.T) {
 		{"text", []byte("hello\nworld\n"), "notes.txt", KindText},
 		{"markdown", []byte("# Title\n\nBody"), "README.md", KindText},
 		{"long markdown extension", []byte("# Title"), "guide.Markdown", KindText},
-		{"CSV in GBK", encodeAs(t, simplifiedchinese.GBK, "姓名,城市\n张三,北京\n"), "客户.csv", KindText},
-		{"UTF-16 text with BOM", encodeAs(t, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "hello"), "u16.txt", KindText},
+		{"CSV in GBK", testfiles.GBK("姓名,城市\n张三,北京\n"), "客户.csv", KindText},
+		{"UTF-16 text with BOM", testfiles.Encode(unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "hello"), "u16.txt", KindText},
 		{"text without an extension", []byte("plain"), "LICENSE", KindText},
 		{"PDF without an extension", []byte(pdfHead), "download", KindPDF},
 		{"a browser's Windows path", []byte("text"), `C:\fakepath\v1.2\notes.TXT`, KindText},
@@ -61,8 +62,8 @@ func TestDetectAcceptsContentThatMatchesItsName(t *testing.T) {
 }
 
 func TestDetectRefusesAndNamesWhatTheContentIs(t *testing.T) {
-	docx := docxFile(t, wp("", "hi"))
-	xlsx := xlsxFile(t)
+	docx := testfiles.DOCXBody(wp("", "hi"))
+	xlsx := xlsxFile()
 	tests := []struct {
 		name   string
 		data   []byte
@@ -78,11 +79,11 @@ func TestDetectRefusesAndNamesWhatTheContentIs(t *testing.T) {
 		{"Excel workbook named .docx", xlsx, "x.DOCX", ReasonUnsupported, "The file's content is an Excel workbook, but its name ends in .docx."},
 		{"text named .pdf", []byte("not a pdf"), "x.pdf", ReasonUnsupported, "The file's content is plain text, but its name ends in .pdf."},
 		{"text with another extension", []byte(`{"a": 1}`), "data.json", ReasonUnsupported, "The file's content is plain text, but its name ends in .json."},
-		{"zip without an Office document", buildZip(t, zipEntry{name: "a.txt", body: "a"}), "a.zip", ReasonUnsupported,
+		{"zip without an Office document", testfiles.Zip(testfiles.ZipEntry{Name: "a.txt", Body: "a"}), "a.zip", ReasonUnsupported,
 			"The file's content is not a supported kind (a zip archive without a Word or Excel document)."},
-		{"zip without an Office document named .docx", buildZip(t, zipEntry{name: "a.txt", body: "a"}), "a.docx", ReasonUnsupported,
+		{"zip without an Office document named .docx", testfiles.Zip(testfiles.ZipEntry{Name: "a.txt", Body: "a"}), "a.docx", ReasonUnsupported,
 			"The file's content is not a supported kind (a zip archive without a Word or Excel document)."},
-		{"PowerPoint", buildZip(t, zipEntry{name: "ppt/presentation.xml", body: "<p/>"}), "deck.pptx", ReasonUnsupported,
+		{"PowerPoint", testfiles.Zip(testfiles.ZipEntry{Name: "ppt/presentation.xml", Body: "<p/>"}), "deck.pptx", ReasonUnsupported,
 			"The file's content is not a supported kind (a PowerPoint presentation)."},
 		{"legacy or encrypted Office document", oleHead(), "secret.docx", ReasonUnsupported,
 			"The file's content is not a supported kind (a legacy (.doc, .xls, .ppt) or password-protected Office document)."},
@@ -128,8 +129,8 @@ func FuzzDetect(f *testing.F) {
 	f.Add([]byte(pngHead), "a.png")
 	f.Add([]byte(jpegHead), "a.jpg")
 	f.Add([]byte(webpHead), "a.webp")
-	f.Add(docxFile(f, wp("", "hi")), "a.docx")
-	f.Add(xlsxFile(f), "a.xlsx")
+	f.Add(testfiles.DOCXBody(wp("", "hi")), "a.docx")
+	f.Add(xlsxFile(), "a.xlsx")
 	f.Add([]byte("hello"), "a.txt")
 	f.Add([]byte("PK\x03\x04broken"), "a.docx")
 	f.Add([]byte("RIFF"), "a.webp")

@@ -4,90 +4,24 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/internal/testfiles"
 )
 
-// docxOpen starts a document part, up to the body.
-const docxOpen = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
-	`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"` +
-	` xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"` +
-	` xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"` +
-	` xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"` +
-	` xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"` +
-	` xmlns:v="urn:schemas-microsoft-com:vml" mc:Ignorable="wps"><w:body>`
-
-// docxXML wraps body in a complete document part.
-func docxXML(body string) string {
-	return docxOpen + body + `<w:sectPr/></w:body></w:document>`
-}
-
-// stylesXML wraps style definitions in a styles part.
-func stylesXML(styles string) string {
-	return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
-		`<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` + styles + `</w:styles>`
-}
-
-// docxSkeleton is the package plumbing every docx has besides its parts.
-func docxSkeleton() []zipEntry {
-	return []zipEntry{
-		{name: "[Content_Types].xml", body: `<?xml version="1.0" encoding="UTF-8"?>` +
-			`<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-			`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
-			`<Default Extension="xml" ContentType="application/xml"/>` +
-			`<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>` +
-			`<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>` +
-			`</Types>`},
-		{name: "_rels/.rels", body: `<?xml version="1.0" encoding="UTF-8"?>` +
-			`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>` +
-			`</Relationships>`},
-		{name: "word/_rels/document.xml.rels", body: `<?xml version="1.0" encoding="UTF-8"?>` +
-			`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
-			`<Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/help" TargetMode="External"/>` +
-			`</Relationships>`},
-	}
-}
-
-// docxFile builds a docx whose body is body, with no styles part.
-func docxFile(tb testing.TB, body string) []byte {
-	tb.Helper()
-	return buildZip(tb, append(docxSkeleton(), zipEntry{name: "word/document.xml", body: docxXML(body)})...)
-}
-
-// docxWithStyles builds a docx with a styles part.
-func docxWithStyles(tb testing.TB, body, styles string) []byte {
-	tb.Helper()
-	return buildZip(tb, append(docxSkeleton(),
-		zipEntry{name: "word/document.xml", body: docxXML(body)},
-		zipEntry{name: "word/styles.xml", body: stylesXML(styles)})...)
-}
-
-// wp is a paragraph with one run of text and an optional style.
-func wp(style, text string) string {
-	ppr := ""
-	if style != "" {
-		ppr = `<w:pPr><w:pStyle w:val="` + style + `"/></w:pPr>`
-	}
-	return `<w:p>` + ppr + `<w:r><w:t xml:space="preserve">` + text + `</w:t></w:r></w:p>`
-}
-
-// wtc is a table cell holding paragraphs.
-func wtc(paras ...string) string { return `<w:tc><w:tcPr/>` + strings.Join(paras, "") + `</w:tc>` }
-
-// wtr is a table row.
-func wtr(cells ...string) string { return `<w:tr>` + strings.Join(cells, "") + `</w:tr>` }
-
-// wtbl is a table of rows.
-func wtbl(rows ...string) string {
-	return `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol/></w:tblGrid>` + strings.Join(rows, "") + `</w:tbl>`
-}
+// The Word XML builders, by the names of the elements they write, to
+// compose document bodies with.
+var (
+	wp   = testfiles.WordP
+	wtc  = testfiles.WordTc
+	wtr  = testfiles.WordTr
+	wtbl = testfiles.WordTbl
+)
 
 func parseDOCXBytes(tb testing.TB, data []byte) Document {
 	tb.Helper()
@@ -115,7 +49,7 @@ func TestDOCXKeepsReadingOrderOfParagraphsHeadingsAndTables(t *testing.T) {
 		`<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr>` +
 		`<w:r><w:t>客服电话：</w:t></w:r><w:r><w:tab/><w:t>400-123</w:t></w:r><w:r><w:br/><w:t>周一至周五</w:t></w:r></w:p>` +
 		`<w:p/>` + wp("", "   ")
-	doc := parseDOCXBytes(t, docxFile(t, body))
+	doc := parseDOCXBytes(t, testfiles.DOCXBody(body))
 	assert.Equal(t, []Block{
 		{Text: "Refund policy", Heading: true, Level: 1},
 		{Text: "Scope", Heading: true, Level: 1},
@@ -147,7 +81,7 @@ func TestDOCXReadsHeadingLevelsFromTheStylesPart(t *testing.T) {
 		wp("Outline3", "Outlined") +
 		wp("Loop1", "Looping styles") +
 		wp("Unknown", "Unknown style")
-	doc := parseDOCXBytes(t, docxWithStyles(t, body, styles))
+	doc := parseDOCXBytes(t, testfiles.DOCXBodyStyles(body, styles))
 	assert.Equal(t, []Block{
 		{Text: "第一章 总则", Heading: true, Level: 1},
 		{Text: "正文内容。"},
@@ -220,21 +154,21 @@ func TestDOCXReadsWhatWordShowsOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := parseDOCXBytes(t, docxFile(t, tt.body))
+			doc := parseDOCXBytes(t, testfiles.DOCXBody(tt.body))
 			assert.Equal(t, tt.want, doc.Blocks)
 		})
 	}
 }
 
 func TestDOCXWithoutTextIsNoText(t *testing.T) {
-	_, err := Parse(context.Background(), KindDOCX, bytes.NewReader(docxFile(t, `<w:p/>`+wtbl(wtr(wtc())))), DefaultLimits())
+	_, err := Parse(context.Background(), KindDOCX, bytes.NewReader(testfiles.DOCXBody(`<w:p/>`+wtbl(wtr(wtc())))), DefaultLimits())
 	requireReason(t, err, ReasonNoText)
 }
 
 func TestDOCXIgnoresADamagedStylesPart(t *testing.T) {
-	data := buildZip(t, append(docxSkeleton(),
-		zipEntry{name: "word/document.xml", body: docxXML(wp("Heading2", "Still read"))},
-		zipEntry{name: "word/styles.xml", body: "<w:styles"})...)
+	data := testfiles.Zip(append(testfiles.DOCXParts(),
+		testfiles.ZipEntry{Name: "word/document.xml", Body: testfiles.DOCXDocumentPart(wp("Heading2", "Still read"))},
+		testfiles.ZipEntry{Name: "word/styles.xml", Body: "<w:styles"})...)
 	doc := parseDOCXBytes(t, data)
 	assert.Equal(t, []Block{{Text: "Still read", Heading: true, Level: 2}}, doc.Blocks)
 }
@@ -242,33 +176,13 @@ func TestDOCXIgnoresADamagedStylesPart(t *testing.T) {
 func TestDOCXStopsWhenTheContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := parseDOCX(ctx, bytes.NewReader(benchmarkDOCX(t, 100)), DefaultLimits())
+	_, err := parseDOCX(ctx, bytes.NewReader(testfiles.ManyParagraphsDOCX(100)), DefaultLimits())
 	requireReason(t, err, ReasonTimeout)
-}
-
-// benchmarkDOCX builds a document of n paragraphs, every twentieth a
-// heading and every fiftieth followed by a small table.
-func benchmarkDOCX(tb testing.TB, n int) []byte {
-	tb.Helper()
-	var body strings.Builder
-	for i := range n {
-		switch {
-		case i%20 == 0:
-			body.WriteString(wp("Heading2", fmt.Sprintf("Section %d", i/20+1)))
-		default:
-			body.WriteString(wp("", fmt.Sprintf("Paragraph %d: customers may return any item within 30 days of delivery "+
-				"for a full refund, provided it is unused and in its original packaging. 退货须在收货后三十天内办理。", i)))
-		}
-		if i%50 == 49 {
-			body.WriteString(wtbl(wtr(wtc(wp("", "Plan")), wtc(wp("", "Fee"))), wtr(wtc(wp("", "Basic")), wtc(wp("", "5 EUR")))))
-		}
-	}
-	return docxFile(tb, body.String())
 }
 
 func BenchmarkParseDOCX(b *testing.B) {
 	const paragraphs = 2000
-	data := benchmarkDOCX(b, paragraphs)
+	data := testfiles.ManyParagraphsDOCX(paragraphs)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for b.Loop() {
@@ -281,17 +195,17 @@ func BenchmarkParseDOCX(b *testing.B) {
 }
 
 func FuzzParseDOCX(f *testing.F) {
-	valid := docxFile(f, wp("Heading1", "Title")+wp("", "Body")+wtbl(wtr(wtc(wp("", "a")), wtc(wp("", "b")))))
+	valid := testfiles.DOCXBody(wp("Heading1", "Title") + wp("", "Body") + wtbl(wtr(wtc(wp("", "a")), wtc(wp("", "b")))))
 	f.Add(valid)
-	f.Add(docxWithStyles(f, wp("1", "标题")+wp("", "正文"), `<w:style w:type="paragraph" w:styleId="1"><w:name w:val="heading 1"/></w:style>`))
-	f.Add(benchmarkDOCX(f, 60))
-	f.Add(storedCopy(f, valid, nil))
+	f.Add(testfiles.DOCXBodyStyles(wp("1", "标题")+wp("", "正文"), `<w:style w:type="paragraph" w:styleId="1"><w:name w:val="heading 1"/></w:style>`))
+	f.Add(testfiles.ManyParagraphsDOCX(60))
+	f.Add(testfiles.StoredCopy(valid, nil))
 	f.Add(valid[:len(valid)/2])
 	f.Add(valid[:len(valid)-10])
-	f.Add(docxFile(f, `<w:p><w:r><w:t>unclosed`))
-	f.Add(docxFile(f, `</w:tc></w:tr></w:tbl><w:tc><w:p></w:p></w:tc></w:p>`))
-	f.Add(docxFile(f, `<w:tr><w:tc>`+wp("", "row outside a table")+`</w:tc></w:tr>`))
-	f.Add(buildZip(f, zipEntry{name: "word/document.xml", body: docxOpen + strings.Repeat(" ", 200<<10)}))
+	f.Add(testfiles.DOCXBody(`<w:p><w:r><w:t>unclosed`))
+	f.Add(testfiles.DOCXBody(`</w:tc></w:tr></w:tbl><w:tc><w:p></w:p></w:tc></w:p>`))
+	f.Add(testfiles.DOCXBody(`<w:tr><w:tc>` + wp("", "row outside a table") + `</w:tc></w:tr>`))
+	f.Add(testfiles.Zip(testfiles.ZipEntry{Name: "word/document.xml", Body: testfiles.DOCXDocumentOpen + strings.Repeat(" ", 200<<10)}))
 	f.Add([]byte("PK\x03\x04 not really"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -302,16 +216,16 @@ func FuzzParseDOCX(f *testing.F) {
 func FuzzDOCXDocumentPart(f *testing.F) {
 	// The document part itself, zipped validly, so mutations exercise the
 	// XML walker rather than the zip reader.
-	f.Add(docxXML(wp("Heading1", "Title") + wp("", "Body") + wtbl(wtr(wtc(wp("", "a")), wtc(wp("", "b"))))))
-	f.Add(docxXML(wtbl(wtr(wtc(wtbl(wtr(wtc(wp("", "nested")))))))))
-	f.Add(docxXML(`<w:p><w:pPr><w:outlineLvl w:val="3"/></w:pPr><w:r><w:t>x</w:t><w:tab/><w:br/></w:r></w:p>`))
-	f.Add(docxXML(`<w:p><w:r><mc:AlternateContent><mc:Choice><w:txbxContent>` + wp("", "in") + `</w:txbxContent></mc:Choice>` +
+	f.Add(testfiles.DOCXDocumentPart(wp("Heading1", "Title") + wp("", "Body") + wtbl(wtr(wtc(wp("", "a")), wtc(wp("", "b"))))))
+	f.Add(testfiles.DOCXDocumentPart(wtbl(wtr(wtc(wtbl(wtr(wtc(wp("", "nested")))))))))
+	f.Add(testfiles.DOCXDocumentPart(`<w:p><w:pPr><w:outlineLvl w:val="3"/></w:pPr><w:r><w:t>x</w:t><w:tab/><w:br/></w:r></w:p>`))
+	f.Add(testfiles.DOCXDocumentPart(`<w:p><w:r><mc:AlternateContent><mc:Choice><w:txbxContent>` + wp("", "in") + `</w:txbxContent></mc:Choice>` +
 		`<mc:Fallback>` + wp("", "dup") + `</mc:Fallback></mc:AlternateContent></w:r></w:p>`))
 	f.Add(`<?xml version="1.0" encoding="windows-1252"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + wp("", "caf\xe9") + `</w:body></w:document>`)
 	f.Add(`<w:document xmlns:w="http://purl.oclc.org/ooxml/wordprocessingml/main"><w:body>` + wp("", "strict") + `</w:body></w:document>`)
 	f.Add(`</w:p>`)
 	f.Fuzz(func(t *testing.T, part string) {
-		data := storedZip(t, append(docxSkeleton(), zipEntry{name: "word/document.xml", body: part})...)
+		data := testfiles.StoredZip(append(testfiles.DOCXParts(), testfiles.ZipEntry{Name: "word/document.xml", Body: part})...)
 		fuzzParse(t, KindDOCX, data)
 	})
 }

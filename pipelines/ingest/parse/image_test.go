@@ -6,10 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"image"
-	"image/color"
-	"image/jpeg"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,76 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cs-assistant/assistant/internal/testfiles"
 )
-
-// ocrGlyph is a 5×7 bitmap font for the few letters the tests write.
-func ocrGlyph(r rune) []string {
-	switch r {
-	case 'C':
-		return []string{".###.", "#...#", "#....", "#....", "#....", "#...#", ".###."}
-	case 'D':
-		return []string{"###..", "#..#.", "#...#", "#...#", "#...#", "#..#.", "###.."}
-	case 'E':
-		return []string{"#####", "#....", "#....", "####.", "#....", "#....", "#####"}
-	case 'F':
-		return []string{"#####", "#....", "#....", "####.", "#....", "#....", "#...."}
-	case 'I':
-		return []string{"#####", "..#..", "..#..", "..#..", "..#..", "..#..", "#####"}
-	case 'L':
-		return []string{"#....", "#....", "#....", "#....", "#....", "#....", "#####"}
-	case 'N':
-		return []string{"#...#", "##..#", "##..#", "#.#.#", "#..##", "#..##", "#...#"}
-	case 'O':
-		return []string{".###.", "#...#", "#...#", "#...#", "#...#", "#...#", ".###."}
-	case 'P':
-		return []string{"####.", "#...#", "#...#", "####.", "#....", "#....", "#...."}
-	case 'R':
-		return []string{"####.", "#...#", "#...#", "####.", "#.#..", "#..#.", "#...#"}
-	case 'U':
-		return []string{"#...#", "#...#", "#...#", "#...#", "#...#", "#...#", ".###."}
-	case 'Y':
-		return []string{"#...#", "#...#", ".#.#.", "..#..", "..#..", "..#..", "..#.."}
-	}
-	return nil // a space
-}
-
-// ocrTextPNG draws lines of text in the bitmap font, scaled ×scale, black on
-// white, with generous margins: what a clear screenshot looks like to OCR.
-func ocrTextPNG(t *testing.T, lines []string, scale int) []byte {
-	t.Helper()
-	const margin, cell, lineGap = 60, 6, 4 // cell: 5 columns and a gap
-	width := 0
-	for _, l := range lines {
-		width = max(width, len([]rune(l))*cell*scale)
-	}
-	img := image.NewGray(image.Rect(0, 0, width+2*margin, len(lines)*(7+lineGap)*scale+2*margin))
-	for i := range img.Pix {
-		img.Pix[i] = 0xff
-	}
-	for li, l := range lines {
-		for ci, r := range []rune(l) {
-			for gy, row := range ocrGlyph(r) {
-				for gx, px := range row {
-					if px != '#' {
-						continue
-					}
-					x0 := margin + (ci*cell+gx)*scale
-					y0 := margin + (li*(7+lineGap)+gy)*scale
-					for y := y0; y < y0+scale; y++ {
-						for x := x0; x < x0+scale; x++ {
-							img.SetGray(x, y, color.Gray{})
-						}
-					}
-				}
-			}
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 func needTesseract(t *testing.T) {
 	t.Helper()
@@ -112,7 +41,7 @@ func fakeTesseract(t *testing.T, body string) string {
 
 func TestOCRReadsGeneratedImage(t *testing.T) {
 	needTesseract(t)
-	pngData := ocrTextPNG(t, []string{"REFUND POLICY", "", "ORDER CODE"}, 6)
+	pngData := testfiles.TextPNG("REFUND POLICY", "", "ORDER CODE")
 	for _, langs := range []string{"eng", DefaultLimits().OCRLanguages} {
 		t.Run(langs, func(t *testing.T) {
 			lim := DefaultLimits()
@@ -145,7 +74,7 @@ func TestOCRReadsGeneratedImage(t *testing.T) {
 func TestOCRMissingBinaryIsUnavailable(t *testing.T) {
 	lim := DefaultLimits()
 	lim.OCRCommand = filepath.Join(t.TempDir(), "no-such-tesseract")
-	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(ocrTextPNG(t, []string{"HI"}, 2)), lim)
+	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(testfiles.TextPNGScale(2, "HI")), lim)
 	expectReason(t, err, ReasonOCRUnavailable)
 	d := err.(*Error).Detail
 	if !strings.Contains(d, "tesseract-ocr-chi-sim") || strings.Contains(d, t.TempDir()) {
@@ -156,7 +85,7 @@ func TestOCRMissingBinaryIsUnavailable(t *testing.T) {
 func TestOCRMissingLanguageIsUnavailable(t *testing.T) {
 	check := func(t *testing.T, lim Limits, lang, pkg string) {
 		t.Helper()
-		_, err := Parse(context.Background(), KindPNG, bytes.NewReader(ocrTextPNG(t, []string{"HELLO"}, 4)), lim)
+		_, err := Parse(context.Background(), KindPNG, bytes.NewReader(testfiles.TextPNGScale(4, "HELLO")), lim)
 		expectReason(t, err, ReasonOCRUnavailable)
 		d := err.(*Error).Detail
 		if !strings.Contains(d, lang) || !strings.Contains(d, pkg) || strings.Contains(d, "/usr") {
@@ -183,7 +112,7 @@ func TestOCRBadLanguageSettingIsRefused(t *testing.T) {
 	lim := DefaultLimits()
 	lim.OCRCommand = fakeTesseract(t, `echo LEAKED`)
 	lim.OCRLanguages = "eng --tessdata-dir /etc"
-	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(ocrTextPNG(t, []string{"HI"}, 2)), lim)
+	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(testfiles.TextPNGScale(2, "HI")), lim)
 	expectReason(t, err, ReasonOCRUnavailable)
 }
 
@@ -194,7 +123,7 @@ echo "Estimating resolution as 300" >&2
 echo "Error in pixReadMem: cannot read /var/lib/secret/upload-123.png" >&2
 echo "Error during processing." >&2
 exit 1`)
-	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(ocrTextPNG(t, []string{"HI"}, 2)), lim)
+	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(testfiles.TextPNGScale(2, "HI")), lim)
 	expectReason(t, err, ReasonOCRFailed)
 	d := err.(*Error).Detail
 	if strings.Contains(d, "/var") || strings.Contains(d, "secret") || !strings.Contains(d, "Error during processing.") {
@@ -213,7 +142,7 @@ func TestOCRTimeoutKillsTesseract(t *testing.T) {
 echo $! > `+pidFile+`
 wait`)
 	start := time.Now()
-	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(ocrTextPNG(t, []string{"HI"}, 2)), lim)
+	_, err := Parse(context.Background(), KindPNG, bytes.NewReader(testfiles.TextPNGScale(2, "HI")), lim)
 	took := time.Since(start)
 	expectReason(t, err, ReasonTimeout)
 	if took > time.Second {
@@ -224,7 +153,7 @@ wait`)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start = time.Now()
-	_, err = parseImage(ctx, bytes.NewReader(ocrTextPNG(t, []string{"HI"}, 2)), lim)
+	_, err = parseImage(ctx, bytes.NewReader(testfiles.TextPNGScale(2, "HI")), lim)
 	expectReason(t, err, ReasonTimeout)
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("parseImage returned after %s with a 200ms deadline", took)
@@ -261,7 +190,7 @@ func TestOCRGarbageImageFails(t *testing.T) {
 	for i := range 2000 {
 		junk = append(junk, byte(i*31+7))
 	}
-	valid := ocrTextPNG(t, []string{"REFUND POLICY"}, 6)
+	valid := testfiles.TextPNG("REFUND POLICY")
 	for name, data := range map[string][]byte{
 		"garbage after the signature": junk,
 		// The header is sound, so this one reaches tesseract.
@@ -290,16 +219,8 @@ func TestOCRNonImageIsRefused(t *testing.T) {
 
 func TestOCRReadsJPEG(t *testing.T) {
 	needTesseract(t)
-	img, err := png.Decode(bytes.NewReader(ocrTextPNG(t, []string{"REFUND POLICY"}, 6)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
-		t.Fatal(err)
-	}
 	lim := DefaultLimits()
-	doc, err := Parse(context.Background(), KindJPEG, bytes.NewReader(b.Bytes()), lim)
+	doc, err := Parse(context.Background(), KindJPEG, bytes.NewReader(testfiles.TextJPEG("REFUND POLICY")), lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +231,7 @@ func TestOCRReadsJPEG(t *testing.T) {
 
 // A small file declaring a huge canvas never reaches tesseract.
 func TestOCRImageBombIsTooLarge(t *testing.T) {
-	data := ocrTextPNG(t, []string{"HI"}, 1)
+	data := testfiles.TextPNGScale(1, "HI")
 	// IHDR is the first chunk: length(4) type(4) width(4) height(4) ... crc.
 	binary.BigEndian.PutUint32(data[16:], 100_000)
 	binary.BigEndian.PutUint32(data[20:], 100_000)

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cs-assistant/assistant/internal/testfiles"
 )
 
 // newTestPDFEngine makes an engine for one test, with the on-disk compile
@@ -61,7 +62,7 @@ func TestPDFLatinPagesThroughParse(t *testing.T) {
 		{"Shipping", "Orders ship in 2 business days (usually)."},
 		{"Contact: support@example.com"},
 	}
-	doc, err := Parse(context.Background(), KindPDF, bytes.NewReader(latinPDF(pages)), DefaultLimits())
+	doc, err := Parse(context.Background(), KindPDF, bytes.NewReader(testfiles.PDF(pages)), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestPDFChineseToUnicode(t *testing.T) {
 		{"售后服务", "如有质量问题，请联系客服：400-123-4567。"},
 	}
 	e := newTestPDFEngine(t)
-	doc, err := e.Parse(context.Background(), bytes.NewReader(cjkPDF(pages)), DefaultLimits())
+	doc, err := e.Parse(context.Background(), bytes.NewReader(testfiles.CJKPDF(pages)), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestPDFChineseToUnicode(t *testing.T) {
 }
 
 func TestPDFPasswordIsEncrypted(t *testing.T) {
-	pdf := encryptedLatinPDF([][]string{{"Secret text"}}, "user-pw", "owner-pw")
+	pdf := testfiles.EncryptedPDF([][]string{{"Secret text"}}, "user-pw", "owner-pw")
 	_, err := Parse(context.Background(), KindPDF, bytes.NewReader(pdf), DefaultLimits())
 	expectReason(t, err, ReasonEncrypted)
 }
@@ -103,7 +104,7 @@ func TestPDFPasswordIsEncrypted(t *testing.T) {
 // that the test's encryption is right, since pdfium decrypts it.
 func TestPDFOwnerOnlyEncryptionReads(t *testing.T) {
 	pages := [][]string{{"Restricted but readable"}, {"Second page"}}
-	pdf := encryptedLatinPDF(pages, "", "owner-pw")
+	pdf := testfiles.EncryptedPDF(pages, "", "owner-pw")
 	if bytes.Contains(pdf, []byte("readable")) {
 		t.Fatal("the test PDF is not encrypted")
 	}
@@ -115,7 +116,7 @@ func TestPDFOwnerOnlyEncryptionReads(t *testing.T) {
 }
 
 func TestPDFTruncatedIsCorrupt(t *testing.T) {
-	pdf := latinPDF([][]string{{"one"}, {"two"}, {"three"}, {"four"}})
+	pdf := testfiles.PDF([][]string{{"one"}, {"two"}, {"three"}, {"four"}})
 	_, err := Parse(context.Background(), KindPDF, bytes.NewReader(pdf[:len(pdf)/2]), DefaultLimits())
 	expectReason(t, err, ReasonCorrupt)
 }
@@ -136,7 +137,7 @@ func TestPDFMaxPages(t *testing.T) {
 	}
 	lim := DefaultLimits()
 	lim.MaxPages = 3
-	doc, err := newTestPDFEngine(t).Parse(context.Background(), bytes.NewReader(latinPDF(pages)), lim)
+	doc, err := newTestPDFEngine(t).Parse(context.Background(), bytes.NewReader(testfiles.PDF(pages)), lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestPDFMaxPages(t *testing.T) {
 
 func TestPDFEmptyPagesAreSkipped(t *testing.T) {
 	pages := [][]string{{"first"}, {}, {"third"}}
-	doc, err := newTestPDFEngine(t).Parse(context.Background(), bytes.NewReader(latinPDF(pages)), DefaultLimits())
+	doc, err := newTestPDFEngine(t).Parse(context.Background(), bytes.NewReader(testfiles.PDF(pages)), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,24 +155,11 @@ func TestPDFEmptyPagesAreSkipped(t *testing.T) {
 	}
 }
 
-func manyPagesPDF(n int) []byte {
-	pages := make([][]string, n)
-	for i := range pages {
-		pages[i] = []string{
-			fmt.Sprintf("Section %d: terms and conditions", i+1),
-			"The quick brown fox jumps over the lazy dog, again and again.",
-			"Customers may request a refund within thirty days of delivery.",
-			"Shipping costs are not refunded unless the item was defective.",
-		}
-	}
-	return latinPDF(pages)
-}
-
 // Past the deadline the parse stops between pages, the caller gets
 // ReasonTimeout at once, and the engine goes on working.
 func TestPDFDeadlineStopsBetweenPages(t *testing.T) {
 	e := newTestPDFEngine(t)
-	pdf := manyPagesPDF(5000)
+	pdf := testfiles.ManyPagesPDF(5000)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -181,33 +169,18 @@ func TestPDFDeadlineStopsBetweenPages(t *testing.T) {
 	}
 	expectReason(t, err, ReasonTimeout)
 
-	doc, err := e.Parse(context.Background(), bytes.NewReader(latinPDF([][]string{{"still works"}})), DefaultLimits())
+	doc, err := e.Parse(context.Background(), bytes.NewReader(testfiles.PDF([][]string{{"still works"}})), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkPDFPages(t, doc, [][]string{{"still works"}})
 }
 
-// hugePagePDF is one page whose content stream has n text-showing
-// operators: pdfium spends a long time inside a single call on it.
-func hugePagePDF(n int) []byte {
-	w := &pdfWriter{}
-	font := w.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-	var cs bytes.Buffer
-	cs.WriteString("BT /F1 1 Tf\n")
-	for i := range n {
-		fmt.Fprintf(&cs, "%d %d Td (ab) Tj\n", i%3-1, i%5-2)
-	}
-	cs.WriteString("ET")
-	c := w.addStream("", cs.Bytes())
-	return w.finish([]int{c}, fmt.Sprintf("<< /Font << /F1 %d 0 R >> >>", font), "")
-}
-
 // A deadline that falls inside one long pdfium call kills the instance:
 // the call itself stops, the parse returns, and the engine recovers.
 func TestPDFDeadlineStopsInsideCall(t *testing.T) {
 	e := newTestPDFEngine(t)
-	pdf := hugePagePDF(60_000)
+	pdf := testfiles.DenseOpsPDF(60_000)
 
 	start := time.Now()
 	_, err := e.Parse(context.Background(), bytes.NewReader(pdf), DefaultLimits())
@@ -230,7 +203,7 @@ func TestPDFDeadlineStopsInsideCall(t *testing.T) {
 		t.Errorf("parse returned %s after a 100ms deadline (the page takes %s)", took, full)
 	}
 
-	doc, err := e.Parse(context.Background(), bytes.NewReader(latinPDF([][]string{{"still works"}})), DefaultLimits())
+	doc, err := e.Parse(context.Background(), bytes.NewReader(testfiles.PDF([][]string{{"still works"}})), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,9 +216,9 @@ func TestPDFEngineConcurrent(t *testing.T) {
 	for g := range 6 {
 		wg.Go(func() {
 			pages := [][]string{{fmt.Sprintf("worker %d", g)}, {"退款政策"}}
-			pdf := latinPDF(pages[:1])
+			pdf := testfiles.PDF(pages[:1])
 			if g%2 == 1 {
-				pdf = cjkPDF(pages)
+				pdf = testfiles.CJKPDF(pages)
 			}
 			doc, err := e.Parse(context.Background(), bytes.NewReader(pdf), DefaultLimits())
 			if err != nil {
@@ -277,11 +250,11 @@ func TestNormalizePDFText(t *testing.T) {
 }
 
 func FuzzParsePDF(f *testing.F) {
-	latin := latinPDF([][]string{{"Hello"}, {"World"}})
+	latin := testfiles.PDF([][]string{{"Hello"}, {"World"}})
 	f.Add(latin)
-	f.Add(cjkPDF([][]string{{"退款政策"}}))
+	f.Add(testfiles.CJKPDF([][]string{{"退款政策"}}))
 	f.Add(latin[:len(latin)/2])
-	f.Add(encryptedLatinPDF([][]string{{"x"}}, "", "o"))
+	f.Add(testfiles.EncryptedPDF([][]string{{"x"}}, "", "o"))
 	e := newTestPDFEngine(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -307,7 +280,7 @@ func FuzzParsePDF(f *testing.F) {
 
 func BenchmarkParsePDF200Pages(b *testing.B) {
 	e := newTestPDFEngine(b)
-	pdf := manyPagesPDF(200)
+	pdf := testfiles.ManyPagesPDF(200)
 	b.SetBytes(int64(len(pdf)))
 	b.ResetTimer()
 	for b.Loop() {
@@ -322,7 +295,7 @@ func BenchmarkParsePDF200Pages(b *testing.B) {
 // BenchmarkParsePDFPerCallEngine is parsePDF as it is today: an engine made
 // and closed for each file (compiled module from the disk cache).
 func BenchmarkParsePDFPerCallEngine(b *testing.B) {
-	pdf := latinPDF([][]string{{"one page"}})
+	pdf := testfiles.PDF([][]string{{"one page"}})
 	_, _ = parsePDF(context.Background(), bytes.NewReader(pdf), DefaultLimits()) // fill the cache
 	b.ResetTimer()
 	for b.Loop() {
@@ -347,27 +320,6 @@ func TestPDFInstanceModuleFound(t *testing.T) {
 	}
 }
 
-// flateBombPDF is one page whose content stream inflates to n bytes.
-func flateBombPDF(t testing.TB, n int) []byte {
-	t.Helper()
-	var z bytes.Buffer
-	zw, err := zlib.NewWriterLevel(&z, zlib.BestSpeed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := []byte("BT /F1 12 Tf 72 720 Td (bomb) Tj ET\n")
-	zw.Write(line)
-	chunk := bytes.Repeat([]byte{' '}, 1<<20)
-	for range n >> 20 {
-		zw.Write(chunk)
-	}
-	zw.Close()
-	w := &pdfWriter{}
-	font := w.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-	c := w.addStream("/Filter /FlateDecode", z.Bytes())
-	return w.finish([]int{c}, fmt.Sprintf("<< /Font << /F1 %d 0 R >> >>", font), "")
-}
-
 // A decompression bomb runs pdfium out of its memory limit: the parse
 // fails with ReasonTooLarge, and the engine goes on working.
 func TestPDFMemoryLimit(t *testing.T) {
@@ -376,7 +328,7 @@ func TestPDFMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	pdf := flateBombPDF(t, 128<<20)
+	pdf := testfiles.FlateBombPDF(128 << 20)
 	start := time.Now()
 	_, err = e.Parse(context.Background(), bytes.NewReader(pdf), DefaultLimits())
 	t.Logf("a %d-byte PDF inflating to 128 MiB: %v after %s", len(pdf), err, time.Since(start))
@@ -385,7 +337,7 @@ func TestPDFMemoryLimit(t *testing.T) {
 		t.Errorf("error keeps the wasm stack trace: %q", err)
 	}
 
-	doc, err := e.Parse(context.Background(), bytes.NewReader(latinPDF([][]string{{"still works"}})), DefaultLimits())
+	doc, err := e.Parse(context.Background(), bytes.NewReader(testfiles.PDF([][]string{{"still works"}})), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +357,7 @@ func TestPDFWaitForInstanceHonoursDeadline(t *testing.T) {
 	}
 	lim := DefaultLimits()
 	lim.Timeout = 100 * time.Millisecond
-	pdf := latinPDF([][]string{{"waiting"}})
+	pdf := testfiles.PDF([][]string{{"waiting"}})
 	start := time.Now()
 	_, err = e.Parse(context.Background(), bytes.NewReader(pdf), lim)
 	expectReason(t, err, ReasonTimeout)

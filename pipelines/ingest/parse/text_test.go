@@ -9,12 +9,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
 	"golang.org/x/text/encoding/unicode"
+
+	"github.com/cs-assistant/assistant/internal/testfiles"
 )
 
 // Sample texts in the scripts the encodings are for.
@@ -27,14 +28,6 @@ const (
 		"ご不明な点がございましたら、カスタマーサポートまでお問い合わせください。"
 )
 
-// encodeAs encodes s, failing the test on characters enc cannot hold.
-func encodeAs(tb testing.TB, enc encoding.Encoding, s string) []byte {
-	tb.Helper()
-	b, err := enc.NewEncoder().Bytes([]byte(s))
-	require.NoError(tb, err)
-	return b
-}
-
 func TestDecodeTextRecoversTheOriginalString(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -45,25 +38,25 @@ func TestDecodeTextRecoversTheOriginalString(t *testing.T) {
 		{"ASCII", []byte("hello, world"), "hello, world", "utf-8"},
 		{"UTF-8", []byte("naïve café — 中文 ✓"), "naïve café — 中文 ✓", "utf-8"},
 		{"UTF-8 with BOM", append([]byte{0xEF, 0xBB, 0xBF}, "BOM: 你好"...), "BOM: 你好", "utf-8"},
-		{"UTF-16LE with BOM", encodeAs(t, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "Hello 世界\nline 2"), "Hello 世界\nline 2", "utf-16le"},
-		{"UTF-16BE with BOM", encodeAs(t, unicode.UTF16(unicode.BigEndian, unicode.UseBOM), "Hello 世界"), "Hello 世界", "utf-16be"},
-		{"GBK simplified Chinese", encodeAs(t, simplifiedchinese.GBK, sampleSimplified), sampleSimplified, "gb18030"},
-		{"GB18030 with a character outside GBK", encodeAs(t, simplifiedchinese.GB18030, sampleSimplified+"𠀀"), sampleSimplified + "𠀀", "gb18030"},
-		{"short GBK", encodeAs(t, simplifiedchinese.GBK, "你好"), "你好", "gb18030"},
-		{"GBK CSV with ASCII", encodeAs(t, simplifiedchinese.GBK, "id,姓名,城市\n1,张三,北京\n2,李四,上海\n"), "id,姓名,城市\n1,张三,北京\n2,李四,上海\n", "gb18030"},
-		{"Big5 traditional Chinese", encodeAs(t, traditionalchinese.Big5, sampleTraditional), sampleTraditional, "big5"},
-		{"short Big5", encodeAs(t, traditionalchinese.Big5, "你好，謝謝"), "你好，謝謝", "big5"},
-		{"Shift-JIS Japanese", encodeAs(t, japanese.ShiftJIS, sampleJapanese), sampleJapanese, "shift_jis"},
-		{"short Shift-JIS", encodeAs(t, japanese.ShiftJIS, "ありがとう"), "ありがとう", "shift_jis"},
-		{"Windows-1252", encodeAs(t, charmap.Windows1252, "café"), "café", "windows-1252"},
-		{"Windows-1252 German", encodeAs(t, charmap.Windows1252, "Größe und Maße – 5 €"), "Größe und Maße – 5 €", "windows-1252"},
-		{"Windows-1252 French", encodeAs(t, charmap.Windows1252, "Le délai de rétractation est de 14 jours à compter de la réception."),
+		{"UTF-16LE with BOM", testfiles.Encode(unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "Hello 世界\nline 2"), "Hello 世界\nline 2", "utf-16le"},
+		{"UTF-16BE with BOM", testfiles.Encode(unicode.UTF16(unicode.BigEndian, unicode.UseBOM), "Hello 世界"), "Hello 世界", "utf-16be"},
+		{"GBK simplified Chinese", testfiles.GBK(sampleSimplified), sampleSimplified, "gb18030"},
+		{"GB18030 with a character outside GBK", testfiles.Encode(simplifiedchinese.GB18030, sampleSimplified+"𠀀"), sampleSimplified + "𠀀", "gb18030"},
+		{"short GBK", testfiles.GBK("你好"), "你好", "gb18030"},
+		{"GBK CSV with ASCII", testfiles.GBK("id,姓名,城市\n1,张三,北京\n2,李四,上海\n"), "id,姓名,城市\n1,张三,北京\n2,李四,上海\n", "gb18030"},
+		{"Big5 traditional Chinese", testfiles.Encode(traditionalchinese.Big5, sampleTraditional), sampleTraditional, "big5"},
+		{"short Big5", testfiles.Encode(traditionalchinese.Big5, "你好，謝謝"), "你好，謝謝", "big5"},
+		{"Shift-JIS Japanese", testfiles.Encode(japanese.ShiftJIS, sampleJapanese), sampleJapanese, "shift_jis"},
+		{"short Shift-JIS", testfiles.Encode(japanese.ShiftJIS, "ありがとう"), "ありがとう", "shift_jis"},
+		{"Windows-1252", testfiles.Encode(charmap.Windows1252, "café"), "café", "windows-1252"},
+		{"Windows-1252 German", testfiles.Encode(charmap.Windows1252, "Größe und Maße – 5 €"), "Größe und Maße – 5 €", "windows-1252"},
+		{"Windows-1252 French", testfiles.Encode(charmap.Windows1252, "Le délai de rétractation est de 14 jours à compter de la réception."),
 			"Le délai de rétractation est de 14 jours à compter de la réception.", "windows-1252"},
-		{"Windows-1252 curly apostrophes (valid Shift-JIS bytes)", encodeAs(t, charmap.Windows1252, "We’re sorry, but it’s not possible; don’t worry."),
+		{"Windows-1252 curly apostrophes (valid Shift-JIS bytes)", testfiles.Encode(charmap.Windows1252, "We’re sorry, but it’s not possible; don’t worry."),
 			"We’re sorry, but it’s not possible; don’t worry.", "windows-1252"},
-		{"GBK mixed with Latin words", encodeAs(t, simplifiedchinese.GBK, "请使用Excel或Word打开iPhone手机里的文件"), "请使用Excel或Word打开iPhone手机里的文件", "gb18030"},
-		{"Big5 mixed with Latin words", encodeAs(t, traditionalchinese.Big5, "請使用Excel或Word打開iPhone手機裡的檔案"), "請使用Excel或Word打開iPhone手機裡的檔案", "big5"},
-		{"Shift-JIS mixed with Latin words", encodeAs(t, japanese.ShiftJIS, "ExcelやWordでiPhoneのファイルを開いてください"), "ExcelやWordでiPhoneのファイルを開いてください", "shift_jis"},
+		{"GBK mixed with Latin words", testfiles.GBK("请使用Excel或Word打开iPhone手机里的文件"), "请使用Excel或Word打开iPhone手机里的文件", "gb18030"},
+		{"Big5 mixed with Latin words", testfiles.Encode(traditionalchinese.Big5, "請使用Excel或Word打開iPhone手機裡的檔案"), "請使用Excel或Word打開iPhone手機裡的檔案", "big5"},
+		{"Shift-JIS mixed with Latin words", testfiles.Encode(japanese.ShiftJIS, "ExcelやWordでiPhoneのファイルを開いてください"), "ExcelやWordでiPhoneのファイルを開いてください", "shift_jis"},
 		{"UTF-8 cut off mid-character", []byte("中文")[:5], "中\uFFFD", "utf-8"},
 		{"UTF-8 with one stray Latin-1 byte", append([]byte(strings.Repeat("中文内容", 10)), 0xE9), strings.Repeat("中文内容", 10) + "\uFFFD", "utf-8"},
 	}
@@ -77,9 +70,9 @@ func TestDecodeTextRecoversTheOriginalString(t *testing.T) {
 }
 
 func TestCJKScoresSeparateTheEncodings(t *testing.T) {
-	gbk := encodeAs(t, simplifiedchinese.GBK, sampleSimplified)
-	big5 := encodeAs(t, traditionalchinese.Big5, sampleTraditional)
-	sjis := encodeAs(t, japanese.ShiftJIS, sampleJapanese)
+	gbk := testfiles.GBK(sampleSimplified)
+	big5 := testfiles.Encode(traditionalchinese.Big5, sampleTraditional)
+	sjis := testfiles.Encode(japanese.ShiftJIS, sampleJapanese)
 	for _, tt := range []struct {
 		name  string
 		data  []byte
@@ -120,7 +113,7 @@ func TestParseTextGivesOneBlockPerNonBlankLine(t *testing.T) {
 }
 
 func TestParseTextDecodesLegacyEncodingsLineByLine(t *testing.T) {
-	data := encodeAs(t, simplifiedchinese.GBK, "第一行\r\n\r\n第三行：退款")
+	data := testfiles.GBK("第一行\r\n\r\n第三行：退款")
 	doc, err := Parse(context.Background(), KindText, bytes.NewReader(data), DefaultLimits())
 	require.NoError(t, err)
 	assert.Equal(t, "gb18030", doc.Encoding)
@@ -144,10 +137,10 @@ func FuzzParseText(f *testing.F) {
 	f.Add([]byte("\xEF\xBB\xBFbom\r\nline"))
 	f.Add([]byte{0xFF, 0xFE, 'h', 0, 'i', 0, 0x0A})
 	f.Add([]byte{0xFE, 0xFF, 0, 'h', 0})
-	f.Add(encodeAs(f, simplifiedchinese.GBK, sampleSimplified))
-	f.Add(encodeAs(f, traditionalchinese.Big5, sampleTraditional))
-	f.Add(encodeAs(f, japanese.ShiftJIS, sampleJapanese))
-	f.Add(encodeAs(f, charmap.Windows1252, "café"))
+	f.Add(testfiles.GBK(sampleSimplified))
+	f.Add(testfiles.Encode(traditionalchinese.Big5, sampleTraditional))
+	f.Add(testfiles.Encode(japanese.ShiftJIS, sampleJapanese))
+	f.Add(testfiles.Encode(charmap.Windows1252, "café"))
 	f.Add([]byte{0x81, 0x30, 0x81})
 	f.Add([]byte{0xE4, 0xB8})
 	f.Add([]byte("\r\r\n\n\x00"))

@@ -4,49 +4,19 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/cs-assistant/assistant/internal/testfiles"
 )
 
-// sheetRows is a sheet's content for xlsxWith: rows from A1 down.
-type sheetRows struct {
-	name string
-	rows [][]any
-}
-
-// xlsxWith builds a workbook of the given sheets, in order.
-func xlsxWith(tb testing.TB, sheets ...sheetRows) []byte {
-	tb.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	for i, s := range sheets {
-		if i == 0 {
-			require.NoError(tb, f.SetSheetName("Sheet1", s.name))
-		} else {
-			_, err := f.NewSheet(s.name)
-			require.NoError(tb, err)
-		}
-		for r, cells := range s.rows {
-			if cells == nil {
-				continue
-			}
-			require.NoError(tb, f.SetSheetRow(s.name, fmt.Sprintf("A%d", r+1), &cells))
-		}
-	}
-	buf, err := f.WriteToBuffer()
-	require.NoError(tb, err)
-	return buf.Bytes()
-}
-
 // xlsxFile is a small valid workbook.
-func xlsxFile(tb testing.TB) []byte {
-	tb.Helper()
-	return xlsxWith(tb, sheetRows{name: "Orders", rows: [][]any{
+func xlsxFile() []byte {
+	return testfiles.XLSX(testfiles.Sheet{Name: "Orders", Rows: [][]any{
 		{"Order", "Customer", "Total"},
 		{"A-1", "Ada", 12.5},
 		{"A-2", "Grace", 7},
@@ -54,8 +24,8 @@ func xlsxFile(tb testing.TB) []byte {
 }
 
 func TestXLSXTurnsRowsIntoHeaderValueBlocksPerSheet(t *testing.T) {
-	data := xlsxWith(t,
-		sheetRows{name: "Orders", rows: [][]any{
+	data := testfiles.XLSX(
+		testfiles.Sheet{Name: "Orders", Rows: [][]any{
 			nil, // a blank first row: the header is the first non-empty one
 			{"Order", "Customer", "Total", nil, "Note"},
 			{"A-1", "Ada", 12.5, nil, "gift wrap"},
@@ -63,9 +33,9 @@ func TestXLSXTurnsRowsIntoHeaderValueBlocksPerSheet(t *testing.T) {
 			nil,
 			{"A-3", "Grace", 3, "stray"},
 		}},
-		sheetRows{name: "Empty"},
-		sheetRows{name: "Header only", rows: [][]any{{"Just", "A", "Header"}}},
-		sheetRows{name: "客户", rows: [][]any{
+		testfiles.Sheet{Name: "Empty"},
+		testfiles.Sheet{Name: "Header only", Rows: [][]any{{"Just", "A", "Header"}}},
+		testfiles.Sheet{Name: "客户", Rows: [][]any{
 			{"姓名", "城市"},
 			{"张三", "北京"},
 			{"  ", " "},
@@ -85,7 +55,7 @@ func TestXLSXTurnsRowsIntoHeaderValueBlocksPerSheet(t *testing.T) {
 }
 
 func TestXLSXWithOnlyHeadersIsNoText(t *testing.T) {
-	data := xlsxWith(t, sheetRows{name: "A", rows: [][]any{{"x", "y"}}}, sheetRows{name: "B"})
+	data := testfiles.XLSX(testfiles.Sheet{Name: "A", Rows: [][]any{{"x", "y"}}}, testfiles.Sheet{Name: "B"})
 	_, err := Parse(context.Background(), KindXLSX, bytes.NewReader(data), DefaultLimits())
 	requireReason(t, err, ReasonNoText)
 }
@@ -111,19 +81,19 @@ func TestXLSXShowsFormattedValues(t *testing.T) {
 func TestXLSXStopsWhenTheContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := parseXLSX(ctx, bytes.NewReader(xlsxFile(t)), DefaultLimits())
+	_, err := parseXLSX(ctx, bytes.NewReader(xlsxFile()), DefaultLimits())
 	requireReason(t, err, ReasonTimeout)
 }
 
 func FuzzParseXLSX(f *testing.F) {
-	valid := xlsxFile(f)
+	valid := xlsxFile()
 	f.Add(valid)
-	f.Add(xlsxWith(f, sheetRows{name: "A", rows: [][]any{{"h1", "h2"}, {"v1", 2}}}, sheetRows{name: "空"}))
-	f.Add(storedCopy(f, valid, nil))
+	f.Add(testfiles.XLSX(testfiles.Sheet{Name: "A", Rows: [][]any{{"h1", "h2"}, {"v1", 2}}}, testfiles.Sheet{Name: "空"}))
+	f.Add(testfiles.StoredCopy(valid, nil))
 	f.Add(valid[:len(valid)/2])
 	f.Add(valid[:len(valid)-20])
-	f.Add(buildZip(f, zipEntry{name: "xl/workbook.xml", body: "<workbook><sheets><sheet name=\"x\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"}))
-	f.Add(buildZip(f, zipEntry{name: "xl/workbook.xml", body: "<workbook"}, zipEntry{name: "[Content_Types].xml", body: "<Types/>"}))
+	f.Add(testfiles.Zip(testfiles.ZipEntry{Name: "xl/workbook.xml", Body: "<workbook><sheets><sheet name=\"x\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"}))
+	f.Add(testfiles.Zip(testfiles.ZipEntry{Name: "xl/workbook.xml", Body: "<workbook"}, testfiles.ZipEntry{Name: "[Content_Types].xml", Body: "<Types/>"}))
 	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -134,7 +104,7 @@ func FuzzParseXLSX(f *testing.F) {
 func FuzzXLSXWorksheetPart(f *testing.F) {
 	// The first worksheet and the shared strings, inside a valid workbook,
 	// so mutations reach excelize's row reader rather than the zip reader.
-	valid := xlsxWith(f, sheetRows{name: "S", rows: [][]any{{"h1", "h2"}, {"v1", 2}, {"共享", 3.5}}})
+	valid := testfiles.XLSX(testfiles.Sheet{Name: "S", Rows: [][]any{{"h1", "h2"}, {"v1", 2}, {"共享", 3.5}}})
 	sheet := entryBody(f, valid, "xl/worksheets/sheet1.xml")
 	strs := entryBody(f, valid, "xl/sharedStrings.xml")
 	f.Add(sheet, strs)
@@ -142,24 +112,24 @@ func FuzzXLSXWorksheetPart(f *testing.F) {
 	f.Add(strings.Replace(sheet, `<v>0</v>`, `<v>99999</v>`, 1), strs)
 	f.Add(`<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row></sheetData></worksheet>`, "")
 	// Unpack the workbook once: the fuzz body only swaps two parts.
-	var entries []zipEntry
+	var entries []testfiles.ZipEntry
 	zr, err := zip.NewReader(bytes.NewReader(valid), int64(len(valid)))
 	require.NoError(f, err)
 	for _, zf := range zr.File {
-		entries = append(entries, zipEntry{name: zf.Name, body: entryBody(f, valid, zf.Name)})
+		entries = append(entries, testfiles.ZipEntry{Name: zf.Name, Body: entryBody(f, valid, zf.Name)})
 	}
 	f.Fuzz(func(t *testing.T, sheet, strs string) {
-		parts := make([]zipEntry, 0, len(entries))
+		parts := make([]testfiles.ZipEntry, 0, len(entries))
 		for _, e := range entries {
-			switch e.name {
+			switch e.Name {
 			case "xl/worksheets/sheet1.xml":
-				e.body = sheet
+				e.Body = sheet
 			case "xl/sharedStrings.xml":
-				e.body = strs
+				e.Body = strs
 			}
 			parts = append(parts, e)
 		}
-		data := storedZip(t, parts...)
+		data := testfiles.StoredZip(parts...)
 		fuzzParse(t, KindXLSX, data)
 	})
 }

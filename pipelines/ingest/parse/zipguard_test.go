@@ -3,7 +3,6 @@ package parse
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -14,89 +13,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/internal/testfiles"
 )
-
-// zipEntry is one file of a zip built by a test.
-type zipEntry struct {
-	name string
-	body string
-	// zeros, if set, is appended to body as that many zero bytes, written
-	// in chunks so a bomb costs no memory to build.
-	zeros int64
-	// fill, if set, replaces zeros' byte.
-	fill byte
-}
-
-// buildZip writes entries into a deflated zip. Fast compression keeps
-// large bombs cheap to build.
-func buildZip(tb testing.TB, entries ...zipEntry) []byte {
-	tb.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(w, flate.BestSpeed)
-	})
-	chunk := make([]byte, 1<<20)
-	for _, e := range entries {
-		w, err := zw.Create(e.name)
-		require.NoError(tb, err)
-		_, err = io.WriteString(w, e.body)
-		require.NoError(tb, err)
-		if e.zeros > 0 && e.fill != 0 {
-			for i := range chunk {
-				chunk[i] = e.fill
-			}
-		}
-		for left := e.zeros; left > 0; left -= int64(len(chunk)) {
-			_, err = w.Write(chunk[:min(left, int64(len(chunk)))])
-			require.NoError(tb, err)
-		}
-		clear(chunk)
-	}
-	require.NoError(tb, zw.Close())
-	return buf.Bytes()
-}
-
-// storedZip writes entries uncompressed and without a CRC: cheap to build
-// in a fuzz body, and see storedCopy.
-func storedZip(tb testing.TB, entries ...zipEntry) []byte {
-	tb.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, e := range entries {
-		w, err := zw.CreateRaw(&zip.FileHeader{Name: e.name, Method: zip.Store,
-			CompressedSize64: uint64(len(e.body)), UncompressedSize64: uint64(len(e.body))})
-		require.NoError(tb, err)
-		_, err = io.WriteString(w, e.body)
-		require.NoError(tb, err)
-	}
-	require.NoError(tb, zw.Close())
-	return buf.Bytes()
-}
-
-// storedCopy rewrites a zip with every entry stored uncompressed and
-// without a CRC, which archive/zip then does not check: a fuzzer's byte
-// flips reach the XML instead of failing a checksum. replace, if given,
-// swaps entries' bodies by name.
-func storedCopy(tb testing.TB, data []byte, replace map[string]string) []byte {
-	tb.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	require.NoError(tb, err)
-	var entries []zipEntry
-	for _, f := range zr.File {
-		body, ok := replace[f.Name]
-		if !ok {
-			rc, err := f.Open()
-			require.NoError(tb, err)
-			b, err := io.ReadAll(rc)
-			require.NoError(tb, err)
-			require.NoError(tb, rc.Close())
-			body = string(b)
-		}
-		entries = append(entries, zipEntry{name: f.Name, body: body})
-	}
-	return storedZip(tb, entries...)
-}
 
 // entryBody reads one entry of a zip.
 func entryBody(tb testing.TB, data []byte, name string) string {
@@ -154,16 +73,14 @@ func patchCentralSize(tb testing.TB, data []byte, size uint32) []byte {
 }
 
 func TestHostileArchivesAreRefusedWithAReason(t *testing.T) {
-	valid := docxFile(t, `<w:p><w:r><w:t>hello</w:t></w:r></w:p>`)
-	docxBomb := buildZip(t, append(docxSkeleton(),
-		zipEntry{name: "word/document.xml", body: docxOpen, zeros: 200 << 20, fill: ' '})...)
-	xlsxBomb := buildZip(t, zipEntry{name: "xl/workbook.xml", body: "<workbook/>"},
-		zipEntry{name: "xl/media/image1.png", zeros: 200 << 20})
-	many := docxSkeleton()
+	valid := testfiles.DOCXBody(`<w:p><w:r><w:t>hello</w:t></w:r></w:p>`)
+	docxBomb := testfiles.DOCXBomb(200 << 20)
+	xlsxBomb := testfiles.XLSXBomb(200 << 20)
+	many := testfiles.DOCXParts()
 	for i := range 150 {
-		many = append(many, zipEntry{name: "word/media/" + strings.Repeat("x", i+1), body: "x"})
+		many = append(many, testfiles.ZipEntry{Name: "word/media/" + strings.Repeat("x", i+1), Body: "x"})
 	}
-	many = append(many, zipEntry{name: "word/document.xml", body: docxXML(`<w:p><w:r><w:t>hi</w:t></w:r></w:p>`)})
+	many = append(many, testfiles.ZipEntry{Name: "word/document.xml", Body: testfiles.DOCXDocumentPart(`<w:p><w:r><w:t>hi</w:t></w:r></w:p>`)})
 	ratioLimits := Limits{Timeout: time.Minute, MaxDecompressed: 1 << 30, MaxEntries: 100, MaxInflateRatio: 10}
 	tests := []struct {
 		name   string
@@ -177,16 +94,16 @@ func TestHostileArchivesAreRefusedWithAReason(t *testing.T) {
 		{"xlsx with a bomb in an entry excelize would load", KindXLSX, xlsxBomb, guardLimits(), ReasonArchiveTooLarge, "10 MiB"},
 		{"docx expanding far beyond its own size", KindDOCX, docxBomb, ratioLimits, ReasonArchiveTooLarge, "10 times its own size"},
 		{"xlsx expanding far beyond its own size", KindXLSX, xlsxBomb, ratioLimits, ReasonArchiveTooLarge, "10 times its own size"},
-		{"docx with too many entries", KindDOCX, buildZip(t, many...), guardLimits(), ReasonArchiveTooLarge, "at most 100"},
-		{"xlsx with too many entries", KindXLSX, buildZip(t, many...), guardLimits(), ReasonArchiveTooLarge, "at most 100"},
+		{"docx with too many entries", KindDOCX, testfiles.Zip(many...), guardLimits(), ReasonArchiveTooLarge, "at most 100"},
+		{"xlsx with too many entries", KindXLSX, testfiles.Zip(many...), guardLimits(), ReasonArchiveTooLarge, "at most 100"},
 		{"truncated docx", KindDOCX, valid[:len(valid)/2], guardLimits(), ReasonCorrupt, "zip"},
-		{"truncated xlsx", KindXLSX, xlsxFile(t)[:300], guardLimits(), ReasonCorrupt, "zip"},
+		{"truncated xlsx", KindXLSX, xlsxFile()[:300], guardLimits(), ReasonCorrupt, "zip"},
 		{"garbage as docx", KindDOCX, []byte("this is not a zip at all"), guardLimits(), ReasonCorrupt, "zip"},
 		{"garbage as xlsx", KindXLSX, bytes.Repeat([]byte{0xde, 0xad}, 1000), guardLimits(), ReasonCorrupt, "zip"},
 		{"docx whose header understates an entry", KindDOCX, patchCentralSize(t, docxBomb, 100), guardLimits(), ReasonCorrupt, "damaged"},
-		{"xlsx whose header overstates an entry", KindXLSX, patchCentralSize(t, xlsxFile(t), 0xFFFFFF00), guardLimits(), ReasonCorrupt, "damaged"},
-		{"zip without a document part", KindDOCX, buildZip(t, zipEntry{name: "a.txt", body: "a"}), guardLimits(), ReasonCorrupt, "word/document.xml"},
-		{"docx whose document is not XML", KindDOCX, buildZip(t, zipEntry{name: "word/document.xml", body: "<w:document><w:body>"}), guardLimits(), ReasonCorrupt, "Word"},
+		{"xlsx whose header overstates an entry", KindXLSX, patchCentralSize(t, xlsxFile(), 0xFFFFFF00), guardLimits(), ReasonCorrupt, "damaged"},
+		{"zip without a document part", KindDOCX, testfiles.Zip(testfiles.ZipEntry{Name: "a.txt", Body: "a"}), guardLimits(), ReasonCorrupt, "word/document.xml"},
+		{"docx whose document is not XML", KindDOCX, testfiles.Zip(testfiles.ZipEntry{Name: "word/document.xml", Body: "<w:document><w:body>"}), guardLimits(), ReasonCorrupt, "Word"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,11 +116,11 @@ func TestHostileArchivesAreRefusedWithAReason(t *testing.T) {
 
 func TestGuardCountsInflatedBytesAcrossEntries(t *testing.T) {
 	// Five entries of 3 MiB each are each harmless, together over 10 MiB.
-	var entries []zipEntry
+	var entries []testfiles.ZipEntry
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
-		entries = append(entries, zipEntry{name: n, zeros: 3 << 20})
+		entries = append(entries, testfiles.ZipEntry{Name: n, Zeros: 3 << 20})
 	}
-	data := buildZip(t, entries...)
+	data := testfiles.Zip(entries...)
 	g, err := openZip(bytes.NewReader(data), guardLimits())
 	require.NoError(t, err)
 	err = g.scan(context.Background())
@@ -213,7 +130,7 @@ func TestGuardCountsInflatedBytesAcrossEntries(t *testing.T) {
 
 func TestGuardLetsSmallRepetitiveFilesThroughTheRatioLimit(t *testing.T) {
 	// 512 KiB of zeros inflates ~500x, but under ratioFloor that is fine.
-	data := buildZip(t, zipEntry{name: "a", zeros: 512 << 10})
+	data := testfiles.Zip(testfiles.ZipEntry{Name: "a", Zeros: 512 << 10})
 	g, err := openZip(bytes.NewReader(data), guardLimits())
 	require.NoError(t, err)
 	require.NoError(t, g.scan(context.Background()))
@@ -221,7 +138,7 @@ func TestGuardLetsSmallRepetitiveFilesThroughTheRatioLimit(t *testing.T) {
 }
 
 func TestGuardRefusesEncryptedEntries(t *testing.T) {
-	data := buildZip(t, zipEntry{name: "word/document.xml", body: docxXML("")})
+	data := testfiles.Zip(testfiles.ZipEntry{Name: "word/document.xml", Body: testfiles.DOCXDocumentPart("")})
 	// Set the "encrypted" flag bit in the central directory header.
 	i := bytes.Index(data, []byte("PK\x01\x02"))
 	require.GreaterOrEqual(t, i, 0)
@@ -231,7 +148,7 @@ func TestGuardRefusesEncryptedEntries(t *testing.T) {
 }
 
 func TestGuardStopsWhenTheContextEnds(t *testing.T) {
-	data := buildZip(t, zipEntry{name: "a", zeros: 5 << 20})
+	data := testfiles.Zip(testfiles.ZipEntry{Name: "a", Zeros: 5 << 20})
 	g, err := openZip(bytes.NewReader(data), guardLimits())
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
