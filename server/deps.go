@@ -6,6 +6,7 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/search"
 	"github.com/cs-assistant/assistant/providers/embed"
@@ -49,6 +50,16 @@ type EmbeddingConfigs interface {
 	Test(ctx context.Context, tenant domain.TenantID) (embed.TestResult, error)
 }
 
+// Strategies is what the server needs of the retrieval strategy service.
+type Strategies interface {
+	Current(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error)
+	Validate(ctx context.Context, tenant domain.TenantID, st domain.RetrievalStrategy) ([]domain.RiskFinding, int, error)
+	Switch(ctx context.Context, tenant domain.TenantID, keyID string, st domain.RetrievalStrategy) (retrieve.Change, error)
+	Rollback(ctx context.Context, tenant domain.TenantID, keyID string) (retrieve.Change, error)
+	Audit(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.StrategyAudit], error)
+	Metrics(ctx context.Context, tenant domain.TenantID) ([]domain.StrategyMetrics, error)
+}
+
 // Deps are the server's collaborators, built by cmd/assistant.
 type Deps struct {
 	Log            *slog.Logger
@@ -62,6 +73,7 @@ type Deps struct {
 	Ingest         Ingest
 	Search         Searcher
 	Embedding      EmbeddingConfigs
+	Strategies     Strategies
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.
 	Ready func(ctx context.Context) error

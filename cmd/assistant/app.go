@@ -14,6 +14,7 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
@@ -101,6 +102,7 @@ func (a *app) build(ctx context.Context) error {
 		Ingest:       ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
 		Search:       search.NewService(a.embedders, a.vectors, a.store, a.store),
 		Embedding:    embed.NewConfigs(a.store, buildEmbedder, a.embedders),
+		Strategies:   retrieve.NewStrategies(a.store, a.store),
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
 	})

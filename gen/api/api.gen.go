@@ -248,6 +248,87 @@ func (e MetadataScope) Valid() bool {
 	}
 }
 
+// Defines values for RetrievalMode.
+const (
+	Hybrid RetrievalMode = "hybrid"
+	Vector RetrievalMode = "vector"
+)
+
+// Valid indicates whether the value is a known member of the RetrievalMode enum.
+func (e RetrievalMode) Valid() bool {
+	switch e {
+	case Hybrid:
+		return true
+	case Vector:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RiskLevel.
+const (
+	RiskLevelHigh   RiskLevel = "high"
+	RiskLevelLow    RiskLevel = "low"
+	RiskLevelMedium RiskLevel = "medium"
+)
+
+// Valid indicates whether the value is a known member of the RiskLevel enum.
+func (e RiskLevel) Valid() bool {
+	switch e {
+	case RiskLevelHigh:
+		return true
+	case RiskLevelLow:
+		return true
+	case RiskLevelMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RiskReportHighest.
+const (
+	RiskReportHighestHigh        RiskReportHighest = "high"
+	RiskReportHighestLessThannil RiskReportHighest = "<nil>"
+	RiskReportHighestLow         RiskReportHighest = "low"
+	RiskReportHighestMedium      RiskReportHighest = "medium"
+)
+
+// Valid indicates whether the value is a known member of the RiskReportHighest enum.
+func (e RiskReportHighest) Valid() bool {
+	switch e {
+	case RiskReportHighestHigh:
+		return true
+	case RiskReportHighestLessThannil:
+		return true
+	case RiskReportHighestLow:
+		return true
+	case RiskReportHighestMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StrategyAuditEntryAction.
+const (
+	Rollback StrategyAuditEntryAction = "rollback"
+	Switch   StrategyAuditEntryAction = "switch"
+)
+
+// Valid indicates whether the value is a known member of the StrategyAuditEntryAction enum.
+func (e StrategyAuditEntryAction) Valid() bool {
+	switch e {
+	case Rollback:
+		return true
+	case Switch:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TenantStatus.
 const (
 	TenantStatusActive   TenantStatus = "active"
@@ -1054,6 +1135,167 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// RetrievalMode `hybrid` fuses vector hits with lexical (BM25) hits over the same chunks by reciprocal rank fusion.
+//
+// Example: hybrid
+type RetrievalMode string
+
+// RetrievalStrategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+type RetrievalStrategy struct {
+	// LexicalWeight Weight of the lexical list in hybrid fusion (the vector list weighs 1 − this).
+	//
+	// Example: 0.3
+	LexicalWeight float64 `json:"lexicalWeight"`
+
+	// MaxEvidenceTokens The evidence handed to the model is cut at this many tokens.
+	//
+	// Example: 2000
+	MaxEvidenceTokens int32 `json:"maxEvidenceTokens"`
+
+	// MinEvidenceTokens Example: 20
+	MinEvidenceTokens int32 `json:"minEvidenceTokens"`
+
+	// MinHits Example: 1
+	MinHits int32 `json:"minHits"`
+
+	// MinTopScore Example: 0.3
+	MinTopScore float64 `json:"minTopScore"`
+
+	// Mode `hybrid` fuses vector hits with lexical (BM25) hits over the same chunks by reciprocal rank fusion.
+	//
+	// Example: hybrid
+	Mode RetrievalMode `json:"mode"`
+
+	// ScoreThreshold Vector hits scoring below this are dropped.
+	//
+	// Example: 0.3
+	ScoreThreshold float64 `json:"scoreThreshold"`
+
+	// TopK Example: 5
+	TopK int32 `json:"topK"`
+
+	// TransferConfidenceThreshold Example: 0.5
+	TransferConfidenceThreshold float64 `json:"transferConfidenceThreshold"`
+}
+
+// RiskFinding defines model for RiskFinding.
+type RiskFinding struct {
+	// Code Example: noise_passes
+	Code string `json:"code"`
+
+	// Level Example: high
+	Level RiskLevel `json:"level"`
+
+	// Reason Example: A score threshold of 0.05 lets unrelated chunks through as evidence.
+	Reason string `json:"reason"`
+}
+
+// RiskLevel Example: high
+type RiskLevel string
+
+// RiskReport defines model for RiskReport.
+type RiskReport struct {
+	Findings []RiskFinding `json:"findings"`
+
+	// Highest The highest level found; null when nothing was found.
+	//
+	// Example: high
+	Highest *RiskReportHighest `json:"highest"`
+
+	// RecentQueries How many recent queries of the tenant the traffic-based findings were judged on.
+	//
+	// Example: 120
+	RecentQueries int32 `json:"recentQueries"`
+}
+
+// RiskReportHighest The highest level found; null when nothing was found.
+//
+// Example: high
+type RiskReportHighest string
+
+// StrategyAuditEntry defines model for StrategyAuditEntry.
+type StrategyAuditEntry struct {
+	// Action Example: switch
+	Action StrategyAuditEntryAction `json:"action"`
+
+	// At Example: 2026-11-22T08:00:00Z
+	At       time.Time     `json:"at"`
+	Findings []RiskFinding `json:"findings"`
+
+	// From Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	From RetrievalStrategy `json:"from"`
+
+	// Id Example: aud_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id string `json:"id"`
+
+	// KeyId The API key that made the change.
+	//
+	// Example: key_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	KeyId string `json:"keyId"`
+
+	// To Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	To RetrievalStrategy `json:"to"`
+}
+
+// StrategyAuditEntryAction Example: switch
+type StrategyAuditEntryAction string
+
+// StrategyAuditList defines model for StrategyAuditList.
+type StrategyAuditList struct {
+	Items      []StrategyAuditEntry `json:"items"`
+	NextCursor *string              `json:"nextCursor"`
+}
+
+// StrategyChange defines model for StrategyChange.
+type StrategyChange struct {
+	// ChangedAt Example: 2026-11-22T08:00:00Z
+	ChangedAt time.Time     `json:"changedAt"`
+	Findings  []RiskFinding `json:"findings"`
+
+	// Previous Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	Previous RetrievalStrategy `json:"previous"`
+
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	Strategy RetrievalStrategy `json:"strategy"`
+}
+
+// StrategyMetrics defines model for StrategyMetrics.
+type StrategyMetrics struct {
+	// InsufficientRate Example: 0.1
+	InsufficientRate float64 `json:"insufficientRate"`
+
+	// MeanHits Example: 4.2
+	MeanHits float64 `json:"meanHits"`
+
+	// MeanTopScore Example: 0.61
+	MeanTopScore float64 `json:"meanTopScore"`
+
+	// P50LatencyMs Example: 3.2
+	P50LatencyMs float64 `json:"p50LatencyMs"`
+
+	// P95LatencyMs Example: 9.8
+	P95LatencyMs float64 `json:"p95LatencyMs"`
+
+	// Queries Example: 120
+	Queries int64 `json:"queries"`
+
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	Strategy RetrievalStrategy `json:"strategy"`
+
+	// StrategyId Identifies a configuration (the same configuration always has the same id).
+	//
+	// Example: stg_3f2a9c1b0d4e5f60
+	StrategyId string `json:"strategyId"`
+
+	// TransferRate Example: 0.15
+	TransferRate float64 `json:"transferRate"`
+}
+
+// StrategyMetricsList defines model for StrategyMetricsList.
+type StrategyMetricsList struct {
+	Items []StrategyMetrics `json:"items"`
+}
+
 // Tenant defines model for Tenant.
 type Tenant struct {
 	// CreatedAt Example: 2026-11-22T08:00:00Z
@@ -1525,6 +1767,48 @@ type SearchKnowledgeBaseParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListRetrievalStrategyAuditParams defines parameters for ListRetrievalStrategyAudit.
+type ListRetrievalStrategyAuditParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetRetrievalStrategyParams defines parameters for GetRetrievalStrategy.
+type GetRetrievalStrategyParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetRetrievalMetricsParams defines parameters for GetRetrievalMetrics.
+type GetRetrievalMetricsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// RollbackRetrievalStrategyParams defines parameters for RollbackRetrievalStrategy.
+type RollbackRetrievalStrategyParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// SwitchRetrievalStrategyParams defines parameters for SwitchRetrievalStrategy.
+type SwitchRetrievalStrategyParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ValidateRetrievalStrategyParams defines parameters for ValidateRetrievalStrategy.
+type ValidateRetrievalStrategyParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // CreateApiKeyJSONRequestBody defines body for CreateApiKey for application/json ContentType.
 type CreateApiKeyJSONRequestBody = ApiKeyCreateRequest
 
@@ -1557,6 +1841,12 @@ type UpdateTenantJSONRequestBody = TenantUpdateRequest
 
 // SearchKnowledgeBaseJSONRequestBody defines body for SearchKnowledgeBase for application/json ContentType.
 type SearchKnowledgeBaseJSONRequestBody = KbSearchRequest
+
+// SwitchRetrievalStrategyJSONRequestBody defines body for SwitchRetrievalStrategy for application/json ContentType.
+type SwitchRetrievalStrategyJSONRequestBody = RetrievalStrategy
+
+// ValidateRetrievalStrategyJSONRequestBody defines body for ValidateRetrievalStrategy for application/json ContentType.
+type ValidateRetrievalStrategyJSONRequestBody = RetrievalStrategy
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
@@ -1671,6 +1961,24 @@ type ServerInterface interface {
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
+	// ListRetrievalStrategyAudit Who changed the retrieval strategy, when, from what to what
+	// (GET /strategy/retrieval/audit)
+	ListRetrievalStrategyAudit(ctx echo.Context, params ListRetrievalStrategyAuditParams) error
+	// GetRetrievalStrategy The active retrieval strategy
+	// (GET /strategy/retrieval/current)
+	GetRetrievalStrategy(ctx echo.Context, params GetRetrievalStrategyParams) error
+	// GetRetrievalMetrics Retrieval metrics per strategy
+	// (GET /strategy/retrieval/metrics)
+	GetRetrievalMetrics(ctx echo.Context, params GetRetrievalMetricsParams) error
+	// RollbackRetrievalStrategy Return to the default strategy
+	// (POST /strategy/retrieval/rollback)
+	RollbackRetrievalStrategy(ctx echo.Context, params RollbackRetrievalStrategyParams) error
+	// SwitchRetrievalStrategy Make a strategy the active one
+	// (POST /strategy/retrieval/switch)
+	SwitchRetrievalStrategy(ctx echo.Context, params SwitchRetrievalStrategyParams) error
+	// ValidateRetrievalStrategy Assess a strategy's risks without switching
+	// (POST /strategy/retrieval/validate)
+	ValidateRetrievalStrategy(ctx echo.Context, params ValidateRetrievalStrategyParams) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -2969,6 +3277,205 @@ func (w *ServerInterfaceWrapper) SearchKnowledgeBase(ctx echo.Context) error {
 	return err
 }
 
+// ListRetrievalStrategyAudit converts echo context to params.
+func (w *ServerInterfaceWrapper) ListRetrievalStrategyAudit(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListRetrievalStrategyAuditParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListRetrievalStrategyAudit(ctx, params)
+	return err
+}
+
+// GetRetrievalStrategy converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRetrievalStrategy(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetRetrievalStrategyParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRetrievalStrategy(ctx, params)
+	return err
+}
+
+// GetRetrievalMetrics converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRetrievalMetrics(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetRetrievalMetricsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRetrievalMetrics(ctx, params)
+	return err
+}
+
+// RollbackRetrievalStrategy converts echo context to params.
+func (w *ServerInterfaceWrapper) RollbackRetrievalStrategy(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RollbackRetrievalStrategyParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RollbackRetrievalStrategy(ctx, params)
+	return err
+}
+
+// SwitchRetrievalStrategy converts echo context to params.
+func (w *ServerInterfaceWrapper) SwitchRetrievalStrategy(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SwitchRetrievalStrategyParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SwitchRetrievalStrategy(ctx, params)
+	return err
+}
+
+// ValidateRetrievalStrategy converts echo context to params.
+func (w *ServerInterfaceWrapper) ValidateRetrievalStrategy(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ValidateRetrievalStrategyParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ValidateRetrievalStrategy(ctx, params)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -3053,6 +3560,12 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/admin/embedding/config", wrapper.GetEmbeddingConfig, options.OperationMiddlewares["getEmbeddingConfig"]...)
 	router.PUT(options.BaseURL+"/admin/embedding/config", wrapper.UpdateEmbeddingConfig, options.OperationMiddlewares["updateEmbeddingConfig"]...)
 	router.POST(options.BaseURL+"/admin/embedding/test", wrapper.TestEmbeddingConfig, options.OperationMiddlewares["testEmbeddingConfig"]...)
+	router.GET(options.BaseURL+"/strategy/retrieval/current", wrapper.GetRetrievalStrategy, options.OperationMiddlewares["getRetrievalStrategy"]...)
+	router.POST(options.BaseURL+"/strategy/retrieval/switch", wrapper.SwitchRetrievalStrategy, options.OperationMiddlewares["switchRetrievalStrategy"]...)
+	router.POST(options.BaseURL+"/strategy/retrieval/validate", wrapper.ValidateRetrievalStrategy, options.OperationMiddlewares["validateRetrievalStrategy"]...)
+	router.POST(options.BaseURL+"/strategy/retrieval/rollback", wrapper.RollbackRetrievalStrategy, options.OperationMiddlewares["rollbackRetrievalStrategy"]...)
+	router.GET(options.BaseURL+"/strategy/retrieval/metrics", wrapper.GetRetrievalMetrics, options.OperationMiddlewares["getRetrievalMetrics"]...)
+	router.GET(options.BaseURL+"/strategy/retrieval/audit", wrapper.ListRetrievalStrategyAudit, options.OperationMiddlewares["listRetrievalStrategyAudit"]...)
 
 }
 
@@ -7098,6 +7611,588 @@ func (response SearchKnowledgeBase503ApplicationProblemPlusJSONResponse) VisitSe
 	return err
 }
 
+type ListRetrievalStrategyAuditRequestObject struct {
+	Params ListRetrievalStrategyAuditParams
+}
+
+type ListRetrievalStrategyAuditResponseObject interface {
+	VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error
+}
+
+type ListRetrievalStrategyAudit200JSONResponse StrategyAuditList
+
+func (response ListRetrievalStrategyAudit200JSONResponse) VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRetrievalStrategyAudit400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListRetrievalStrategyAudit400ApplicationProblemPlusJSONResponse) VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRetrievalStrategyAudit401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListRetrievalStrategyAudit401ApplicationProblemPlusJSONResponse) VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRetrievalStrategyAudit403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListRetrievalStrategyAudit403ApplicationProblemPlusJSONResponse) VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRetrievalStrategyAudit500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListRetrievalStrategyAudit500ApplicationProblemPlusJSONResponse) VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalStrategyRequestObject struct {
+	Params GetRetrievalStrategyParams
+}
+
+type GetRetrievalStrategyResponseObject interface {
+	VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error
+}
+
+type GetRetrievalStrategy200JSONResponse RetrievalStrategy
+
+func (response GetRetrievalStrategy200JSONResponse) VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalStrategy400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalStrategy400ApplicationProblemPlusJSONResponse) VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalStrategy401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalStrategy401ApplicationProblemPlusJSONResponse) VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalStrategy403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalStrategy403ApplicationProblemPlusJSONResponse) VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalStrategy500ApplicationProblemPlusJSONResponse) VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalMetricsRequestObject struct {
+	Params GetRetrievalMetricsParams
+}
+
+type GetRetrievalMetricsResponseObject interface {
+	VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error
+}
+
+type GetRetrievalMetrics200JSONResponse StrategyMetricsList
+
+func (response GetRetrievalMetrics200JSONResponse) VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalMetrics400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalMetrics400ApplicationProblemPlusJSONResponse) VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalMetrics401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalMetrics401ApplicationProblemPlusJSONResponse) VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalMetrics403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalMetrics403ApplicationProblemPlusJSONResponse) VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalMetrics500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalMetrics500ApplicationProblemPlusJSONResponse) VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackRetrievalStrategyRequestObject struct {
+	Params RollbackRetrievalStrategyParams
+}
+
+type RollbackRetrievalStrategyResponseObject interface {
+	VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error
+}
+
+type RollbackRetrievalStrategy200JSONResponse StrategyChange
+
+func (response RollbackRetrievalStrategy200JSONResponse) VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackRetrievalStrategy400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackRetrievalStrategy400ApplicationProblemPlusJSONResponse) VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackRetrievalStrategy401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackRetrievalStrategy401ApplicationProblemPlusJSONResponse) VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackRetrievalStrategy403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackRetrievalStrategy403ApplicationProblemPlusJSONResponse) VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackRetrievalStrategy500ApplicationProblemPlusJSONResponse) VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategyRequestObject struct {
+	Params SwitchRetrievalStrategyParams
+	Body   *SwitchRetrievalStrategyJSONRequestBody
+}
+
+type SwitchRetrievalStrategyResponseObject interface {
+	VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error
+}
+
+type SwitchRetrievalStrategy200JSONResponse StrategyChange
+
+func (response SwitchRetrievalStrategy200JSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategy400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy400ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategy401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy401ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategy403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy403ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategy413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy413ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategy415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy415ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy500ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategyRequestObject struct {
+	Params ValidateRetrievalStrategyParams
+	Body   *ValidateRetrievalStrategyJSONRequestBody
+}
+
+type ValidateRetrievalStrategyResponseObject interface {
+	VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error
+}
+
+type ValidateRetrievalStrategy200JSONResponse RiskReport
+
+func (response ValidateRetrievalStrategy200JSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy400ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy401ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy403ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy413ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy415ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy500ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// ListApiKeys List API keys
@@ -7211,6 +8306,24 @@ type StrictServerInterface interface {
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx context.Context, request SearchKnowledgeBaseRequestObject) (SearchKnowledgeBaseResponseObject, error)
+	// ListRetrievalStrategyAudit Who changed the retrieval strategy, when, from what to what
+	// (GET /strategy/retrieval/audit)
+	ListRetrievalStrategyAudit(ctx context.Context, request ListRetrievalStrategyAuditRequestObject) (ListRetrievalStrategyAuditResponseObject, error)
+	// GetRetrievalStrategy The active retrieval strategy
+	// (GET /strategy/retrieval/current)
+	GetRetrievalStrategy(ctx context.Context, request GetRetrievalStrategyRequestObject) (GetRetrievalStrategyResponseObject, error)
+	// GetRetrievalMetrics Retrieval metrics per strategy
+	// (GET /strategy/retrieval/metrics)
+	GetRetrievalMetrics(ctx context.Context, request GetRetrievalMetricsRequestObject) (GetRetrievalMetricsResponseObject, error)
+	// RollbackRetrievalStrategy Return to the default strategy
+	// (POST /strategy/retrieval/rollback)
+	RollbackRetrievalStrategy(ctx context.Context, request RollbackRetrievalStrategyRequestObject) (RollbackRetrievalStrategyResponseObject, error)
+	// SwitchRetrievalStrategy Make a strategy the active one
+	// (POST /strategy/retrieval/switch)
+	SwitchRetrievalStrategy(ctx context.Context, request SwitchRetrievalStrategyRequestObject) (SwitchRetrievalStrategyResponseObject, error)
+	// ValidateRetrievalStrategy Assess a strategy's risks without switching
+	// (POST /strategy/retrieval/validate)
+	ValidateRetrievalStrategy(ctx context.Context, request ValidateRetrievalStrategyRequestObject) (ValidateRetrievalStrategyResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -8392,6 +9505,202 @@ func (sh *strictHandler) SearchKnowledgeBase(ctx echo.Context, params SearchKnow
 		return err
 	} else if validResponse, ok := response.(SearchKnowledgeBaseResponseObject); ok {
 		return validResponse.VisitSearchKnowledgeBaseResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListRetrievalStrategyAudit operation middleware
+func (sh *strictHandler) ListRetrievalStrategyAudit(ctx echo.Context, params ListRetrievalStrategyAuditParams) error {
+	var request ListRetrievalStrategyAuditRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListRetrievalStrategyAudit(ctx.Request().Context(), request.(ListRetrievalStrategyAuditRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListRetrievalStrategyAudit")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListRetrievalStrategyAuditResponseObject); ok {
+		return validResponse.VisitListRetrievalStrategyAuditResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetRetrievalStrategy operation middleware
+func (sh *strictHandler) GetRetrievalStrategy(ctx echo.Context, params GetRetrievalStrategyParams) error {
+	var request GetRetrievalStrategyRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRetrievalStrategy(ctx.Request().Context(), request.(GetRetrievalStrategyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRetrievalStrategy")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRetrievalStrategyResponseObject); ok {
+		return validResponse.VisitGetRetrievalStrategyResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetRetrievalMetrics operation middleware
+func (sh *strictHandler) GetRetrievalMetrics(ctx echo.Context, params GetRetrievalMetricsParams) error {
+	var request GetRetrievalMetricsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRetrievalMetrics(ctx.Request().Context(), request.(GetRetrievalMetricsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRetrievalMetrics")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRetrievalMetricsResponseObject); ok {
+		return validResponse.VisitGetRetrievalMetricsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RollbackRetrievalStrategy operation middleware
+func (sh *strictHandler) RollbackRetrievalStrategy(ctx echo.Context, params RollbackRetrievalStrategyParams) error {
+	var request RollbackRetrievalStrategyRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RollbackRetrievalStrategy(ctx.Request().Context(), request.(RollbackRetrievalStrategyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RollbackRetrievalStrategy")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RollbackRetrievalStrategyResponseObject); ok {
+		return validResponse.VisitRollbackRetrievalStrategyResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SwitchRetrievalStrategy operation middleware
+func (sh *strictHandler) SwitchRetrievalStrategy(ctx echo.Context, params SwitchRetrievalStrategyParams) error {
+	var request SwitchRetrievalStrategyRequestObject
+
+	request.Params = params
+
+	var body SwitchRetrievalStrategyJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SwitchRetrievalStrategy(ctx.Request().Context(), request.(SwitchRetrievalStrategyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SwitchRetrievalStrategy")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SwitchRetrievalStrategyResponseObject); ok {
+		return validResponse.VisitSwitchRetrievalStrategyResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ValidateRetrievalStrategy operation middleware
+func (sh *strictHandler) ValidateRetrievalStrategy(ctx echo.Context, params ValidateRetrievalStrategyParams) error {
+	var request ValidateRetrievalStrategyRequestObject
+
+	request.Params = params
+
+	var body ValidateRetrievalStrategyJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ValidateRetrievalStrategy(ctx.Request().Context(), request.(ValidateRetrievalStrategyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ValidateRetrievalStrategy")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ValidateRetrievalStrategyResponseObject); ok {
+		return validResponse.VisitValidateRetrievalStrategyResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -132,6 +132,37 @@ type MetadataField struct {
 	UpdatedAt   time.Time
 }
 
+type RetrievalEvent struct {
+	ID             int64
+	TenantID       string
+	StrategyID     string
+	Config         []byte
+	Hits           int32
+	TopScore       float64
+	EvidenceTokens int32
+	Insufficient   bool
+	Transferred    bool
+	LatencyMs      float64
+	CreatedAt      time.Time
+}
+
+type RetrievalStrategy struct {
+	TenantID  string
+	Config    []byte
+	UpdatedAt time.Time
+}
+
+type RetrievalStrategyAudit struct {
+	ID         string
+	TenantID   string
+	Action     string
+	KeyID      string
+	At         time.Time
+	FromConfig []byte
+	ToConfig   []byte
+	Findings   []byte
+}
+
 type Tenant struct {
 	ID        string
 	Name      string

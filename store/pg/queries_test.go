@@ -16,7 +16,8 @@ import (
 func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 	// The tables whose every row belongs to one tenant.
 	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents", "metadata_fields",
-		"document_files", "chunks", "chunk_vectors", "index_jobs", "embedding_configs"}
+		"document_files", "chunks", "chunk_vectors", "index_jobs", "embedding_configs",
+		"retrieval_strategies", "retrieval_strategy_audit", "retrieval_events"}
 	// The worker's queue queries act on jobs by id across tenants: a worker
 	// serves every tenant, and holds the job it updates by its lease.
 	workerQueries := map[string]bool{"ClaimIndexJob": true, "RenewIndexJobLeases": true, "SetIndexJobStage": true,

@@ -33,6 +33,7 @@ var (
 	_ domain.DocumentStore        = (*Store)(nil)
 	_ domain.JobStore             = (*Store)(nil)
 	_ domain.EmbeddingConfigStore = (*Store)(nil)
+	_ domain.StrategyStore        = (*Store)(nil)
 )
 
 // New returns a store on pool. The pool stays owned by the caller.

@@ -1,0 +1,138 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+)
+
+// RetrievalMode is how evidence is found.
+type RetrievalMode string
+
+// Retrieval modes.
+const (
+	ModeVector RetrievalMode = "vector"
+	// ModeHybrid fuses vector and lexical (BM25) hits by reciprocal rank fusion.
+	ModeHybrid RetrievalMode = "hybrid"
+)
+
+// RetrievalStrategy is how a tenant's answers find evidence and when the
+// evidence is too weak to answer.
+type RetrievalStrategy struct {
+	Mode                        RetrievalMode `json:"mode"`
+	TopK                        int32         `json:"topK"`
+	ScoreThreshold              float64       `json:"scoreThreshold"`
+	LexicalWeight               float64       `json:"lexicalWeight"`
+	MaxEvidenceTokens           int32         `json:"maxEvidenceTokens"`
+	MinHits                     int32         `json:"minHits"`
+	MinTopScore                 float64       `json:"minTopScore"`
+	MinEvidenceTokens           int32         `json:"minEvidenceTokens"`
+	TransferConfidenceThreshold float64       `json:"transferConfidenceThreshold"`
+}
+
+// DefaultStrategy is the strategy a tenant has until it switches: vector
+// search, with the thresholds of its settings.
+func DefaultStrategy(s TenantSettings) RetrievalStrategy {
+	return RetrievalStrategy{
+		Mode: ModeVector, TopK: 5, ScoreThreshold: s.RetrievalScoreThreshold, LexicalWeight: 0.3,
+		MaxEvidenceTokens: 2000, MinHits: s.MinHits, MinTopScore: s.MinTopScore,
+		MinEvidenceTokens: s.MinEvidenceTokens, TransferConfidenceThreshold: s.TransferConfidenceThreshold,
+	}
+}
+
+// ID identifies a configuration: the same values always give the same id.
+func (s RetrievalStrategy) ID() string {
+	b, _ := json.Marshal(s) // a struct of numbers and strings always encodes
+	sum := sha256.Sum256(b)
+	return "stg_" + hex.EncodeToString(sum[:8])
+}
+
+// Validate checks the rules between fields that the contract's ranges
+// cannot: a strategy that could never answer is refused.
+func (s RetrievalStrategy) Validate() error {
+	var fields []FieldError
+	if s.MinHits > s.TopK {
+		fields = append(fields, FieldError{Field: "/minHits", Message: "cannot exceed topK: no query could ever be answered"})
+	}
+	if s.MinEvidenceTokens > s.MaxEvidenceTokens {
+		fields = append(fields, FieldError{Field: "/minEvidenceTokens", Message: "cannot exceed maxEvidenceTokens: no query could ever be answered"})
+	}
+	if len(fields) > 0 {
+		return &Error{Code: CodeValidation, Message: "The strategy is inconsistent.", Fields: fields}
+	}
+	return nil
+}
+
+// RiskLevel grades a risk finding.
+type RiskLevel string
+
+// Risk levels.
+const (
+	RiskLow    RiskLevel = "low"
+	RiskMedium RiskLevel = "medium"
+	RiskHigh   RiskLevel = "high"
+)
+
+// RiskFinding is one risk of a strategy.
+type RiskFinding struct {
+	Level  RiskLevel `json:"level"`
+	Code   string    `json:"code"`
+	Reason string    `json:"reason"`
+}
+
+// RetrievalEvent records one retrieval, for metrics and risk reports.
+type RetrievalEvent struct {
+	TenantID       TenantID
+	Strategy       RetrievalStrategy
+	Hits           int32
+	TopScore       float64
+	EvidenceTokens int32
+	Insufficient   bool
+	Transferred    bool
+	LatencyMs      float64
+	At             time.Time
+}
+
+// StrategyAudit records one change of a tenant's strategy.
+type StrategyAudit struct {
+	ID       string
+	TenantID TenantID
+	Action   string // switch, rollback
+	KeyID    string
+	At       time.Time
+	From, To RetrievalStrategy
+	Findings []RiskFinding
+}
+
+// StrategyMetrics sums up the retrievals of one strategy.
+type StrategyMetrics struct {
+	StrategyID       string
+	Strategy         RetrievalStrategy
+	Queries          int64
+	MeanHits         float64
+	MeanTopScore     float64
+	InsufficientRate float64
+	TransferRate     float64
+	P50LatencyMs     float64
+	P95LatencyMs     float64
+}
+
+// StrategyStore persists strategies, their audit and retrieval events.
+type StrategyStore interface {
+	// CurrentStrategy returns the tenant's switched-to strategy, or nil
+	// while it uses the default.
+	CurrentStrategy(ctx context.Context, tenant TenantID) (*RetrievalStrategy, error)
+	// SetStrategy makes to the tenant's strategy (nil: the default) and
+	// records the audit entry, in one transaction.
+	SetStrategy(ctx context.Context, tenant TenantID, to *RetrievalStrategy, audit StrategyAudit) error
+	// ListStrategyAudit lists audit entries newest first.
+	ListStrategyAudit(ctx context.Context, tenant TenantID, p PageRequest) (Page[StrategyAudit], error)
+	// RecordRetrieval stores one retrieval event.
+	RecordRetrieval(ctx context.Context, e RetrievalEvent) error
+	// RecentRetrievals returns the tenant's last n retrieval events.
+	RecentRetrievals(ctx context.Context, tenant TenantID, n int) ([]RetrievalEvent, error)
+	// RetrievalMetrics sums up the tenant's retrievals per strategy.
+	RetrievalMetrics(ctx context.Context, tenant TenantID) ([]StrategyMetrics, error)
+}

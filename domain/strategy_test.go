@@ -1,0 +1,45 @@
+package domain
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func codes(f []RiskFinding) map[string]RiskLevel {
+	out := map[string]RiskLevel{}
+	for _, x := range f {
+		out[x.Code] = x.Level
+	}
+	return out
+}
+
+func TestAssessStrategy(t *testing.T) {
+	base := RetrievalStrategy{Mode: ModeVector, TopK: 3, ScoreThreshold: 0.3, MaxEvidenceTokens: 2000, MinHits: 1,
+		MinTopScore: 0.3, MinEvidenceTokens: 20, TransferConfidenceThreshold: 0.5}
+	assert.Empty(t, AssessStrategy(base, nil), "a sane strategy has no findings")
+
+	lax := base
+	lax.MinHits, lax.MinTopScore, lax.MinEvidenceTokens, lax.TransferConfidenceThreshold = 0, 0, 0, 0
+	assert.Equal(t, RiskMedium, codes(AssessStrategy(lax, nil))["answers_everything"])
+
+	recent := make([]RetrievalEvent, 30)
+	for i := range recent {
+		recent[i] = RetrievalEvent{Hits: 2, TopScore: 0.4, EvidenceTokens: 100}
+	}
+	strict := base
+	strict.MinTopScore = 0.5
+	assert.Equal(t, RiskHigh, codes(AssessStrategy(strict, recent))["transfers_most"], "judged on recent traffic")
+	assert.NotContains(t, codes(AssessStrategy(strict, recent[:10])), "transfers_most", "too little traffic to judge")
+	assert.Equal(t, RiskHigh, HighestRisk(AssessStrategy(strict, recent)))
+	assert.Equal(t, RiskLevel(""), HighestRisk(nil))
+}
+
+func TestStrategyIDIsStable(t *testing.T) {
+	a := RetrievalStrategy{Mode: ModeHybrid, TopK: 5}
+	b := a
+	assert.Equal(t, a.ID(), b.ID())
+	b.TopK = 6
+	assert.NotEqual(t, a.ID(), b.ID())
+	assert.Regexp(t, `^stg_[0-9a-f]{16}$`, a.ID())
+}

@@ -1,0 +1,118 @@
+// Package retrieve finds the evidence for an answer with the tenant's
+// retrieval strategy, judges whether it is enough, and manages the
+// strategies themselves (switch, validate, rollback, audit, metrics).
+package retrieve
+
+import (
+	"context"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// recentForRisks is how many recent retrievals a risk report looks at.
+const recentForRisks = 200
+
+// Strategies manages tenants' retrieval strategies.
+type Strategies struct {
+	store    domain.StrategyStore
+	settings domain.SettingsStore
+	now      func() time.Time
+}
+
+// NewStrategies returns the strategy service.
+func NewStrategies(store domain.StrategyStore, settings domain.SettingsStore) *Strategies {
+	return &Strategies{store: store, settings: settings, now: time.Now}
+}
+
+// Change is the outcome of a switch or rollback.
+type Change struct {
+	Strategy, Previous domain.RetrievalStrategy
+	Findings           []domain.RiskFinding
+	At                 time.Time
+}
+
+// Current returns the tenant's active strategy: the one it switched to,
+// or the default built from its settings.
+func (s *Strategies) Current(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
+	st, err := s.store.CurrentStrategy(ctx, tenant)
+	if err != nil || st != nil {
+		return deref(st), err
+	}
+	return s.defaultFor(ctx, tenant)
+}
+
+func (s *Strategies) defaultFor(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
+	set, err := s.settings.GetSettings(ctx, tenant)
+	if err != nil {
+		return domain.RetrievalStrategy{}, err
+	}
+	return domain.DefaultStrategy(set), nil
+}
+
+// Validate checks st and reports its risks, judged also on the tenant's
+// recent traffic; it returns how many recent queries that was.
+func (s *Strategies) Validate(ctx context.Context, tenant domain.TenantID, st domain.RetrievalStrategy) ([]domain.RiskFinding, int, error) {
+	if err := st.Validate(); err != nil {
+		return nil, 0, err
+	}
+	recent, err := s.store.RecentRetrievals(ctx, tenant, recentForRisks)
+	if err != nil {
+		return nil, 0, err
+	}
+	return domain.AssessStrategy(st, recent), len(recent), nil
+}
+
+// Switch makes st active for the next request and audits it with its
+// risks (which are reported, not blocking). keyID is the caller's key.
+func (s *Strategies) Switch(ctx context.Context, tenant domain.TenantID, keyID string, st domain.RetrievalStrategy) (Change, error) {
+	findings, _, err := s.Validate(ctx, tenant, st)
+	if err != nil {
+		return Change{}, err
+	}
+	return s.change(ctx, tenant, keyID, "switch", &st, findings)
+}
+
+// Rollback returns the tenant to the default strategy.
+func (s *Strategies) Rollback(ctx context.Context, tenant domain.TenantID, keyID string) (Change, error) {
+	return s.change(ctx, tenant, keyID, "rollback", nil, nil)
+}
+
+func (s *Strategies) change(ctx context.Context, tenant domain.TenantID, keyID, action string, to *domain.RetrievalStrategy, findings []domain.RiskFinding) (Change, error) {
+	prev, err := s.Current(ctx, tenant)
+	if err != nil {
+		return Change{}, err
+	}
+	next := deref(to)
+	if to == nil {
+		if next, err = s.defaultFor(ctx, tenant); err != nil {
+			return Change{}, err
+		}
+	}
+	at := s.now().UTC()
+	err = s.store.SetStrategy(ctx, tenant, to, domain.StrategyAudit{
+		ID: domain.NewID("aud_"), TenantID: tenant, Action: action, KeyID: keyID, At: at,
+		From: prev, To: next, Findings: findings,
+	})
+	if err != nil {
+		return Change{}, err
+	}
+	return Change{Strategy: next, Previous: prev, Findings: findings, At: at}, nil
+}
+
+// Audit lists the tenant's strategy changes newest first.
+func (s *Strategies) Audit(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.StrategyAudit], error) {
+	return s.store.ListStrategyAudit(ctx, tenant, p)
+}
+
+// Metrics sums up the tenant's retrievals per strategy.
+func (s *Strategies) Metrics(ctx context.Context, tenant domain.TenantID) ([]domain.StrategyMetrics, error) {
+	return s.store.RetrievalMetrics(ctx, tenant)
+}
+
+func deref(st *domain.RetrievalStrategy) domain.RetrievalStrategy {
+	if st == nil {
+		return domain.RetrievalStrategy{}
+	}
+	return *st
+}

@@ -1,0 +1,19 @@
+// Package lexical is an in-memory BM25 index of chunk texts, one shard per
+// tenant: the lexical sibling of the vector index (store/vector/memindex).
+// Vector search finds paraphrases; this finds the exact words a customer
+// typed — product codes, error numbers, names — that an embedding blurs.
+// A hybrid search runs both and fuses the rankings.
+//
+// Text is cut into terms by Tokenize: NFKC, lower case, words of letters
+// and digits, and character pairs (bigrams) of Chinese, Japanese and
+// Korean runs, which have no spaces between words. Nothing is stemmed and
+// no stop word is dropped: queries are short, and BM25's idf already makes
+// a word found everywhere worth almost nothing.
+//
+// Scores are Okapi BM25 with k1 = 1.2 and b = 0.75 over the tenant's
+// statistics (number of chunks, mean length, document frequencies), which
+// are kept up to date on every upsert and delete. Only chunks holding at
+// least one query term are scored, from per-term posting lists.
+//
+// It keeps nothing on disk: its owner loads it at start and writes through.
+package lexical

@@ -1,0 +1,120 @@
+package pg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/db"
+)
+
+// CurrentStrategy implements domain.StrategyStore.
+func (s *Store) CurrentStrategy(ctx context.Context, tenant domain.TenantID) (*domain.RetrievalStrategy, error) {
+	raw, err := s.q.GetRetrievalStrategy(ctx, string(tenant))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, mapError(err, "")
+	}
+	var st domain.RetrievalStrategy
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return nil, mapError(err, "")
+	}
+	return &st, nil
+}
+
+// SetStrategy implements domain.StrategyStore.
+func (s *Store) SetStrategy(ctx context.Context, tenant domain.TenantID, to *domain.RetrievalStrategy, a domain.StrategyAudit) error {
+	from, _ := json.Marshal(a.From) // structs of numbers and strings always encode
+	toJSON, _ := json.Marshal(a.To)
+	findings, _ := json.Marshal(nonNilFindings(a.Findings))
+	return mapError(s.inTx(ctx, func(q *db.Queries) error {
+		var err error
+		if to == nil {
+			err = q.DeleteRetrievalStrategy(ctx, string(tenant))
+		} else {
+			cfg, _ := json.Marshal(to)
+			err = q.UpsertRetrievalStrategy(ctx, db.UpsertRetrievalStrategyParams{TenantID: string(tenant), Config: cfg})
+		}
+		if err != nil {
+			return err
+		}
+		return q.InsertStrategyAudit(ctx, db.InsertStrategyAuditParams{
+			ID: a.ID, TenantID: string(tenant), Action: a.Action, KeyID: a.KeyID,
+			FromConfig: from, ToConfig: toJSON, Findings: findings,
+		})
+	}), "")
+}
+
+// ListStrategyAudit implements domain.StrategyStore.
+func (s *Store) ListStrategyAudit(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.StrategyAudit], error) {
+	rows, err := s.q.ListStrategyAudit(ctx, db.ListStrategyAuditParams{TenantID: string(tenant), Before: p.After, Lim: int32(p.Limit + 1)})
+	if err != nil {
+		return domain.Page[domain.StrategyAudit]{}, mapError(err, "")
+	}
+	items := make([]domain.StrategyAudit, len(rows))
+	for i, r := range rows {
+		a := domain.StrategyAudit{ID: r.ID, TenantID: domain.TenantID(r.TenantID), Action: r.Action, KeyID: r.KeyID, At: r.At.UTC()}
+		_ = json.Unmarshal(r.FromConfig, &a.From)
+		_ = json.Unmarshal(r.ToConfig, &a.To)
+		_ = json.Unmarshal(r.Findings, &a.Findings)
+		items[i] = a
+	}
+	return domain.PageOf(items, p, func(a domain.StrategyAudit) string { return a.ID }), nil
+}
+
+// RecordRetrieval implements domain.StrategyStore.
+func (s *Store) RecordRetrieval(ctx context.Context, e domain.RetrievalEvent) error {
+	cfg, _ := json.Marshal(e.Strategy)
+	return mapError(s.q.InsertRetrievalEvent(ctx, db.InsertRetrievalEventParams{
+		TenantID: string(e.TenantID), StrategyID: e.Strategy.ID(), Config: cfg, Hits: e.Hits, TopScore: e.TopScore,
+		EvidenceTokens: e.EvidenceTokens, Insufficient: e.Insufficient, Transferred: e.Transferred, LatencyMs: e.LatencyMs,
+	}), "")
+}
+
+// RecentRetrievals implements domain.StrategyStore.
+func (s *Store) RecentRetrievals(ctx context.Context, tenant domain.TenantID, n int) ([]domain.RetrievalEvent, error) {
+	rows, err := s.q.RecentRetrievalEvents(ctx, db.RecentRetrievalEventsParams{TenantID: string(tenant), Lim: int32(n)})
+	if err != nil {
+		return nil, mapError(err, "")
+	}
+	out := make([]domain.RetrievalEvent, len(rows))
+	for i, r := range rows {
+		e := domain.RetrievalEvent{
+			TenantID: domain.TenantID(r.TenantID), Hits: r.Hits, TopScore: r.TopScore, EvidenceTokens: r.EvidenceTokens,
+			Insufficient: r.Insufficient, Transferred: r.Transferred, LatencyMs: r.LatencyMs, At: r.CreatedAt.UTC(),
+		}
+		_ = json.Unmarshal(r.Config, &e.Strategy)
+		out[i] = e
+	}
+	return out, nil
+}
+
+// RetrievalMetrics implements domain.StrategyStore.
+func (s *Store) RetrievalMetrics(ctx context.Context, tenant domain.TenantID) ([]domain.StrategyMetrics, error) {
+	rows, err := s.q.RetrievalMetrics(ctx, string(tenant))
+	if err != nil {
+		return nil, mapError(err, "")
+	}
+	out := make([]domain.StrategyMetrics, len(rows))
+	for i, r := range rows {
+		m := domain.StrategyMetrics{
+			StrategyID: r.StrategyID, Queries: r.Queries, MeanHits: r.MeanHits, MeanTopScore: r.MeanTopScore,
+			InsufficientRate: r.InsufficientRate, TransferRate: r.TransferRate, P50LatencyMs: r.P50LatencyMs, P95LatencyMs: r.P95LatencyMs,
+		}
+		_ = json.Unmarshal(r.Config, &m.Strategy)
+		out[i] = m
+	}
+	return out, nil
+}
+
+func nonNilFindings(f []domain.RiskFinding) []domain.RiskFinding {
+	if f == nil {
+		return []domain.RiskFinding{}
+	}
+	return f
+}
