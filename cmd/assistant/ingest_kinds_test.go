@@ -19,7 +19,7 @@ import (
 // the order a job passes through them.
 var jobStates = []string{"queued", "parsing", "chunking", "embedding", "indexing", "succeeded", "failed"}
 
-// kindCase is one file of TestIngestEveryKindThroughTheAPI and what must
+// kindCase is one file of TestIngestKindsThroughTheAPI and what must
 // come out of it.
 type kindCase struct {
 	name     string // subtest name
@@ -46,7 +46,7 @@ type kindCase struct {
 // kind the service takes is uploaded with metadata, indexed, listed as
 // chunks that know their page, sheet or heading, and found by search,
 // under a metadata filter too.
-func TestIngestEveryKindThroughTheAPI(t *testing.T) {
+func TestIngestKindsThroughTheAPI(t *testing.T) {
 	start := time.Now()
 	e := newEnv(t)
 	kb := e.createKB("", "acme", "every kind")["id"].(string)

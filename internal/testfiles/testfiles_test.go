@@ -150,7 +150,7 @@ func TestXLSX(t *testing.T) {
 	assert.Panics(t, func() { testfiles.XLSX() })
 }
 
-func TestGBK(t *testing.T) {
+func TestGBKText(t *testing.T) {
 	data := testfiles.GBK("退款政策\n七天内可退货")
 	assert.Len(t, data, 2*10+1, "two bytes a character")
 	doc := parseAs(t, parse.KindText, data)
@@ -184,7 +184,7 @@ func TestTextImages(t *testing.T) {
 	}
 }
 
-func TestZips(t *testing.T) {
+func TestZipsForDOCXAndXLSX(t *testing.T) {
 	start := time.Now()
 	big := testfiles.XLSXBomb(200 << 20)
 	t.Logf("a 200 MiB zip bomb: %d bytes, built in %s", len(big), time.Since(start))
