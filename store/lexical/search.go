@@ -1,0 +1,213 @@
+package lexical
+
+import (
+	"context"
+	"math"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// BM25 parameters: the usual defaults, which suit passages of a few
+// hundred words.
+const (
+	// K1 is how fast repeating a term stops adding to the score.
+	K1 = 1.2
+	// B is how much a chunk's length, relative to the mean, discounts its
+	// term counts (0: not at all, 1: fully).
+	B = 0.75
+)
+
+// MaxTopK caps Query.TopK; larger values are lowered to it.
+const MaxTopK = 1000
+
+// ctxCheckPostings: how many postings a search scores between looks at
+// its context (well under a millisecond of work).
+const ctxCheckPostings = 1 << 16
+
+// Query asks for the TopK chunks of one tenant that best match Text.
+type Query struct {
+	Text string
+	// KBIDs restricts the search to these knowledge bases (empty: all).
+	KBIDs  []string
+	Filter *domain.Filter
+	TopK   int
+}
+
+// Hit is one search result; Score is the BM25 score (positive, not
+// bounded: compare scores within one result, not across queries).
+type Hit struct {
+	ChunkID    string
+	KBID       string
+	DocumentID string
+	Score      float64
+}
+
+// Search returns the TopK chunks of tenant that best match q.Text by
+// BM25, best first (ties by chunk id). Only chunks holding at least one
+// term of q.Text are returned.
+//
+// The score of a chunk d is the sum over the query's terms t (a term
+// repeated in the query counts again) of
+//
+//	idf(t) · tf·(K1+1) / (tf + K1·(1 − B + B·|d|/avgdl))
+//	idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))
+//
+// where tf is how often d holds t, |d| its length in terms, and N, avgdl
+// and df(t) the number of chunks, their mean length and how many hold t —
+// all over the tenant's chunks, whatever the knowledge-base restriction or
+// filter, so that a chunk scores the same in every search that finds it.
+//
+// q.KBIDs (if any) and q.Filter restrict the result, with the semantics of
+// the vector index: a chunk without a filtered field fails eq, in and
+// ranges and passes ne and nin; a string-array field matches eq and in
+// when any element does; times compare to the microsecond.
+//
+// A text without terms (empty, punctuation) matches nothing: the result
+// is empty, as it is for a tenant without chunks. Errors: CodeValidation
+// for TopK ≤ 0 or a malformed filter (TopK above MaxTopK is lowered to
+// it); CodeUnavailable wrapping ctx's error when ctx ends during the scan.
+func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]Hit, error) {
+	if q.TopK <= 0 {
+		return nil, domain.Errorf(domain.CodeValidation, "topK must be at least 1, got %d.", q.TopK)
+	}
+	var filter *cond
+	if q.Filter != nil {
+		c, err := parse(q.Filter, 0)
+		if err != nil {
+			return nil, err
+		}
+		filter = &c
+	}
+	hits := []Hit{}
+	terms := queryTerms(q.Text)
+	if len(terms) == 0 {
+		return hits, nil
+	}
+	s := x.shard(tenant, false)
+	if s == nil {
+		return hits, nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.live() == 0 {
+		return hits, nil
+	}
+	var kbs symSet
+	if len(q.KBIDs) > 0 {
+		var ids []uint32
+		for _, kb := range q.KBIDs {
+			if id, ok := s.syms.lookup(kb); ok {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			return hits, nil
+		}
+		kbs = newSymSet(ids)
+	}
+
+	sc := x.getScratch(len(s.chunks))
+	defer x.putScratch(sc)
+	if err := s.accumulate(ctx, terms, sc); err != nil {
+		return nil, &domain.Error{Code: domain.CodeUnavailable, Message: "The search was cancelled or ran out of time.", Err: err}
+	}
+	top := newTopK(min(q.TopK, MaxTopK), s.chunks)
+	for _, slot := range sc.touched {
+		score := sc.acc[slot]
+		// The cheap test first: most chunks cannot enter the top k, and
+		// those need no filter.
+		if !top.admits(score) ||
+			kbs != nil && !kbs.has(s.kbs[slot]) ||
+			filter != nil && !filter.match(s.meta[slot]) {
+			continue
+		}
+		top.offer(candidate{score: score, slot: slot})
+	}
+	for _, c := range top.sorted() {
+		hits = append(hits, Hit{
+			ChunkID:    s.chunks[c.slot],
+			KBID:       s.syms.name(s.kbs[c.slot]),
+			DocumentID: s.syms.name(s.docs[c.slot]),
+			Score:      c.score,
+		})
+	}
+	return hits, nil
+}
+
+// queryTerms cuts a query into distinct terms with their counts, in order
+// of first occurrence (a fixed order, so that scores are summed the same
+// way on every run).
+func queryTerms(text string) []termCount {
+	tokens := Tokenize(text)
+	if len(tokens) == 0 {
+		return nil
+	}
+	return countTerms(tokens, make(map[string]int32, len(tokens)))
+}
+
+// accumulate adds each live chunk's BM25 score for terms into sc.acc and
+// lists the chunks it touched in sc.touched. The shard is read-locked.
+func (s *shard) accumulate(ctx context.Context, terms []termCount, sc *scratch) error {
+	n := float64(s.live())
+	avgdl := float64(s.totalLen) / n
+	// The length norm K1·(1 − B + B·|d|/avgdl) = c0 + c1·|d|.
+	c0, c1 := K1*(1-B), 0.0
+	if avgdl > 0 {
+		c1 = K1 * B / avgdl
+	}
+	acc, lens := sc.acc, s.lens
+	for _, qt := range terms {
+		id, ok := s.dict[qt.term]
+		if !ok {
+			continue
+		}
+		df := float64(s.df[id])
+		w := math.Log(1+(n-df+0.5)/(df+0.5)) * float64(qt.tf) * (K1 + 1)
+		list := s.postings[id]
+		for lo := 0; lo < len(list); lo += ctxCheckPostings {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			for _, p := range list[lo:min(lo+ctxCheckPostings, len(list))] {
+				l := lens[p.slot]
+				if l < 0 {
+					continue // dead
+				}
+				tf := float64(p.tf)
+				if acc[p.slot] == 0 {
+					sc.touched = append(sc.touched, p.slot)
+				}
+				acc[p.slot] += w * tf / (tf + c0 + c1*float64(l))
+			}
+		}
+	}
+	return nil
+}
+
+// scratch is a search's working memory: a score per slot, and the slots
+// with a score.
+type scratch struct {
+	acc     []float64
+	touched []int32
+}
+
+// getScratch returns zeroed scratch space for n slots.
+func (x *Index) getScratch(n int) *scratch {
+	sc, _ := x.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	if len(sc.acc) < n {
+		sc.acc = make([]float64, n+n/4)
+	}
+	return sc
+}
+
+// putScratch zeroes what a search wrote and recycles sc.
+func (x *Index) putScratch(sc *scratch) {
+	for _, slot := range sc.touched {
+		sc.acc[slot] = 0
+	}
+	sc.touched = sc.touched[:0]
+	x.scratch.Put(sc)
+}

@@ -1,0 +1,213 @@
+package lexical
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// compactMinDead: a shard rewrites its posting lists once it holds more
+// dead slots than live ones, and at least this many (below it the dead
+// entries cost less than the rewrite).
+const compactMinDead = 1024
+
+// posting is one chunk holding a term: its slot and how often it holds
+// the term.
+type posting struct {
+	slot int32
+	tf   int32
+}
+
+// shard holds the chunks of one tenant. A chunk lives in a slot; parallel
+// slices hold each slot's fields, and the search's inner loop reads only
+// postings and lens.
+//
+// A delete only marks the slot dead (lens = -1) and fixes the statistics:
+// taking the chunk out of each of its terms' posting lists at once would
+// cost a scan of every list. Searches skip dead slots, and compact rewrites
+// the lists once dead slots outnumber live ones. Slots are appended in
+// increasing order and compact keeps that order, so every posting list is
+// sorted by slot and a search walks its accumulator forwards.
+type shard struct {
+	mu sync.RWMutex
+
+	// Per slot.
+	chunks []string // chunk id ("" when dead)
+	lens   []int32  // length in terms; -1 when dead
+	kbs    []uint32 // knowledge-base symbol
+	docs   []uint32 // document symbol
+	terms  [][]uint32
+	meta   []map[string]value
+
+	rows map[string]int32 // live chunk id → slot
+	dead int              // dead slots
+	syms symtab
+
+	// Statistics of the live chunks: their number is len(rows).
+	totalLen int64
+
+	// The dictionary: term ids are recycled when no live chunk holds the
+	// term any more (its list, holding only dead slots, is dropped).
+	dict      map[string]uint32
+	names     []string    // by term id
+	postings  [][]posting // by term id
+	df        []int32     // live chunks holding the term, by term id
+	freeTerms []uint32
+}
+
+// newShard returns an empty shard.
+func newShard() *shard {
+	return &shard{rows: make(map[string]int32), dict: make(map[string]uint32)}
+}
+
+// live returns the number of live chunks.
+func (s *shard) live() int { return len(s.rows) }
+
+// prepared is a chunk checked and cut into terms, ready to insert.
+type prepared struct {
+	chunk, kb, doc string
+	length         int32
+	terms          []termCount // distinct terms, in order of first occurrence
+	meta           map[string]value
+}
+
+// termCount is a term and how often a chunk holds it.
+type termCount struct {
+	term string
+	tf   int32
+}
+
+// insert adds p, replacing a live chunk of the same id.
+func (s *shard) insert(p *prepared) {
+	if old, ok := s.rows[p.chunk]; ok {
+		s.kill(old)
+	}
+	slot := int32(len(s.chunks))
+	chunk := strings.Clone(p.chunk)
+	ids := make([]uint32, len(p.terms))
+	for i, tc := range p.terms {
+		id := s.term(tc.term)
+		s.postings[id] = append(s.postings[id], posting{slot: slot, tf: tc.tf})
+		s.df[id]++
+		ids[i] = id
+	}
+	s.chunks = append(s.chunks, chunk)
+	s.lens = append(s.lens, p.length)
+	s.kbs = append(s.kbs, s.syms.acquire(p.kb))
+	s.docs = append(s.docs, s.syms.acquire(p.doc))
+	s.terms = append(s.terms, ids)
+	s.meta = append(s.meta, p.meta)
+	s.rows[chunk] = slot
+	s.totalLen += int64(p.length)
+}
+
+// term returns the id of term t, adding it to the dictionary if new.
+func (s *shard) term(t string) uint32 {
+	if id, ok := s.dict[t]; ok {
+		return id
+	}
+	t = strings.Clone(t) // t is a substring of a chunk's whole text
+	var id uint32
+	if n := len(s.freeTerms); n > 0 {
+		id = s.freeTerms[n-1]
+		s.freeTerms = s.freeTerms[:n-1]
+		s.names[id], s.df[id] = t, 0
+	} else {
+		id = uint32(len(s.names))
+		s.names = append(s.names, t)
+		s.postings = append(s.postings, nil)
+		s.df = append(s.df, 0)
+	}
+	s.dict[t] = id
+	return id
+}
+
+// kill marks a live slot dead and takes its chunk out of the statistics.
+func (s *shard) kill(slot int32) {
+	for _, id := range s.terms[slot] {
+		s.df[id]--
+		if s.df[id] == 0 {
+			// Every posting left is dead: drop the list and the term.
+			delete(s.dict, s.names[id])
+			s.names[id], s.postings[id] = "", nil
+			s.freeTerms = append(s.freeTerms, id)
+		}
+	}
+	delete(s.rows, s.chunks[slot])
+	s.totalLen -= int64(s.lens[slot])
+	s.syms.release(s.kbs[slot])
+	s.syms.release(s.docs[slot])
+	s.chunks[slot], s.lens[slot], s.terms[slot], s.meta[slot] = "", -1, nil, nil
+	s.dead++
+}
+
+// removeWhere kills the live slots whose ids[slot] is the symbol of name
+// and returns how many it killed.
+func (s *shard) removeWhere(ids func(*shard) []uint32, name string) int {
+	sym, ok := s.syms.lookup(name)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for slot, id := range ids(s) {
+		if id == sym && s.lens[slot] >= 0 {
+			s.kill(int32(slot))
+			n++
+		}
+	}
+	s.maybeCompact()
+	return n
+}
+
+// maybeCompact compacts when dead slots outnumber live ones.
+func (s *shard) maybeCompact() {
+	if s.dead >= compactMinDead && s.dead > s.live() {
+		s.compact()
+	}
+}
+
+// compact drops the dead slots, renumbering the live ones in order, and
+// rewrites every posting list; it gives memory back too, since Go maps and
+// slices never shrink by themselves.
+func (s *shard) compact() {
+	n := s.live()
+	remap := make([]int32, len(s.chunks))
+	next := int32(0)
+	for slot, l := range s.lens {
+		if l < 0 {
+			remap[slot] = -1
+			continue
+		}
+		remap[slot] = next
+		s.chunks[next], s.lens[next], s.kbs[next], s.docs[next] = s.chunks[slot], l, s.kbs[slot], s.docs[slot]
+		s.terms[next], s.meta[next] = s.terms[slot], s.meta[slot]
+		next++
+	}
+	s.chunks = slices.Clone(s.chunks[:n])
+	s.lens = slices.Clone(s.lens[:n])
+	s.kbs = slices.Clone(s.kbs[:n])
+	s.docs = slices.Clone(s.docs[:n])
+	s.terms = slices.Clone(s.terms[:n])
+	s.meta = slices.Clone(s.meta[:n])
+	for id, list := range s.postings {
+		kept := list[:0]
+		for _, p := range list {
+			if r := remap[p.slot]; r >= 0 {
+				kept = append(kept, posting{slot: r, tf: p.tf})
+			}
+		}
+		if cap(kept) > 2*len(kept)+8 {
+			kept = slices.Clip(slices.Clone(kept))
+		}
+		s.postings[id] = kept
+	}
+	rows := make(map[string]int32, n)
+	for slot, c := range s.chunks {
+		rows[c] = int32(slot)
+	}
+	dict := make(map[string]uint32, len(s.dict))
+	for t, id := range s.dict {
+		dict[t] = id
+	}
+	s.rows, s.dict, s.dead = rows, dict, 0
+}
