@@ -1,0 +1,138 @@
+package llm
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// Defaults used for zero LLMConfig fields.
+const (
+	// DefaultMaxTokens bounds an answer when neither the configuration nor
+	// the request does: a customer-service reply, not an essay.
+	DefaultMaxTokens = 1024
+	// DefaultTimeout bounds each attempt (a whole answer, or the silence
+	// between two pieces of a stream).
+	DefaultTimeout = 60 * time.Second
+)
+
+// Limits Validate enforces. They keep one misconfigured tenant from
+// holding connections or memory without bound.
+const (
+	maxTemperature = 2 // OpenAI's range; Ollama accepts more, but nobody needs it
+	maxMaxTokens   = 1 << 20
+	maxTimeout     = 10 * time.Minute
+	maxRetries     = 10
+	maxNameLen     = 200
+	maxKeyLen      = 500
+)
+
+// Validate reports every problem of cfg as one CodeValidation error whose
+// fields use the admin API's names. Messages never repeat the key or the URL.
+// The offline provider needs nothing but its name.
+func Validate(cfg domain.LLMConfig) error {
+	var fields []domain.FieldError
+	add := func(field, msg string) {
+		fields = append(fields, domain.FieldError{Field: field, Message: msg})
+	}
+	switch cfg.Provider {
+	case domain.LLMOffline:
+		return nil
+	case domain.LLMOpenAI, domain.LLMOllama, domain.LLMAzure:
+	default:
+		add("/provider", `must be "offline", "openai_compatible", "ollama" or "azure_openai"`)
+	}
+	if msg := checkBaseURL(cfg.BaseURL); msg != "" {
+		add("/baseUrl", msg)
+	}
+	switch {
+	case len(cfg.APIKey) > maxKeyLen:
+		add("/apiKey", fmt.Sprintf("is longer than %d characters", maxKeyLen))
+	case strings.IndexFunc(cfg.APIKey, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		// A pasted key often carries a newline; sent as is it would be refused
+		// by the provider with a confusing 401, or by net/http outright.
+		add("/apiKey", "contains spaces or control characters")
+	case cfg.Provider == domain.LLMAzure && cfg.APIKey == "":
+		add("/apiKey", "is required for Azure OpenAI")
+	}
+	if cfg.Provider == domain.LLMAzure {
+		// The deployment and version go into the URL's path and query, so
+		// they must not carry URL syntax of their own.
+		if msg := checkName(cfg.Deployment); msg != "" {
+			add("/deployment", msg)
+		}
+		if msg := checkName(cfg.APIVersion); msg != "" {
+			add("/apiVersion", msg)
+		}
+	} else if msg := checkModel(cfg.Model); msg != "" {
+		add("/model", msg)
+	}
+	if math.IsNaN(cfg.Temperature) || cfg.Temperature < 0 || cfg.Temperature > maxTemperature {
+		add("/temperature", fmt.Sprintf("must be between 0 and %d", maxTemperature))
+	}
+	if cfg.MaxTokens < 0 || cfg.MaxTokens > maxMaxTokens {
+		add("/maxTokens", fmt.Sprintf("must be between 1 and %d", maxMaxTokens))
+	}
+	if cfg.TimeoutMs < 0 || time.Duration(cfg.TimeoutMs)*time.Millisecond > maxTimeout {
+		add("/timeoutMs", fmt.Sprintf("must be positive and at most %d", maxTimeout.Milliseconds()))
+	}
+	if cfg.Retries < 0 || cfg.Retries > maxRetries {
+		add("/retries", fmt.Sprintf("must be between 0 and %d", maxRetries))
+	}
+	if len(fields) > 0 {
+		return &domain.Error{Code: domain.CodeValidation, Message: "The language model configuration is not valid.", Fields: fields}
+	}
+	return nil
+}
+
+// checkBaseURL returns what is wrong with u, or "".
+func checkBaseURL(u string) string {
+	if u == "" {
+		return "is required"
+	}
+	p, err := url.Parse(u)
+	switch {
+	case err != nil:
+		return "is not a URL"
+	case p.Scheme != "http" && p.Scheme != "https":
+		return "must start with http:// or https://"
+	case p.Host == "":
+		return "has no host"
+	case p.User != nil:
+		// Credentials belong in APIKey, which is never shown; a URL is.
+		return "must not contain credentials; use the API key"
+	case p.RawQuery != "" || p.Fragment != "":
+		return "must not have a query or a fragment"
+	}
+	return ""
+}
+
+// checkModel returns what is wrong with a model name, or "".
+func checkModel(m string) string {
+	switch {
+	case strings.TrimSpace(m) == "":
+		return "is required"
+	case len(m) > maxNameLen:
+		return fmt.Sprintf("is longer than %d characters", maxNameLen)
+	}
+	return ""
+}
+
+// checkName returns what is wrong with an Azure deployment or API
+// version, or "": letters, digits, '.', '-' and '_' only.
+func checkName(s string) string {
+	if msg := checkModel(s); msg != "" {
+		return msg
+	}
+	for _, r := range s {
+		if !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))) && !strings.ContainsRune(".-_", r) {
+			return "may contain only letters, digits, '.', '-' and '_'"
+		}
+	}
+	return ""
+}
