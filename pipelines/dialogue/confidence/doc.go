@@ -1,0 +1,28 @@
+// Package confidence judges retrieved evidence: it fuses ranked lists of
+// hits (reciprocal rank fusion), decides whether the evidence suffices to
+// answer, scores the answer's confidence, and says when to hand the
+// conversation to a human.
+//
+// The confidence is a weighted sum of three signals, each in [0, 1]:
+//
+//		confidence = 0.60·top + 0.25·support + 0.15·coverage
+//
+//	  - top is the best hit's cosine score: how close the closest evidence is;
+//	  - support is the sum of the best three hits' scores divided by three,
+//	    a missing hit counting 0 (MeanTopScore·min(Hits, 3)/3): whether other
+//	    evidence agrees, so one lucky hit is not trusted like three;
+//	  - coverage is min(1, EvidenceTokens / (2·MinEvidenceTokens)): enough
+//	    text to answer from, full at twice the tenant's minimum (a minimum of
+//	    0 counts as domain.DefaultMinEvidenceTokens).
+//
+// Scores are clamped to [0, 1] (a negative cosine is no similarity), the
+// result is rounded to four decimals (the number shown is the number
+// compared), and with no hits it is 0. Each signal is non-decreasing in
+// each input, so better evidence never lowers the confidence; the weights
+// sum to 1, favour the best hit, and let the other signals move a
+// borderline case either way.
+//
+// Decide applies the tenant's thresholds; see Decide for the reasons and
+// their order. Formula is the same description in one paragraph, for the
+// API documentation.
+package confidence
