@@ -115,6 +115,20 @@ func startEnvLogging(t testing.TB, cfg Config, w io.Writer) *env {
 	return &env{t: t, cfg: cfg, app: a, srv: srv, db: db, logs: logs, router: router, root: cfg.DefaultAPIKey}
 }
 
+// waitListeners waits until n connections of this database are listening
+// for notifications: a replica started just now may not have registered
+// its LISTENs yet, and a notification sent before that is lost (in
+// production the caches' TTLs cover that start-up gap).
+func (e *env) waitListeners(n int) {
+	e.t.Helper()
+	require.Eventually(e.t, func() bool {
+		var got int
+		err := e.db.QueryRow(context.Background(),
+			"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'").Scan(&got)
+		return err == nil && got >= n
+	}, 10*time.Second, 10*time.Millisecond, "listeners never registered")
+}
+
 // attachRemote points the env at a service running in another process.
 func (e *env) attachRemote(t *testing.T, base string) {
 	e.srv = &httptest.Server{URL: base, Config: &http.Server{}}
