@@ -94,3 +94,49 @@ type ChatModel interface {
 	// answer at the end. An emit error stops the stream and is returned.
 	Stream(ctx context.Context, req GenerateRequest, emit func(StreamEvent) error) (Generation, error)
 }
+
+// DefaultLLMConfig is what a usage type uses until the tenant saves one:
+// the offline extractive answerer.
+func DefaultLLMConfig(tenant TenantID, usage UsageType) LLMConfig {
+	return LLMConfig{TenantID: tenant, Usage: usage, Provider: LLMOffline, Temperature: 0.2, MaxTokens: 800, TimeoutMs: 30000, Retries: 2}
+}
+
+// Validate checks what each provider needs.
+func (c LLMConfig) Validate() error {
+	var fields []FieldError
+	need := func(ok bool, field string) {
+		if !ok {
+			fields = append(fields, FieldError{Field: field, Message: "is required for " + string(c.Provider)})
+		}
+	}
+	switch c.Provider {
+	case LLMOffline:
+	case LLMOpenAI, LLMOllama:
+		need(c.BaseURL != "", "/baseUrl")
+		need(c.Model != "", "/model")
+	case LLMAzure:
+		need(c.BaseURL != "", "/baseUrl")
+		need(c.Deployment != "", "/deployment")
+		need(c.APIVersion != "", "/apiVersion")
+	default:
+		return Invalid("/provider", "unknown provider")
+	}
+	if len(fields) > 0 {
+		return &Error{Code: CodeValidation, Message: "The model configuration is incomplete.", Fields: fields}
+	}
+	return nil
+}
+
+// LLMConfigStore persists tenants' model configurations.
+type LLMConfigStore interface {
+	// GetLLMConfig returns the configuration, or the default (version 0).
+	GetLLMConfig(ctx context.Context, tenant TenantID, usage UsageType) (LLMConfig, error)
+	// SaveLLMConfig stores c if c.Version is current. Returns
+	// CodeVersionConflict for a stale version.
+	SaveLLMConfig(ctx context.Context, c LLMConfig) (LLMConfig, error)
+}
+
+// ChatModels gives each tenant its configured model per usage type.
+type ChatModels interface {
+	For(ctx context.Context, tenant TenantID, usage UsageType) (ChatModel, error)
+}

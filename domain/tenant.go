@@ -92,6 +92,8 @@ type Invalidation struct {
 	Tenant  TenantID
 	// EmbeddingTenant names a tenant whose embedding configuration changed.
 	EmbeddingTenant TenantID
+	// LLMTenant names a tenant whose model configurations changed.
+	LLMTenant TenantID
 }
 
 // InvalidationSource delivers invalidations made by any replica.

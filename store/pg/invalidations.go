@@ -91,5 +91,8 @@ func parseInvalidation(payload string) (domain.Invalidation, bool) {
 	if t, ok := strings.CutPrefix(payload, embeddingPayload); ok && t != "" {
 		return domain.Invalidation{EmbeddingTenant: domain.TenantID(t)}, true
 	}
+	if t, ok := strings.CutPrefix(payload, llmPayload); ok && t != "" {
+		return domain.Invalidation{LLMTenant: domain.TenantID(t)}, true
+	}
 	return domain.Invalidation{}, false
 }

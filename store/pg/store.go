@@ -34,6 +34,7 @@ var (
 	_ domain.JobStore             = (*Store)(nil)
 	_ domain.EmbeddingConfigStore = (*Store)(nil)
 	_ domain.StrategyStore        = (*Store)(nil)
+	_ domain.LLMConfigStore       = (*Store)(nil)
 )
 
 // New returns a store on pool. The pool stays owned by the caller.
