@@ -56,6 +56,9 @@ type VectorRecord struct {
 	// time.Time or []string values.
 	Metadata  map[string]any
 	CreatedAt time.Time
+	// Text is the chunk's text, for stores that also search words (the
+	// lexical index); vector stores may ignore it.
+	Text string
 }
 
 // VectorQuery asks for the TopK nearest chunks of one tenant.

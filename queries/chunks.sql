@@ -17,3 +17,14 @@ WHERE c.tenant_id = @tenant_id AND c.id = ANY(@ids::text[]);
 -- name: InsertChunks :copyfrom
 INSERT INTO chunks (id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata)
 VALUES (@id, @tenant_id, @kb_id, @document_id, @idx, @text, @tokens, @page, @sheet, @heading, @line_start, @line_end, @metadata);
+
+-- name: ListChunkTenants :many
+SELECT DISTINCT tenant_id FROM chunks WHERE tenant_id > @after ORDER BY tenant_id LIMIT 1000;
+
+-- name: ListTenantChunks :many
+SELECT id, kb_id, document_id, text, metadata FROM chunks
+WHERE tenant_id = @tenant_id AND id > @after ORDER BY id LIMIT @lim;
+
+-- name: ListDocumentChunkTexts :many
+SELECT id, kb_id, document_id, text, metadata FROM chunks
+WHERE tenant_id = @tenant_id AND document_id = @document_id;

@@ -104,6 +104,30 @@ type InsertChunksParams struct {
 	Metadata   []byte
 }
 
+const listChunkTenants = `-- name: ListChunkTenants :many
+SELECT DISTINCT tenant_id FROM chunks WHERE tenant_id > $1 ORDER BY tenant_id LIMIT 1000
+`
+
+func (q *Queries) ListChunkTenants(ctx context.Context, after string) ([]string, error) {
+	rows, err := q.db.Query(ctx, listChunkTenants, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var tenant_id string
+		if err := rows.Scan(&tenant_id); err != nil {
+			return nil, err
+		}
+		items = append(items, tenant_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listChunks = `-- name: ListChunks :many
 SELECT id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata FROM chunks
 WHERE tenant_id = $1 AND document_id = $2 AND idx > $3
@@ -145,6 +169,95 @@ func (q *Queries) ListChunks(ctx context.Context, arg ListChunksParams) ([]Chunk
 			&i.Heading,
 			&i.LineStart,
 			&i.LineEnd,
+			&i.Metadata,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listDocumentChunkTexts = `-- name: ListDocumentChunkTexts :many
+SELECT id, kb_id, document_id, text, metadata FROM chunks
+WHERE tenant_id = $1 AND document_id = $2
+`
+
+type ListDocumentChunkTextsParams struct {
+	TenantID   string
+	DocumentID string
+}
+
+type ListDocumentChunkTextsRow struct {
+	ID         string
+	KbID       string
+	DocumentID string
+	Text       string
+	Metadata   []byte
+}
+
+func (q *Queries) ListDocumentChunkTexts(ctx context.Context, arg ListDocumentChunkTextsParams) ([]ListDocumentChunkTextsRow, error) {
+	rows, err := q.db.Query(ctx, listDocumentChunkTexts, arg.TenantID, arg.DocumentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListDocumentChunkTextsRow{}
+	for rows.Next() {
+		var i ListDocumentChunkTextsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.KbID,
+			&i.DocumentID,
+			&i.Text,
+			&i.Metadata,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTenantChunks = `-- name: ListTenantChunks :many
+SELECT id, kb_id, document_id, text, metadata FROM chunks
+WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3
+`
+
+type ListTenantChunksParams struct {
+	TenantID string
+	After    string
+	Lim      int32
+}
+
+type ListTenantChunksRow struct {
+	ID         string
+	KbID       string
+	DocumentID string
+	Text       string
+	Metadata   []byte
+}
+
+func (q *Queries) ListTenantChunks(ctx context.Context, arg ListTenantChunksParams) ([]ListTenantChunksRow, error) {
+	rows, err := q.db.Query(ctx, listTenantChunks, arg.TenantID, arg.After, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTenantChunksRow{}
+	for rows.Next() {
+		var i ListTenantChunksRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.KbID,
+			&i.DocumentID,
+			&i.Text,
 			&i.Metadata,
 		); err != nil {
 			return nil, err

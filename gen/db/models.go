@@ -115,6 +115,23 @@ type KnowledgeBase struct {
 	UpdatedAt   time.Time
 }
 
+type LlmConfig struct {
+	TenantID    string
+	UsageType   string
+	Provider    string
+	BaseUrl     string
+	ApiKey      string
+	Model       string
+	Deployment  string
+	ApiVersion  string
+	Temperature float64
+	MaxTokens   int32
+	TimeoutMs   int32
+	Retries     int32
+	Version     int32
+	UpdatedAt   time.Time
+}
+
 type MetadataField struct {
 	ID          string
 	TenantID    string

@@ -78,7 +78,7 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		for i, c := range batch {
 			records = append(records, domain.VectorRecord{
 				ChunkID: c.ID, TenantID: job.TenantID, KBID: job.KBID, DocumentID: job.DocumentID,
-				Model: model, Vector: vecs[i], Metadata: domain.SearchableMetadata(fields.Items, c.Metadata),
+				Model: model, Vector: vecs[i], Metadata: domain.SearchableMetadata(fields.Items, c.Metadata), Text: c.Text,
 			})
 		}
 		if err := w.jobs.JobStage(ctx, w.owner, job.ID, domain.JobEmbedding, int32(len(records)), total); err != nil {

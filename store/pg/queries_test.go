@@ -17,11 +17,11 @@ func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 	// The tables whose every row belongs to one tenant.
 	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents", "metadata_fields",
 		"document_files", "chunks", "chunk_vectors", "index_jobs", "embedding_configs",
-		"retrieval_strategies", "retrieval_strategy_audit", "retrieval_events"}
+		"retrieval_strategies", "retrieval_strategy_audit", "retrieval_events", "llm_configs"}
 	// The worker's queue queries act on jobs by id across tenants: a worker
 	// serves every tenant, and holds the job it updates by its lease.
 	workerQueries := map[string]bool{"ClaimIndexJob": true, "RenewIndexJobLeases": true, "SetIndexJobStage": true,
-		"FinishIndexJob": true, "RequeueIndexJob": true, "ListVectorTenants": true}
+		"FinishIndexJob": true, "RequeueIndexJob": true, "ListVectorTenants": true, "ListChunkTenants": true}
 	files, err := filepath.Glob("../../queries/*.sql")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
