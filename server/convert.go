@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"github.com/cs-assistant/assistant/domain"
 )
@@ -33,6 +34,9 @@ func nextCursor(next string) *string {
 	}
 	return &next
 }
+
+// ms renders a duration in milliseconds with microsecond precision.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // convertAll maps a slice through a boundary converter.
 func convertAll[T, U any](in []T, f func(T) U) []U {

@@ -6,10 +6,12 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/search"
 	"github.com/cs-assistant/assistant/providers/embed"
+	"github.com/cs-assistant/assistant/providers/models"
 )
 
 // Keys is what the server needs of the API-key service.
@@ -60,6 +62,18 @@ type Strategies interface {
 	Metrics(ctx context.Context, tenant domain.TenantID) ([]domain.StrategyMetrics, error)
 }
 
+// ModelConfigs is what the server needs of the model configuration service.
+type ModelConfigs interface {
+	Get(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (domain.LLMConfig, string, error)
+	Update(ctx context.Context, cfg domain.LLMConfig) (domain.LLMConfig, string, error)
+	Test(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (models.TestResult, error)
+}
+
+// Answerer is what the server needs of the answering pipeline.
+type Answerer interface {
+	Run(ctx context.Context, tenant domain.TenantID, req answer.Request, ev *answer.Events) (answer.Outcome, error)
+}
+
 // Deps are the server's collaborators, built by cmd/assistant.
 type Deps struct {
 	Log            *slog.Logger
@@ -74,6 +88,8 @@ type Deps struct {
 	Search         Searcher
 	Embedding      EmbeddingConfigs
 	Strategies     Strategies
+	Models         ModelConfigs
+	Answerer       Answerer
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.
 	Ready func(ctx context.Context) error

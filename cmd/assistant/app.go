@@ -14,16 +14,20 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
 	"github.com/cs-assistant/assistant/pipelines/search"
 	"github.com/cs-assistant/assistant/providers/embed"
+	"github.com/cs-assistant/assistant/providers/models"
 	"github.com/cs-assistant/assistant/server"
+	"github.com/cs-assistant/assistant/store/lexical"
 	"github.com/cs-assistant/assistant/store/pg"
 	"github.com/cs-assistant/assistant/store/vector/embedded"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
+	"github.com/cs-assistant/assistant/store/vector/withlexical"
 	"github.com/cs-assistant/assistant/store/vectorlog"
 )
 
@@ -43,11 +47,13 @@ type app struct {
 	migrator  *pg.Migrator
 	store     *pg.Store
 	vectors   domain.VectorStore
+	lexical   *lexical.Index
 	embedded  *embedded.Store
 	qdrant    *qdrant.Store
 	pdf       *parse.PDFEngine
 	vlog      *vectorlog.Log
 	embedders *embed.Registry
+	models    *models.Registry
 	worker    *ingest.Worker
 	usage     *access.UsageRecorder
 	keys      *access.Keys
@@ -96,13 +102,17 @@ func (a *app) build(ctx context.Context) error {
 	if err := a.buildIngestion(ctx); err != nil {
 		return err
 	}
+	strategies := retrieve.NewStrategies(a.store, a.store)
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
 		Documents: a.store, Jobs: a.store,
-		Ingest:       ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
-		Search:       search.NewService(a.embedders, a.vectors, a.store, a.store),
-		Embedding:    embed.NewConfigs(a.store, buildEmbedder, a.embedders),
-		Strategies:   retrieve.NewStrategies(a.store, a.store),
+		Ingest:     ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
+		Search:     search.NewService(a.embedders, a.vectors, a.store, a.store),
+		Embedding:  embed.NewConfigs(a.store, buildEmbedder, a.embedders),
+		Strategies: strategies,
+		Models:     models.NewConfigs(a.store, buildChatModel, a.models),
+		Answerer: answer.New(retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store),
+			a.models, buildChatModel),
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
 	})
@@ -119,11 +129,15 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	if err := a.buildVectors(ctx); err != nil {
 		return err
 	}
+	if err := a.buildLexical(ctx); err != nil {
+		return err
+	}
 	tok, err := chunk.NewTokenizer()
 	if err != nil {
 		return err
 	}
 	a.embedders = embed.NewRegistry(a.store, buildEmbedder, embedderCacheTTL)
+	a.models = models.NewRegistry(a.store, buildChatModel, embedderCacheTTL)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
 	// per machine (cached in the user's cache dir, 3.5 s) and instantiated
 	// per file (2 ms), instead of compiled per file.
@@ -164,6 +178,60 @@ func (a *app) buildVectors(ctx context.Context) error {
 	return nil
 }
 
+// buildLexical loads the BM25 index of hybrid retrieval from the stored
+// chunks and puts it behind the vector store, so every write reaches both.
+func (a *app) buildLexical(ctx context.Context) error {
+	a.lexical = lexical.New()
+	n := 0
+	err := a.store.LoadChunks(ctx, func(tenant domain.TenantID, chunks []domain.Chunk) error {
+		n += len(chunks)
+		return a.lexicalUpsert(ctx, tenant, chunks)
+	})
+	if err != nil {
+		return fmt.Errorf("load the lexical index: %w", err)
+	}
+	a.vectors = &withlexical.Store{VectorStore: a.vectors, Lexical: a.lexical}
+	a.log.Info("lexical index loaded", "chunks", n)
+	return nil
+}
+
+// lexicalUpsert indexes chunks' words with their metadata typed as the
+// tenant's fields say (dates as times), as filters compare them.
+func (a *app) lexicalUpsert(ctx context.Context, tenant domain.TenantID, chunks []domain.Chunk) error {
+	fields, err := a.store.ListMetadataFields(ctx, tenant, domain.MetadataFieldFilter{IncludeDeprecated: true}, domain.PageRequest{Limit: 1000})
+	if err != nil {
+		return err
+	}
+	docs := make([]lexical.Doc, len(chunks))
+	for i, c := range chunks {
+		docs[i] = lexical.Doc{ChunkID: c.ID, KBID: c.KBID, DocumentID: c.DocumentID, Text: c.Text,
+			Metadata: domain.SearchableMetadata(fields.Items, c.Metadata)}
+	}
+	return a.lexical.Upsert(tenant, docs)
+}
+
+// followVectorChange applies another replica's change to this process's
+// in-memory indexes.
+func (a *app) followVectorChange(ctx context.Context, c pg.VectorChange) error {
+	if err := a.embedded.Apply(ctx, embedded.Change{Tenant: c.Tenant, DocumentID: c.DocumentID, KBID: c.KBID, Deleted: c.Deleted}); err != nil {
+		return err
+	}
+	switch {
+	case c.Deleted && c.DocumentID != "":
+		a.lexical.DeleteDocument(c.Tenant, c.DocumentID)
+	case c.Deleted && c.KBID != "":
+		a.lexical.DeleteKnowledgeBase(c.Tenant, c.KBID)
+	case c.DocumentID != "":
+		chunks, err := a.store.DocumentChunkTexts(ctx, c.Tenant, c.DocumentID)
+		if err != nil {
+			return err
+		}
+		a.lexical.DeleteDocument(c.Tenant, c.DocumentID)
+		return a.lexicalUpsert(ctx, c.Tenant, chunks)
+	}
+	return nil
+}
+
 // startBackground runs the loops that live as long as the app: flushing
 // key use, and dropping cache entries that any replica changed.
 func (a *app) startBackground(ctx context.Context) {
@@ -175,8 +243,7 @@ func (a *app) startBackground(ctx context.Context) {
 	if a.embedded != nil {
 		a.background.Go(func() {
 			a.store.ListenVectorChanges(bg, func(c pg.VectorChange) {
-				err := a.embedded.Apply(bg, embedded.Change{Tenant: c.Tenant, DocumentID: c.DocumentID, KBID: c.KBID, Deleted: c.Deleted})
-				if err != nil {
+				if err := a.followVectorChange(bg, c); err != nil {
 					a.log.Warn("following another replica's vector change failed; a restart reloads the index", "err", err)
 				}
 			})
@@ -192,6 +259,9 @@ func (a *app) startBackground(ctx context.Context) {
 			}
 			if inv.EmbeddingTenant != "" {
 				a.embedders.Forget(inv.EmbeddingTenant)
+			}
+			if inv.LLMTenant != "" {
+				a.models.Forget(inv.LLMTenant)
 			}
 		})
 	})

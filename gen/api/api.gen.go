@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"time"
@@ -19,16 +20,16 @@ import (
 
 // Defines values for ApiKeyScope.
 const (
-	Admin ApiKeyScope = "admin"
-	Chat  ApiKeyScope = "chat"
+	ApiKeyScopeAdmin ApiKeyScope = "admin"
+	ApiKeyScopeChat  ApiKeyScope = "chat"
 )
 
 // Valid indicates whether the value is a known member of the ApiKeyScope enum.
 func (e ApiKeyScope) Valid() bool {
 	switch e {
-	case Admin:
+	case ApiKeyScopeAdmin:
 		return true
-	case Chat:
+	case ApiKeyScopeChat:
 		return true
 	default:
 		return false
@@ -97,19 +98,19 @@ func (e DocumentStatus) Valid() bool {
 
 // Defines values for EmbeddingProviderKind.
 const (
-	Offline          EmbeddingProviderKind = "offline"
-	Ollama           EmbeddingProviderKind = "ollama"
-	OpenaiCompatible EmbeddingProviderKind = "openai_compatible"
+	EmbeddingProviderKindOffline          EmbeddingProviderKind = "offline"
+	EmbeddingProviderKindOllama           EmbeddingProviderKind = "ollama"
+	EmbeddingProviderKindOpenaiCompatible EmbeddingProviderKind = "openai_compatible"
 )
 
 // Valid indicates whether the value is a known member of the EmbeddingProviderKind enum.
 func (e EmbeddingProviderKind) Valid() bool {
 	switch e {
-	case Offline:
+	case EmbeddingProviderKindOffline:
 		return true
-	case Ollama:
+	case EmbeddingProviderKindOllama:
 		return true
-	case OpenaiCompatible:
+	case EmbeddingProviderKindOpenaiCompatible:
 		return true
 	default:
 		return false
@@ -143,6 +144,48 @@ func (e IndexJobState) Valid() bool {
 	case IndexJobStateQueued:
 		return true
 	case IndexJobStateSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LlmProviderKind.
+const (
+	LlmProviderKindAzureOpenai      LlmProviderKind = "azure_openai"
+	LlmProviderKindOffline          LlmProviderKind = "offline"
+	LlmProviderKindOllama           LlmProviderKind = "ollama"
+	LlmProviderKindOpenaiCompatible LlmProviderKind = "openai_compatible"
+)
+
+// Valid indicates whether the value is a known member of the LlmProviderKind enum.
+func (e LlmProviderKind) Valid() bool {
+	switch e {
+	case LlmProviderKindAzureOpenai:
+		return true
+	case LlmProviderKindOffline:
+		return true
+	case LlmProviderKindOllama:
+		return true
+	case LlmProviderKindOpenaiCompatible:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LlmUsageType.
+const (
+	LlmUsageTypeChat         LlmUsageType = "chat"
+	LlmUsageTypeKbProcessing LlmUsageType = "kb_processing"
+)
+
+// Valid indicates whether the value is a known member of the LlmUsageType enum.
+func (e LlmUsageType) Valid() bool {
+	switch e {
+	case LlmUsageTypeChat:
+		return true
+	case LlmUsageTypeKbProcessing:
 		return true
 	default:
 		return false
@@ -248,6 +291,54 @@ func (e MetadataScope) Valid() bool {
 	}
 }
 
+// Defines values for PromptMessageRole.
+const (
+	Assistant PromptMessageRole = "assistant"
+	System    PromptMessageRole = "system"
+	User      PromptMessageRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the PromptMessageRole enum.
+func (e PromptMessageRole) Valid() bool {
+	switch e {
+	case Assistant:
+		return true
+	case System:
+		return true
+	case User:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RagCandidateDropped.
+const (
+	RagCandidateDroppedBelowThreshold     RagCandidateDropped = "below_threshold"
+	RagCandidateDroppedBeyondTopK         RagCandidateDropped = "beyond_top_k"
+	RagCandidateDroppedDeleted            RagCandidateDropped = "deleted"
+	RagCandidateDroppedLessThannil        RagCandidateDropped = "<nil>"
+	RagCandidateDroppedOverEvidenceBudget RagCandidateDropped = "over_evidence_budget"
+)
+
+// Valid indicates whether the value is a known member of the RagCandidateDropped enum.
+func (e RagCandidateDropped) Valid() bool {
+	switch e {
+	case RagCandidateDroppedBelowThreshold:
+		return true
+	case RagCandidateDroppedBeyondTopK:
+		return true
+	case RagCandidateDroppedDeleted:
+		return true
+	case RagCandidateDroppedLessThannil:
+		return true
+	case RagCandidateDroppedOverEvidenceBudget:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RetrievalMode.
 const (
 	Hybrid RetrievalMode = "hybrid"
@@ -341,6 +432,33 @@ func (e TenantStatus) Valid() bool {
 	case TenantStatusActive:
 		return true
 	case TenantStatusDisabled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferReasonCode.
+const (
+	InsufficientEvidence TransferReasonCode = "insufficient_evidence"
+	LowConfidence        TransferReasonCode = "low_confidence"
+	LowScore             TransferReasonCode = "low_score"
+	NoEvidence           TransferReasonCode = "no_evidence"
+	ProviderUnavailable  TransferReasonCode = "provider_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the TransferReasonCode enum.
+func (e TransferReasonCode) Valid() bool {
+	switch e {
+	case InsufficientEvidence:
+		return true
+	case LowConfidence:
+		return true
+	case LowScore:
+		return true
+	case NoEvidence:
+		return true
+	case ProviderUnavailable:
 		return true
 	default:
 		return false
@@ -459,6 +577,29 @@ type ChunkId = string
 type ChunkList struct {
 	Items      []Chunk `json:"items"`
 	NextCursor *string `json:"nextCursor"`
+}
+
+// Citation defines model for Citation.
+type Citation struct {
+	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
+	ChunkId ChunkId `json:"chunkId"`
+
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId string `json:"documentId"`
+
+	// DocumentName Example: faq.pdf
+	DocumentName string `json:"documentName"`
+
+	// Index The `[n]` the prompt numbered this evidence with.
+	//
+	// Example: 1
+	Index int32 `json:"index"`
+
+	// Page Example: 2
+	Page *int32 `json:"page"`
+
+	// Score Example: 0.61
+	Score float64 `json:"score"`
 }
 
 // Document defines model for Document.
@@ -909,6 +1050,151 @@ type KnowledgeBaseUpdateRequest struct {
 	Version Version `json:"version"`
 }
 
+// LlmConfig defines model for LlmConfig.
+type LlmConfig struct {
+	// ApiKeyMasked Example: …a1b2
+	ApiKeyMasked string `json:"apiKeyMasked"`
+
+	// ApiKeySet Example: true
+	ApiKeySet bool `json:"apiKeySet"`
+
+	// ApiVersion Azure only.
+	//
+	// Example:
+	ApiVersion string `json:"apiVersion"`
+
+	// BaseUrl OpenAI-compatible base URL, Ollama URL, or Azure endpoint.
+	//
+	// Example: https://api.openai.com/v1
+	BaseUrl string `json:"baseUrl"`
+
+	// Deployment Azure only.
+	//
+	// Example:
+	Deployment string `json:"deployment"`
+
+	// MaxTokens Example: 800
+	MaxTokens int32 `json:"maxTokens"`
+
+	// Model Example: gpt-4o-mini
+	Model string `json:"model"`
+
+	// ModelId Example: openai_compatible:gpt-4o-mini
+	ModelId string `json:"modelId"`
+
+	// Provider `offline`: the extractive answerer (quotes the best evidence, says so; needs nothing).
+	// `openai_compatible`: `/chat/completions` of any OpenAI-style server. `ollama`: a local model
+	// runner's `/api/chat`. `azure_openai`: an Azure endpoint, deployment and API version.
+	//
+	//
+	// Example: openai_compatible
+	Provider LlmProviderKind `json:"provider"`
+
+	// Retries Extra attempts after a timeout, 429 or 5xx, with backoff and jitter.
+	//
+	// Example: 2
+	Retries int32 `json:"retries"`
+
+	// Temperature Always sent to the provider.
+	//
+	// Example: 0.2
+	Temperature float64 `json:"temperature"`
+
+	// TimeoutMs Per attempt; a timed-out attempt is retried.
+	//
+	// Example: 30000
+	TimeoutMs int32 `json:"timeoutMs"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt *time.Time `json:"updatedAt"`
+
+	// UsageType Example: chat
+	UsageType LlmUsageType `json:"usageType"`
+
+	// Version Example: 1
+	Version int32 `json:"version"`
+}
+
+// LlmConfigUpdateRequest Example: {"apiKey":"sk-example","baseUrl":"https://api.openai.com/v1","model":"gpt-4o-mini","provider":"openai_compatible","temperature":0.2,"version":0}
+type LlmConfigUpdateRequest struct {
+	// ApiKey Example: sk-example
+	ApiKey *string `json:"apiKey,omitempty"`
+
+	// ApiVersion Example:
+	ApiVersion *string `json:"apiVersion,omitempty"`
+
+	// BaseUrl Example: https://api.openai.com/v1
+	BaseUrl *string `json:"baseUrl,omitempty"`
+
+	// Deployment Example:
+	Deployment *string `json:"deployment,omitempty"`
+
+	// MaxTokens Example: 800
+	MaxTokens *int32 `json:"maxTokens,omitempty"`
+
+	// Model Example: gpt-4o-mini
+	Model *string `json:"model,omitempty"`
+
+	// Provider `offline`: the extractive answerer (quotes the best evidence, says so; needs nothing).
+	// `openai_compatible`: `/chat/completions` of any OpenAI-style server. `ollama`: a local model
+	// runner's `/api/chat`. `azure_openai`: an Azure endpoint, deployment and API version.
+	//
+	//
+	// Example: openai_compatible
+	Provider LlmProviderKind `json:"provider"`
+
+	// Retries Example: 2
+	Retries *int32 `json:"retries,omitempty"`
+
+	// Temperature Example: 0.2
+	Temperature *float64 `json:"temperature,omitempty"`
+
+	// TimeoutMs Example: 30000
+	TimeoutMs *int32 `json:"timeoutMs,omitempty"`
+
+	// Version Example: 0
+	Version int32 `json:"version"`
+}
+
+// LlmProviderKind `offline`: the extractive answerer (quotes the best evidence, says so; needs nothing).
+// `openai_compatible`: `/chat/completions` of any OpenAI-style server. `ollama`: a local model
+// runner's `/api/chat`. `azure_openai`: an Azure endpoint, deployment and API version.
+//
+// Example: openai_compatible
+type LlmProviderKind string
+
+// LlmTestResult defines model for LlmTestResult.
+type LlmTestResult struct {
+	Error *string `json:"error"`
+
+	// LatencyMs Example: 412.5
+	LatencyMs float64 `json:"latencyMs"`
+
+	// ModelId Example: openai_compatible:gpt-4o-mini
+	ModelId string `json:"modelId"`
+
+	// Ok Example: true
+	Ok bool `json:"ok"`
+}
+
+// LlmUsageType Example: chat
+type LlmUsageType string
+
+// LlmUsageTypeInfo defines model for LlmUsageTypeInfo.
+type LlmUsageTypeInfo struct {
+	// Description Example: Answers customers in the dialogue and the RAG lab.
+	Description string `json:"description"`
+
+	// UsageType Example: chat
+	UsageType LlmUsageType `json:"usageType"`
+}
+
+// LlmUsageTypeList defines model for LlmUsageTypeList.
+type LlmUsageTypeList struct {
+	Items     []LlmUsageTypeInfo `json:"items"`
+	Providers []LlmProviderKind  `json:"providers"`
+}
+
 // Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
 //
 // Example: {"lang":"zh","product":"router"}
@@ -1133,6 +1419,173 @@ type Problem struct {
 	//
 	// Example: urn:assistant:problem:not_found
 	Type string `json:"type"`
+}
+
+// PromptMessage defines model for PromptMessage.
+type PromptMessage struct {
+	// Content Example: You are a customer-service assistant.
+	Content string `json:"content"`
+
+	// Role Example: system
+	Role PromptMessageRole `json:"role"`
+}
+
+// PromptMessageRole Example: system
+type PromptMessageRole string
+
+// RagCandidate defines model for RagCandidate.
+type RagCandidate struct {
+	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
+	ChunkId ChunkId `json:"chunkId"`
+
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId string `json:"documentId"`
+
+	// DocumentName Example: faq.pdf
+	DocumentName string               `json:"documentName"`
+	Dropped      *RagCandidateDropped `json:"dropped"`
+
+	// FusedScore Example: 0.61
+	FusedScore float64 `json:"fusedScore"`
+
+	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	KbId string `json:"kbId"`
+
+	// Kept Example: true
+	Kept bool `json:"kept"`
+
+	// LexicalScore Example: 7.3
+	LexicalScore *float64 `json:"lexicalScore"`
+
+	// Page Example: 2
+	Page *int32 `json:"page"`
+
+	// Text Example: Refunds reach your account within 3 working days.
+	Text string `json:"text"`
+
+	// VectorScore Example: 0.61
+	VectorScore *float64 `json:"vectorScore"`
+}
+
+// RagCandidateDropped defines model for RagCandidate.Dropped.
+type RagCandidateDropped string
+
+// RagExperimentRequest Example: {"generate":true,"query":"How long does a refund take?"}
+type RagExperimentRequest struct {
+	// Filter A metadata filter: field names with a value (equality) or an object of operators, and `$and` / `$or` arrays.
+	//
+	// Example: {"lang":"zh","product":{"$in":["router","camera"]}}
+	Filter *MetadataFilter `json:"filter,omitempty"`
+
+	// Generate Also generate the answer (skipped when the decision is to hand off).
+	//
+	// Example: true
+	Generate *bool              `json:"generate,omitempty"`
+	KbIds    *[]KnowledgeBaseId `json:"kbIds,omitempty"`
+
+	// Model A usage type whose configured model to use, or an inline model configuration (nothing is stored).
+	Model *RagModelOverride `json:"model,omitempty"`
+
+	// Query Example: How long does a refund take?
+	Query string `json:"query"`
+
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	Strategy *RetrievalStrategy `json:"strategy,omitempty"`
+}
+
+// RagExperimentResult defines model for RagExperimentResult.
+type RagExperimentResult struct {
+	// Answer Example: Refunds reach your account within 3 working days [1].
+	Answer     *string        `json:"answer"`
+	Candidates []RagCandidate `json:"candidates"`
+	Citations  []Citation     `json:"citations"`
+
+	// Confidence Example: 0.72
+	Confidence float64 `json:"confidence"`
+
+	// EmbeddingModel Example: offline-hash-v1
+	EmbeddingModel string `json:"embeddingModel"`
+
+	// EvidenceTokens Example: 240
+	EvidenceTokens int32 `json:"evidenceTokens"`
+
+	// Model Example: offline-extractive-v1
+	Model  *string          `json:"model"`
+	Prompt *[]PromptMessage `json:"prompt"`
+
+	// Query Example: How long does a refund take?
+	Query string `json:"query"`
+
+	// ShouldTransfer Example: false
+	ShouldTransfer bool `json:"shouldTransfer"`
+
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	Strategy       RetrievalStrategy `json:"strategy"`
+	Thought        *string           `json:"thought"`
+	Timings        RagTimings        `json:"timings"`
+	TransferReason *TransferReason   `json:"transferReason"`
+}
+
+// RagModelOverride A usage type whose configured model to use, or an inline model configuration (nothing is stored).
+type RagModelOverride struct {
+	// ApiKey Example: sk-example
+	ApiKey *string `json:"apiKey,omitempty"`
+
+	// ApiVersion Example:
+	ApiVersion *string `json:"apiVersion,omitempty"`
+
+	// BaseUrl Example: http://127.0.0.1:11434
+	BaseUrl *string `json:"baseUrl,omitempty"`
+
+	// Deployment Example:
+	Deployment *string `json:"deployment,omitempty"`
+
+	// MaxTokens Example: 800
+	MaxTokens *int32 `json:"maxTokens,omitempty"`
+
+	// Model Example: qwen2.5:7b
+	Model *string `json:"model,omitempty"`
+
+	// Provider `offline`: the extractive answerer (quotes the best evidence, says so; needs nothing).
+	// `openai_compatible`: `/chat/completions` of any OpenAI-style server. `ollama`: a local model
+	// runner's `/api/chat`. `azure_openai`: an Azure endpoint, deployment and API version.
+	//
+	//
+	// Example: openai_compatible
+	Provider *LlmProviderKind `json:"provider,omitempty"`
+
+	// Retries Example: 2
+	Retries *int32 `json:"retries,omitempty"`
+
+	// Temperature Example: 0.2
+	Temperature *float64 `json:"temperature,omitempty"`
+
+	// TimeoutMs Example: 30000
+	TimeoutMs *int32 `json:"timeoutMs,omitempty"`
+
+	// UsageType Example: chat
+	UsageType *LlmUsageType `json:"usageType,omitempty"`
+}
+
+// RagTimings defines model for RagTimings.
+type RagTimings struct {
+	// EmbedMs Example: 0.4
+	EmbedMs float64 `json:"embedMs"`
+
+	// GenerateMs Example: 0
+	GenerateMs float64 `json:"generateMs"`
+
+	// LexicalMs Example: 0.3
+	LexicalMs float64 `json:"lexicalMs"`
+
+	// LoadMs Example: 0.9
+	LoadMs float64 `json:"loadMs"`
+
+	// TotalMs Example: 3.1
+	TotalMs float64 `json:"totalMs"`
+
+	// VectorMs Example: 1.2
+	VectorMs float64 `json:"vectorMs"`
 }
 
 // RetrievalMode `hybrid` fuses vector hits with lexical (BM25) hits over the same chunks by reciprocal rank fusion.
@@ -1443,6 +1896,39 @@ type TenantUpdateRequest struct {
 	Version *Version `json:"version,omitempty"`
 }
 
+// TransferReason defines model for TransferReason.
+type TransferReason struct {
+	// Code Example: low_score
+	Code TransferReasonCode `json:"code"`
+
+	// Confidence Example: 0.18
+	Confidence float64 `json:"confidence"`
+
+	// EvidenceTokens Example: 80
+	EvidenceTokens int32 `json:"evidenceTokens"`
+
+	// Hits Example: 2
+	Hits int32 `json:"hits"`
+
+	// MinEvidenceTokens Example: 20
+	MinEvidenceTokens int32 `json:"minEvidenceTokens"`
+
+	// MinHits Example: 1
+	MinHits int32 `json:"minHits"`
+
+	// MinTopScore Example: 0.3
+	MinTopScore float64 `json:"minTopScore"`
+
+	// Threshold Example: 0.5
+	Threshold float64 `json:"threshold"`
+
+	// TopScore Example: 0.21
+	TopScore float64 `json:"topScore"`
+}
+
+// TransferReasonCode Example: low_score
+type TransferReasonCode string
+
 // Version Optimistic-concurrency version; goes up by one on every change.
 //
 // Example: 3
@@ -1478,6 +1964,9 @@ type TenantHeader = TenantId
 //
 // Example: acme
 type TenantIdPath = TenantId
+
+// UsageTypePath Example: chat
+type UsageTypePath = LlmUsageType
 
 // BadRequest An RFC 9457 problem detail.
 type BadRequest = Problem
@@ -1659,6 +2148,30 @@ type UpdateKnowledgeBaseParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// GetLlmConfigParams defines parameters for GetLlmConfig.
+type GetLlmConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateLlmConfigParams defines parameters for UpdateLlmConfig.
+type UpdateLlmConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// TestLlmConfigParams defines parameters for TestLlmConfig.
+type TestLlmConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListLlmUsageTypesParams defines parameters for ListLlmUsageTypes.
+type ListLlmUsageTypesParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // ListMetadataFieldsParams defines parameters for ListMetadataFields.
 type ListMetadataFieldsParams struct {
 	// Limit Page size.
@@ -1733,6 +2246,18 @@ type ListMetadataSchemasParams struct {
 
 // DeleteMetadataSchemaParams defines parameters for DeleteMetadataSchema.
 type DeleteMetadataSchemaParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// RunRagExperimentParams defines parameters for RunRagExperiment.
+type RunRagExperimentParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// StreamRagExperimentParams defines parameters for StreamRagExperiment.
+type StreamRagExperimentParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -1824,6 +2349,9 @@ type CreateKnowledgeBaseJSONRequestBody = KnowledgeBaseCreateRequest
 // UpdateKnowledgeBaseJSONRequestBody defines body for UpdateKnowledgeBase for application/json ContentType.
 type UpdateKnowledgeBaseJSONRequestBody = KnowledgeBaseUpdateRequest
 
+// UpdateLlmConfigJSONRequestBody defines body for UpdateLlmConfig for application/json ContentType.
+type UpdateLlmConfigJSONRequestBody = LlmConfigUpdateRequest
+
 // CreateMetadataFieldJSONRequestBody defines body for CreateMetadataField for application/json ContentType.
 type CreateMetadataFieldJSONRequestBody = MetadataFieldCreateRequest
 
@@ -1832,6 +2360,12 @@ type UpdateMetadataFieldJSONRequestBody = MetadataFieldUpdateRequest
 
 // ChangeMetadataFieldStatusJSONRequestBody defines body for ChangeMetadataFieldStatus for application/json ContentType.
 type ChangeMetadataFieldStatusJSONRequestBody = MetadataFieldStatusRequest
+
+// RunRagExperimentJSONRequestBody defines body for RunRagExperiment for application/json ContentType.
+type RunRagExperimentJSONRequestBody = RagExperimentRequest
+
+// StreamRagExperimentJSONRequestBody defines body for StreamRagExperiment for application/json ContentType.
+type StreamRagExperimentJSONRequestBody = RagExperimentRequest
 
 // UpdateTenantSettingsJSONRequestBody defines body for UpdateTenantSettings for application/json ContentType.
 type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
@@ -1916,6 +2450,18 @@ type ServerInterface interface {
 	// UpdateKnowledgeBase Replace a knowledge base's name and description
 	// (PUT /admin/kb/knowledge-bases/{kbId})
 	UpdateKnowledgeBase(ctx echo.Context, kbId KnowledgeBaseIdPath, params UpdateKnowledgeBaseParams) error
+	// GetLlmConfig Get the model of a usage type
+	// (GET /admin/llm/config/{usageType})
+	GetLlmConfig(ctx echo.Context, usageType UsageTypePath, params GetLlmConfigParams) error
+	// UpdateLlmConfig Replace the model of a usage type
+	// (PUT /admin/llm/config/{usageType})
+	UpdateLlmConfig(ctx echo.Context, usageType UsageTypePath, params UpdateLlmConfigParams) error
+	// TestLlmConfig Try the model of a usage type
+	// (POST /admin/llm/config/{usageType}/test)
+	TestLlmConfig(ctx echo.Context, usageType UsageTypePath, params TestLlmConfigParams) error
+	// ListLlmUsageTypes The usage types a model can be configured for
+	// (GET /admin/llm/usage-types)
+	ListLlmUsageTypes(ctx echo.Context, params ListLlmUsageTypesParams) error
 	// ListMetadataFields List metadata fields
 	// (GET /admin/metadata/fields)
 	ListMetadataFields(ctx echo.Context, params ListMetadataFieldsParams) error
@@ -1943,6 +2489,12 @@ type ServerInterface interface {
 	// DeleteMetadataSchema Delete every field of a scope
 	// (DELETE /admin/metadata/schemas/{scope})
 	DeleteMetadataSchema(ctx echo.Context, scope MetadataScope, params DeleteMetadataSchemaParams) error
+	// RunRagExperiment Run a query through retrieval and generation, with the debug output
+	// (POST /admin/rag/experiments/run)
+	RunRagExperiment(ctx echo.Context, params RunRagExperimentParams) error
+	// StreamRagExperiment The same, as server-sent events
+	// (POST /admin/rag/experiments/stream)
+	StreamRagExperiment(ctx echo.Context, params StreamRagExperimentParams) error
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx echo.Context, params GetTenantSettingsParams) error
@@ -2745,6 +3297,151 @@ func (w *ServerInterfaceWrapper) UpdateKnowledgeBase(ctx echo.Context) error {
 	return err
 }
 
+// GetLlmConfig converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLlmConfig(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "usageType" -------------
+	var usageType UsageTypePath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "usageType", ctx.Param("usageType"), &usageType, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter usageType: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetLlmConfigParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLlmConfig(ctx, usageType, params)
+	return err
+}
+
+// UpdateLlmConfig converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateLlmConfig(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "usageType" -------------
+	var usageType UsageTypePath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "usageType", ctx.Param("usageType"), &usageType, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter usageType: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateLlmConfigParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateLlmConfig(ctx, usageType, params)
+	return err
+}
+
+// TestLlmConfig converts echo context to params.
+func (w *ServerInterfaceWrapper) TestLlmConfig(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "usageType" -------------
+	var usageType UsageTypePath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "usageType", ctx.Param("usageType"), &usageType, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter usageType: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params TestLlmConfigParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TestLlmConfig(ctx, usageType, params)
+	return err
+}
+
+// ListLlmUsageTypes converts echo context to params.
+func (w *ServerInterfaceWrapper) ListLlmUsageTypes(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListLlmUsageTypesParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListLlmUsageTypes(ctx, params)
+	return err
+}
+
 // ListMetadataFields converts echo context to params.
 func (w *ServerInterfaceWrapper) ListMetadataFields(ctx echo.Context) error {
 	var err error
@@ -3117,6 +3814,68 @@ func (w *ServerInterfaceWrapper) DeleteMetadataSchema(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.DeleteMetadataSchema(ctx, scope, params)
+	return err
+}
+
+// RunRagExperiment converts echo context to params.
+func (w *ServerInterfaceWrapper) RunRagExperiment(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RunRagExperimentParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RunRagExperiment(ctx, params)
+	return err
+}
+
+// StreamRagExperiment converts echo context to params.
+func (w *ServerInterfaceWrapper) StreamRagExperiment(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StreamRagExperimentParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StreamRagExperiment(ctx, params)
 	return err
 }
 
@@ -3566,6 +4325,12 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/strategy/retrieval/rollback", wrapper.RollbackRetrievalStrategy, options.OperationMiddlewares["rollbackRetrievalStrategy"]...)
 	router.GET(options.BaseURL+"/strategy/retrieval/metrics", wrapper.GetRetrievalMetrics, options.OperationMiddlewares["getRetrievalMetrics"]...)
 	router.GET(options.BaseURL+"/strategy/retrieval/audit", wrapper.ListRetrievalStrategyAudit, options.OperationMiddlewares["listRetrievalStrategyAudit"]...)
+	router.GET(options.BaseURL+"/admin/llm/usage-types", wrapper.ListLlmUsageTypes, options.OperationMiddlewares["listLlmUsageTypes"]...)
+	router.GET(options.BaseURL+"/admin/llm/config/:usageType", wrapper.GetLlmConfig, options.OperationMiddlewares["getLlmConfig"]...)
+	router.PUT(options.BaseURL+"/admin/llm/config/:usageType", wrapper.UpdateLlmConfig, options.OperationMiddlewares["updateLlmConfig"]...)
+	router.POST(options.BaseURL+"/admin/llm/config/:usageType/test", wrapper.TestLlmConfig, options.OperationMiddlewares["testLlmConfig"]...)
+	router.POST(options.BaseURL+"/admin/rag/experiments/run", wrapper.RunRagExperiment, options.OperationMiddlewares["runRagExperiment"]...)
+	router.POST(options.BaseURL+"/admin/rag/experiments/stream", wrapper.StreamRagExperiment, options.OperationMiddlewares["streamRagExperiment"]...)
 
 }
 
@@ -5929,6 +6694,402 @@ func (response UpdateKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type GetLlmConfigRequestObject struct {
+	UsageType UsageTypePath `json:"usageType"`
+	Params    GetLlmConfigParams
+}
+
+type GetLlmConfigResponseObject interface {
+	VisitGetLlmConfigResponse(w http.ResponseWriter) error
+}
+
+type GetLlmConfig200JSONResponse LlmConfig
+
+func (response GetLlmConfig200JSONResponse) VisitGetLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLlmConfig400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetLlmConfig400ApplicationProblemPlusJSONResponse) VisitGetLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLlmConfig401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetLlmConfig401ApplicationProblemPlusJSONResponse) VisitGetLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLlmConfig403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetLlmConfig403ApplicationProblemPlusJSONResponse) VisitGetLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLlmConfig500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetLlmConfig500ApplicationProblemPlusJSONResponse) VisitGetLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfigRequestObject struct {
+	UsageType UsageTypePath `json:"usageType"`
+	Params    UpdateLlmConfigParams
+	Body      *UpdateLlmConfigJSONRequestBody
+}
+
+type UpdateLlmConfigResponseObject interface {
+	VisitUpdateLlmConfigResponse(w http.ResponseWriter) error
+}
+
+type UpdateLlmConfig200JSONResponse LlmConfig
+
+func (response UpdateLlmConfig200JSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig400ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig401ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig403ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig409ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig413ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig415ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig500ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestLlmConfigRequestObject struct {
+	UsageType UsageTypePath `json:"usageType"`
+	Params    TestLlmConfigParams
+}
+
+type TestLlmConfigResponseObject interface {
+	VisitTestLlmConfigResponse(w http.ResponseWriter) error
+}
+
+type TestLlmConfig200JSONResponse LlmTestResult
+
+func (response TestLlmConfig200JSONResponse) VisitTestLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestLlmConfig400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response TestLlmConfig400ApplicationProblemPlusJSONResponse) VisitTestLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestLlmConfig401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response TestLlmConfig401ApplicationProblemPlusJSONResponse) VisitTestLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestLlmConfig403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response TestLlmConfig403ApplicationProblemPlusJSONResponse) VisitTestLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestLlmConfig500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response TestLlmConfig500ApplicationProblemPlusJSONResponse) VisitTestLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLlmUsageTypesRequestObject struct {
+	Params ListLlmUsageTypesParams
+}
+
+type ListLlmUsageTypesResponseObject interface {
+	VisitListLlmUsageTypesResponse(w http.ResponseWriter) error
+}
+
+type ListLlmUsageTypes200JSONResponse LlmUsageTypeList
+
+func (response ListLlmUsageTypes200JSONResponse) VisitListLlmUsageTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLlmUsageTypes400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListLlmUsageTypes400ApplicationProblemPlusJSONResponse) VisitListLlmUsageTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLlmUsageTypes401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListLlmUsageTypes401ApplicationProblemPlusJSONResponse) VisitListLlmUsageTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLlmUsageTypes403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListLlmUsageTypes403ApplicationProblemPlusJSONResponse) VisitListLlmUsageTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLlmUsageTypes500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListLlmUsageTypes500ApplicationProblemPlusJSONResponse) VisitListLlmUsageTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMetadataFieldsRequestObject struct {
 	Params ListMetadataFieldsParams
 }
@@ -6905,6 +8066,273 @@ type DeleteMetadataSchema500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response DeleteMetadataSchema500ApplicationProblemPlusJSONResponse) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperimentRequestObject struct {
+	Params RunRagExperimentParams
+	Body   *RunRagExperimentJSONRequestBody
+}
+
+type RunRagExperimentResponseObject interface {
+	VisitRunRagExperimentResponse(w http.ResponseWriter) error
+}
+
+type RunRagExperiment200JSONResponse RagExperimentResult
+
+func (response RunRagExperiment200JSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperiment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment400ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperiment401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment401ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperiment403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment403ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperiment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment413ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperiment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment415ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperiment500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment500ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperimentRequestObject struct {
+	Params StreamRagExperimentParams
+	Body   *StreamRagExperimentJSONRequestBody
+}
+
+type StreamRagExperimentResponseObject interface {
+	VisitStreamRagExperimentResponse(w http.ResponseWriter) error
+}
+
+type StreamRagExperiment200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response StreamRagExperiment200TexteventStreamResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type StreamRagExperiment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment400ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperiment401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment401ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperiment403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment403ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperiment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment413ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperiment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment415ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperiment500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment500ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -8261,6 +9689,18 @@ type StrictServerInterface interface {
 	// UpdateKnowledgeBase Replace a knowledge base's name and description
 	// (PUT /admin/kb/knowledge-bases/{kbId})
 	UpdateKnowledgeBase(ctx context.Context, request UpdateKnowledgeBaseRequestObject) (UpdateKnowledgeBaseResponseObject, error)
+	// GetLlmConfig Get the model of a usage type
+	// (GET /admin/llm/config/{usageType})
+	GetLlmConfig(ctx context.Context, request GetLlmConfigRequestObject) (GetLlmConfigResponseObject, error)
+	// UpdateLlmConfig Replace the model of a usage type
+	// (PUT /admin/llm/config/{usageType})
+	UpdateLlmConfig(ctx context.Context, request UpdateLlmConfigRequestObject) (UpdateLlmConfigResponseObject, error)
+	// TestLlmConfig Try the model of a usage type
+	// (POST /admin/llm/config/{usageType}/test)
+	TestLlmConfig(ctx context.Context, request TestLlmConfigRequestObject) (TestLlmConfigResponseObject, error)
+	// ListLlmUsageTypes The usage types a model can be configured for
+	// (GET /admin/llm/usage-types)
+	ListLlmUsageTypes(ctx context.Context, request ListLlmUsageTypesRequestObject) (ListLlmUsageTypesResponseObject, error)
 	// ListMetadataFields List metadata fields
 	// (GET /admin/metadata/fields)
 	ListMetadataFields(ctx context.Context, request ListMetadataFieldsRequestObject) (ListMetadataFieldsResponseObject, error)
@@ -8288,6 +9728,12 @@ type StrictServerInterface interface {
 	// DeleteMetadataSchema Delete every field of a scope
 	// (DELETE /admin/metadata/schemas/{scope})
 	DeleteMetadataSchema(ctx context.Context, request DeleteMetadataSchemaRequestObject) (DeleteMetadataSchemaResponseObject, error)
+	// RunRagExperiment Run a query through retrieval and generation, with the debug output
+	// (POST /admin/rag/experiments/run)
+	RunRagExperiment(ctx context.Context, request RunRagExperimentRequestObject) (RunRagExperimentResponseObject, error)
+	// StreamRagExperiment The same, as server-sent events
+	// (POST /admin/rag/experiments/stream)
+	StreamRagExperiment(ctx context.Context, request StreamRagExperimentRequestObject) (StreamRagExperimentResponseObject, error)
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx context.Context, request GetTenantSettingsRequestObject) (GetTenantSettingsResponseObject, error)
@@ -8992,6 +10438,132 @@ func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, kbId KnowledgeBas
 	return nil
 }
 
+// GetLlmConfig operation middleware
+func (sh *strictHandler) GetLlmConfig(ctx echo.Context, usageType UsageTypePath, params GetLlmConfigParams) error {
+	var request GetLlmConfigRequestObject
+
+	request.UsageType = usageType
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetLlmConfig(ctx.Request().Context(), request.(GetLlmConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetLlmConfig")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetLlmConfigResponseObject); ok {
+		return validResponse.VisitGetLlmConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateLlmConfig operation middleware
+func (sh *strictHandler) UpdateLlmConfig(ctx echo.Context, usageType UsageTypePath, params UpdateLlmConfigParams) error {
+	var request UpdateLlmConfigRequestObject
+
+	request.UsageType = usageType
+	request.Params = params
+
+	var body UpdateLlmConfigJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateLlmConfig(ctx.Request().Context(), request.(UpdateLlmConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateLlmConfig")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateLlmConfigResponseObject); ok {
+		return validResponse.VisitUpdateLlmConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// TestLlmConfig operation middleware
+func (sh *strictHandler) TestLlmConfig(ctx echo.Context, usageType UsageTypePath, params TestLlmConfigParams) error {
+	var request TestLlmConfigRequestObject
+
+	request.UsageType = usageType
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.TestLlmConfig(ctx.Request().Context(), request.(TestLlmConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TestLlmConfig")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TestLlmConfigResponseObject); ok {
+		return validResponse.VisitTestLlmConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListLlmUsageTypes operation middleware
+func (sh *strictHandler) ListLlmUsageTypes(ctx echo.Context, params ListLlmUsageTypesParams) error {
+	var request ListLlmUsageTypesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListLlmUsageTypes(ctx.Request().Context(), request.(ListLlmUsageTypesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListLlmUsageTypes")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListLlmUsageTypesResponseObject); ok {
+		return validResponse.VisitListLlmUsageTypesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListMetadataFields operation middleware
 func (sh *strictHandler) ListMetadataFields(ctx echo.Context, params ListMetadataFieldsParams) error {
 	var request ListMetadataFieldsRequestObject
@@ -9286,6 +10858,102 @@ func (sh *strictHandler) DeleteMetadataSchema(ctx echo.Context, scope MetadataSc
 		return err
 	} else if validResponse, ok := response.(DeleteMetadataSchemaResponseObject); ok {
 		return validResponse.VisitDeleteMetadataSchemaResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RunRagExperiment operation middleware
+func (sh *strictHandler) RunRagExperiment(ctx echo.Context, params RunRagExperimentParams) error {
+	var request RunRagExperimentRequestObject
+
+	request.Params = params
+
+	var body RunRagExperimentJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RunRagExperiment(ctx.Request().Context(), request.(RunRagExperimentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RunRagExperiment")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RunRagExperimentResponseObject); ok {
+		return validResponse.VisitRunRagExperimentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// StreamRagExperiment operation middleware
+func (sh *strictHandler) StreamRagExperiment(ctx echo.Context, params StreamRagExperimentParams) error {
+	var request StreamRagExperimentRequestObject
+
+	request.Params = params
+
+	var body StreamRagExperimentJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.StreamRagExperiment(ctx.Request().Context(), request.(StreamRagExperimentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StreamRagExperiment")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(StreamRagExperimentResponseObject); ok {
+		return validResponse.VisitStreamRagExperimentResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
