@@ -12,7 +12,7 @@ NPM_BIN := tools/npm/node_modules/.bin
 export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
-.PHONY: help run build test test-go lint-spec generate bench vet tools
+.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -43,6 +43,12 @@ tools: ## install the pinned npm tools (Node.js from Debian when missing)
 generate: ## regenerate gen/api (oapi-codegen) and gen/db (sqlc)
 	$(OAPI) -config openapi/oapi-codegen.yaml openapi/openapi.yaml
 	$(SQLC) generate
+
+demo: ## walk through the main job against a running `make run` (sample FAQ, cited answers, a hand-off)
+	go run ./cmd/demo
+
+samples: ## regenerate the sample FAQ PDFs
+	go run ./samples/faq/gen
 
 bench: ## benchmarks (one request through the whole middleware chain, and more)
 	go test -run '^$$' -bench . -benchmem ./...
