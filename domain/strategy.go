@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -21,15 +21,15 @@ const (
 // RetrievalStrategy is how a tenant's answers find evidence and when the
 // evidence is too weak to answer.
 type RetrievalStrategy struct {
-	Mode                        RetrievalMode `json:"mode"`
-	TopK                        int32         `json:"topK"`
-	ScoreThreshold              float64       `json:"scoreThreshold"`
-	LexicalWeight               float64       `json:"lexicalWeight"`
-	MaxEvidenceTokens           int32         `json:"maxEvidenceTokens"`
-	MinHits                     int32         `json:"minHits"`
-	MinTopScore                 float64       `json:"minTopScore"`
-	MinEvidenceTokens           int32         `json:"minEvidenceTokens"`
-	TransferConfidenceThreshold float64       `json:"transferConfidenceThreshold"`
+	Mode                        RetrievalMode
+	TopK                        int32
+	ScoreThreshold              float64
+	LexicalWeight               float64
+	MaxEvidenceTokens           int32
+	MinHits                     int32
+	MinTopScore                 float64
+	MinEvidenceTokens           int32
+	TransferConfidenceThreshold float64
 }
 
 // DefaultStrategy is the strategy a tenant has until it switches: vector
@@ -44,8 +44,8 @@ func DefaultStrategy(s TenantSettings) RetrievalStrategy {
 
 // ID identifies a configuration: the same values always give the same id.
 func (s RetrievalStrategy) ID() string {
-	b, _ := json.Marshal(s) // a struct of numbers and strings always encodes
-	sum := sha256.Sum256(b)
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s|%d|%g|%g|%d|%d|%g|%d|%g", s.Mode, s.TopK, s.ScoreThreshold,
+		s.LexicalWeight, s.MaxEvidenceTokens, s.MinHits, s.MinTopScore, s.MinEvidenceTokens, s.TransferConfidenceThreshold)))
 	return "stg_" + hex.EncodeToString(sum[:8])
 }
 
@@ -77,9 +77,9 @@ const (
 
 // RiskFinding is one risk of a strategy.
 type RiskFinding struct {
-	Level  RiskLevel `json:"level"`
-	Code   string    `json:"code"`
-	Reason string    `json:"reason"`
+	Level  RiskLevel
+	Code   string
+	Reason string
 }
 
 // RetrievalEvent records one retrieval, for metrics and risk reports.

@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/jackc/pgx/v5"
@@ -20,8 +19,8 @@ func (s *Store) CurrentStrategy(ctx context.Context, tenant domain.TenantID) (*d
 	if err != nil {
 		return nil, mapError(err, "")
 	}
-	var st domain.RetrievalStrategy
-	if err := json.Unmarshal(raw, &st); err != nil {
+	st, err := decodeStrategy(raw)
+	if err != nil {
 		return nil, mapError(err, "")
 	}
 	return &st, nil
@@ -29,16 +28,13 @@ func (s *Store) CurrentStrategy(ctx context.Context, tenant domain.TenantID) (*d
 
 // SetStrategy implements domain.StrategyStore.
 func (s *Store) SetStrategy(ctx context.Context, tenant domain.TenantID, to *domain.RetrievalStrategy, a domain.StrategyAudit) error {
-	from, _ := json.Marshal(a.From) // structs of numbers and strings always encode
-	toJSON, _ := json.Marshal(a.To)
-	findings, _ := json.Marshal(nonNilFindings(a.Findings))
+	from, toJSON, findings := encodeStrategy(a.From), encodeStrategy(a.To), encodeFindings(a.Findings)
 	return mapError(s.inTx(ctx, func(q *db.Queries) error {
 		var err error
 		if to == nil {
 			err = q.DeleteRetrievalStrategy(ctx, string(tenant))
 		} else {
-			cfg, _ := json.Marshal(to)
-			err = q.UpsertRetrievalStrategy(ctx, db.UpsertRetrievalStrategyParams{TenantID: string(tenant), Config: cfg})
+			err = q.UpsertRetrievalStrategy(ctx, db.UpsertRetrievalStrategyParams{TenantID: string(tenant), Config: encodeStrategy(*to)})
 		}
 		if err != nil {
 			return err
@@ -59,9 +55,9 @@ func (s *Store) ListStrategyAudit(ctx context.Context, tenant domain.TenantID, p
 	items := make([]domain.StrategyAudit, len(rows))
 	for i, r := range rows {
 		a := domain.StrategyAudit{ID: r.ID, TenantID: domain.TenantID(r.TenantID), Action: r.Action, KeyID: r.KeyID, At: r.At.UTC()}
-		_ = json.Unmarshal(r.FromConfig, &a.From)
-		_ = json.Unmarshal(r.ToConfig, &a.To)
-		_ = json.Unmarshal(r.Findings, &a.Findings)
+		a.From, _ = decodeStrategy(r.FromConfig) // written by encodeStrategy
+		a.To, _ = decodeStrategy(r.ToConfig)
+		a.Findings = decodeFindings(r.Findings)
 		items[i] = a
 	}
 	return domain.PageOf(items, p, func(a domain.StrategyAudit) string { return a.ID }), nil
@@ -69,9 +65,8 @@ func (s *Store) ListStrategyAudit(ctx context.Context, tenant domain.TenantID, p
 
 // RecordRetrieval implements domain.StrategyStore.
 func (s *Store) RecordRetrieval(ctx context.Context, e domain.RetrievalEvent) error {
-	cfg, _ := json.Marshal(e.Strategy)
 	return mapError(s.q.InsertRetrievalEvent(ctx, db.InsertRetrievalEventParams{
-		TenantID: string(e.TenantID), StrategyID: e.Strategy.ID(), Config: cfg, Hits: e.Hits, TopScore: e.TopScore,
+		TenantID: string(e.TenantID), StrategyID: e.Strategy.ID(), Config: encodeStrategy(e.Strategy), Hits: e.Hits, TopScore: e.TopScore,
 		EvidenceTokens: e.EvidenceTokens, Insufficient: e.Insufficient, Transferred: e.Transferred, LatencyMs: e.LatencyMs,
 	}), "")
 }
@@ -88,7 +83,7 @@ func (s *Store) RecentRetrievals(ctx context.Context, tenant domain.TenantID, n 
 			TenantID: domain.TenantID(r.TenantID), Hits: r.Hits, TopScore: r.TopScore, EvidenceTokens: r.EvidenceTokens,
 			Insufficient: r.Insufficient, Transferred: r.Transferred, LatencyMs: r.LatencyMs, At: r.CreatedAt.UTC(),
 		}
-		_ = json.Unmarshal(r.Config, &e.Strategy)
+		e.Strategy, _ = decodeStrategy(r.Config)
 		out[i] = e
 	}
 	return out, nil
@@ -106,15 +101,8 @@ func (s *Store) RetrievalMetrics(ctx context.Context, tenant domain.TenantID) ([
 			StrategyID: r.StrategyID, Queries: r.Queries, MeanHits: r.MeanHits, MeanTopScore: r.MeanTopScore,
 			InsufficientRate: r.InsufficientRate, TransferRate: r.TransferRate, P50LatencyMs: r.P50LatencyMs, P95LatencyMs: r.P95LatencyMs,
 		}
-		_ = json.Unmarshal(r.Config, &m.Strategy)
+		m.Strategy, _ = decodeStrategy(r.Config)
 		out[i] = m
 	}
 	return out, nil
-}
-
-func nonNilFindings(f []domain.RiskFinding) []domain.RiskFinding {
-	if f == nil {
-		return []domain.RiskFinding{}
-	}
-	return f
 }
