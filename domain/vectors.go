@@ -93,3 +93,25 @@ type VectorStore interface {
 	// Search returns the best hits, best first.
 	Search(ctx context.Context, tenant TenantID, q VectorQuery) ([]VectorHit, error)
 }
+
+// LexicalQuery asks the lexical (BM25) index for the TopK chunks whose
+// words best match Text.
+type LexicalQuery struct {
+	Text   string
+	KBIDs  []string
+	Filter *Filter
+	TopK   int
+}
+
+// LexicalHit is one lexical match; Score is its BM25 score.
+type LexicalHit struct {
+	ChunkID    string
+	KBID       string
+	DocumentID string
+	Score      float64
+}
+
+// LexicalSearcher searches chunks by their words, per tenant.
+type LexicalSearcher interface {
+	SearchWords(ctx context.Context, tenant TenantID, q LexicalQuery) ([]LexicalHit, error)
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/confidence"
-	"github.com/cs-assistant/assistant/store/lexical"
 )
 
 // Candidate pool: each list is asked for this many times topK, so the
@@ -18,24 +17,19 @@ const (
 	rrfK       = 60
 )
 
-// Lexical is the BM25 index hybrid retrieval fuses with.
-type Lexical interface {
-	Search(ctx context.Context, tenant domain.TenantID, q lexical.Query) ([]lexical.Hit, error)
-}
-
 // Retriever finds evidence with the tenant's strategy and judges it.
 type Retriever struct {
 	strategies *Strategies
 	embedders  domain.Embedders
 	vectors    domain.VectorStore
-	lexical    Lexical
+	lexical    domain.LexicalSearcher
 	docs       domain.DocumentStore
 	metadata   domain.MetadataStore
 	events     domain.StrategyStore
 }
 
 // NewRetriever returns a retriever.
-func NewRetriever(strategies *Strategies, embedders domain.Embedders, vectors domain.VectorStore, lex Lexical,
+func NewRetriever(strategies *Strategies, embedders domain.Embedders, vectors domain.VectorStore, lex domain.LexicalSearcher,
 	docs domain.DocumentStore, metadata domain.MetadataStore, events domain.StrategyStore) *Retriever {
 	return &Retriever{strategies: strategies, embedders: embedders, vectors: vectors, lexical: lex, docs: docs, metadata: metadata, events: events}
 }
@@ -109,9 +103,9 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 		return Result{}, err
 	}
 	t = lap("vector", t)
-	var lhits []lexical.Hit
+	var lhits []domain.LexicalHit
 	if st.Mode == domain.ModeHybrid {
-		if lhits, err = r.lexical.Search(ctx, tenant, lexical.Query{Text: q.Text, KBIDs: q.KBIDs, Filter: filter, TopK: pool}); err != nil {
+		if lhits, err = r.lexical.SearchWords(ctx, tenant, domain.LexicalQuery{Text: q.Text, KBIDs: q.KBIDs, Filter: filter, TopK: pool}); err != nil {
 			return Result{}, err
 		}
 		t = lap("lexical", t)
@@ -159,7 +153,7 @@ func (r *Retriever) filter(ctx context.Context, tenant domain.TenantID, raw map[
 
 // fuse orders the candidates: by vector score in vector mode, by
 // reciprocal rank fusion of both lists (weights 1−w and w) in hybrid mode.
-func fuse(st domain.RetrievalStrategy, vhits []domain.VectorHit, lhits []lexical.Hit) []Candidate {
+func fuse(st domain.RetrievalStrategy, vhits []domain.VectorHit, lhits []domain.LexicalHit) []Candidate {
 	byID := map[string]*Candidate{}
 	var order []string
 	get := func(id string) *Candidate {
