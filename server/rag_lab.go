@@ -71,7 +71,7 @@ func toAPIRagResult(query string, o answer.Outcome) api.RagExperimentResult {
 	for _, c := range res.Candidates {
 		rc := api.RagCandidate{
 			ChunkId: c.Chunk.ID, DocumentId: c.Chunk.DocumentID, DocumentName: c.Chunk.DocumentName, KbId: c.Chunk.KBID,
-			Page: c.Chunk.Page, VectorScore: c.VectorScore, LexicalScore: c.LexicalScore, FusedScore: c.FusedScore,
+			Page: c.Chunk.Page, Metadata: nonNilMap(c.Chunk.Metadata), VectorScore: c.VectorScore, LexicalScore: c.LexicalScore, FusedScore: c.FusedScore,
 			Kept: c.Kept, Text: c.Chunk.Text,
 		}
 		if c.Dropped != "" {
@@ -103,4 +103,11 @@ func toAPIRagResult(query string, o answer.Outcome) api.RagExperimentResult {
 func toAPICitation(c answer.Citation) api.Citation {
 	return api.Citation{Index: int32(c.Index), ChunkId: c.Chunk.ID, DocumentId: c.Chunk.DocumentID,
 		DocumentName: c.Chunk.DocumentName, Page: c.Chunk.Page, Score: c.Score}
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
 }

@@ -1457,6 +1457,11 @@ type RagCandidate struct {
 	// LexicalScore Example: 7.3
 	LexicalScore *float64 `json:"lexicalScore"`
 
+	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	Metadata Metadata `json:"metadata"`
+
 	// Page Example: 2
 	Page *int32 `json:"page"`
 
