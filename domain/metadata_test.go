@@ -65,3 +65,18 @@ func TestFieldStatusMoves(t *testing.T) {
 		}
 	}
 }
+
+func TestChunkFieldsIgnoreOtherScopes(t *testing.T) {
+	fields := []MetadataField{
+		{ID: "1", Key: "published", Type: MetaDate, Scope: ScopeDocument},
+		{ID: "2", Key: "published", Type: MetaString, Scope: ScopeSlot},
+		{ID: "3", Key: "lang", Type: MetaString, Scope: ScopeChunk},
+		{ID: "4", Key: "lang", Type: MetaEnum, Scope: ScopeDocument},
+		{ID: "5", Key: "page_kind", Type: MetaString, Scope: ScopeChunk},
+	}
+	got := map[string]string{}
+	for _, f := range ChunkFields(fields) {
+		got[f.Key] = f.ID
+	}
+	assert.Equal(t, map[string]string{"published": "1", "lang": "4", "page_kind": "5"}, got)
+}

@@ -202,3 +202,28 @@ func SearchableMetadata(fields []MetadataField, m map[string]any) map[string]any
 	}
 	return out
 }
+
+// ChunkFields are the fields that describe chunks, as filters see them:
+// the document scope (a chunk carries its document's metadata) and the
+// chunk scope, the document's definition winning when a key is in both.
+// Other scopes (slots, sessions) may reuse a key with another type.
+func ChunkFields(fields []MetadataField) []MetadataField {
+	byKey := map[string]MetadataField{}
+	for _, f := range fields {
+		switch f.Scope {
+		case ScopeDocument:
+			byKey[f.Key] = f
+		case ScopeChunk:
+			if _, ok := byKey[f.Key]; !ok || byKey[f.Key].Scope != ScopeDocument {
+				byKey[f.Key] = f
+			}
+		}
+	}
+	out := make([]MetadataField, 0, len(byKey))
+	for _, f := range fields {
+		if g, ok := byKey[f.Key]; ok && g.ID == f.ID {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -202,10 +202,11 @@ func (a *app) lexicalUpsert(ctx context.Context, tenant domain.TenantID, chunks 
 	if err != nil {
 		return err
 	}
+	typed := domain.ChunkFields(fields.Items)
 	docs := make([]lexical.Doc, len(chunks))
 	for i, c := range chunks {
 		docs[i] = lexical.Doc{ChunkID: c.ID, KBID: c.KBID, DocumentID: c.DocumentID, Text: c.Text,
-			Metadata: domain.SearchableMetadata(fields.Items, c.Metadata)}
+			Metadata: domain.SearchableMetadata(typed, c.Metadata)}
 	}
 	return a.lexical.Upsert(tenant, docs)
 }

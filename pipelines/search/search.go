@@ -52,7 +52,7 @@ func (s *Service) Search(ctx context.Context, tenant domain.TenantID, q Query) (
 		if err != nil {
 			return nil, err
 		}
-		if filter, err = domain.ParseFilter(q.Filter, fields.Items); err != nil {
+		if filter, err = domain.ParseFilter(q.Filter, domain.ChunkFields(fields.Items)); err != nil {
 			return nil, err
 		}
 	}

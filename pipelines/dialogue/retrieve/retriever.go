@@ -148,7 +148,7 @@ func (r *Retriever) filter(ctx context.Context, tenant domain.TenantID, raw map[
 	if err != nil {
 		return nil, err
 	}
-	return domain.ParseFilter(raw, fields.Items)
+	return domain.ParseFilter(raw, domain.ChunkFields(fields.Items))
 }
 
 // fuse orders the candidates: by vector score in vector mode, by
@@ -256,13 +256,20 @@ func choose(st domain.RetrievalStrategy, cands []Candidate) ([]Candidate, []doma
 	return cands, evidence, tokens
 }
 
-// evidenceOf is what confidence is judged on: the kept hits' vector scores.
+// evidenceOf is what confidence is judged on: the kept hits' vector
+// scores, a hit kept for its words alone counting 0 (as the formula says
+// of a missing hit), so lexical-only hits never inflate the support.
 func evidenceOf(evidence []domain.Chunk, cands []Candidate, tokens int) confidence.Evidence {
 	var scores []float64
 	for _, c := range cands {
-		if c.Kept && c.VectorScore != nil {
-			scores = append(scores, max(*c.VectorScore, 0))
+		if !c.Kept {
+			continue
 		}
+		s := 0.0
+		if c.VectorScore != nil {
+			s = max(*c.VectorScore, 0)
+		}
+		scores = append(scores, s)
 	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(scores)))
 	e := confidence.Evidence{Hits: len(evidence), EvidenceTokens: tokens}
