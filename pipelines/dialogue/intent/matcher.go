@@ -1,0 +1,240 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// Matcher matches messages against one tenant's rules. It is immutable
+// once compiled and safe for concurrent use.
+type Matcher struct {
+	rules []compiled // in priority order, winner first
+	// keywords are the distinct normalised keywords of all rules, the
+	// words of auto; users[k] are the rules (indices into rules) that have
+	// keyword k.
+	keywords []string
+	users    [][]int32
+	auto     *automaton
+}
+
+// compiled is one rule ready to match.
+type compiled struct {
+	rule Rule
+	// kw[i] is the keyword id of rule.Keywords[i]; distinct is how many
+	// different ids there are (the count ModeAll needs).
+	kw       []int32
+	distinct int
+	all      bool
+	patterns []pattern
+}
+
+// Match is a rule that matched a message, and why.
+type Match struct {
+	// Rule is a copy of the rule, with its own slices.
+	Rule Rule
+	// Keywords are the rule's keywords, as written, that occur in the
+	// message, in the rule's order.
+	Keywords []string
+	// Patterns are the rule's patterns, as written, that match.
+	Patterns []string
+}
+
+// Compile prepares a tenant's rules for matching. Every rule must pass
+// Validate and ids must be distinct; the rules were checked when written,
+// so a failure is bad stored data, reported as CodeInternal naming the
+// rule. Disabled rules are compiled too, so that Test can try them, but
+// they never match in Best or All.
+func Compile(rules []Rule) (*Matcher, error) {
+	m := &Matcher{rules: make([]compiled, 0, len(rules))}
+	ids := make(map[string]int32) // normalised keyword → keyword id
+	seen := make(map[string]bool, len(rules))
+	for _, r := range rules {
+		if err := Validate(r); err != nil {
+			return nil, storedDataError(fmt.Errorf("stored intent rule %q is invalid: %w", r.ID, err))
+		}
+		if seen[r.ID] {
+			return nil, storedDataError(fmt.Errorf("intent rule %q appears twice", r.ID))
+		}
+		seen[r.ID] = true
+		m.rules = append(m.rules, m.compileRule(r, ids))
+	}
+	slices.SortFunc(m.rules, func(a, b compiled) int {
+		switch {
+		case outranks(&a.rule, &b.rule):
+			return -1
+		case outranks(&b.rule, &a.rule):
+			return 1
+		}
+		return 0
+	})
+	// users is built after sorting, so it holds final indices.
+	m.users = make([][]int32, len(m.keywords))
+	for i, c := range m.rules {
+		for _, k := range unique(c.kw) {
+			m.users[k] = append(m.users[k], int32(i))
+		}
+	}
+	m.auto = newAutomaton(m.keywords)
+	return m, nil
+}
+
+// compileRule prepares one valid rule, adding its new keywords to m's.
+func (m *Matcher) compileRule(r Rule, ids map[string]int32) compiled {
+	c := compiled{rule: r.clone(), all: r.Mode == ModeAll, kw: make([]int32, len(r.Keywords))}
+	for i, k := range r.Keywords {
+		n := Normalize(k)
+		id, ok := ids[n]
+		if !ok {
+			id = int32(len(m.keywords))
+			ids[n] = id
+			m.keywords = append(m.keywords, n)
+		}
+		c.kw[i] = id
+	}
+	c.distinct = len(unique(c.kw))
+	for _, p := range r.Patterns {
+		c.patterns = append(c.patterns, compilePattern(p))
+	}
+	return c
+}
+
+// storedDataError reports bad stored rules as an internal error: the
+// rules were validated when written, so the client is not at fault, and
+// the validation error inside must not reach it as a 400.
+func storedDataError(err error) error {
+	return &domain.Error{Code: domain.CodeInternal, Message: "internal error", Err: err}
+}
+
+// unique returns the distinct values of ids.
+func unique(ids []int32) []int32 {
+	u := slices.Clone(ids)
+	slices.Sort(u)
+	return slices.Compact(u)
+}
+
+// Best returns the enabled rule that wins for message: the first in
+// priority order that matches.
+func (m *Matcher) Best(message string) (Match, bool) {
+	s := m.scan(message)
+	for i := range m.rules {
+		if m.rules[i].rule.Enabled && s.matches(i) {
+			return s.match(i), true
+		}
+	}
+	return Match{}, false
+}
+
+// All returns every enabled rule that matches message, winner first.
+func (m *Matcher) All(message string) []Match {
+	s := m.scan(message)
+	var all []Match
+	for i := range m.rules {
+		if m.rules[i].rule.Enabled && s.matches(i) {
+			all = append(all, s.match(i))
+		}
+	}
+	return all
+}
+
+// scan is one message's keyword hits, with the message's pattern form
+// made once and only if a pattern is tried.
+type scan struct {
+	m        *Matcher
+	folded   string
+	hit      []bool  // by keyword id
+	count    []int32 // by rule: how many of its distinct keywords hit
+	text     string  // the pattern form, once made
+	haveText bool
+}
+
+// scan finds the keywords in message, in one pass over its normal form.
+func (m *Matcher) scan(message string) *scan {
+	s := &scan{m: m, folded: fold(message), count: make([]int32, len(m.rules))}
+	if len(m.keywords) == 0 {
+		return s
+	}
+	s.hit = make([]bool, len(m.keywords))
+	norm := squeeze(s.folded, true)
+	m.auto.find(norm, func(k int32, start, end int) {
+		if s.hit[k] || !atBoundary(norm, m.keywords[k], start, end) {
+			return
+		}
+		s.hit[k] = true
+		for _, r := range m.users[k] {
+			s.count[r]++
+		}
+	})
+	return s
+}
+
+// atBoundary reports whether the occurrence text[start:end] of keyword
+// counts: each edge of the keyword that is a word rune of a spaced script
+// must meet a non-word rune (or the end of the text).
+func atBoundary(text, keyword string, start, end int) bool {
+	if first, _ := utf8.DecodeRuneInString(keyword); wordRune(first) && start > 0 {
+		if before, _ := utf8.DecodeLastRuneInString(text[:start]); wordRune(before) {
+			return false
+		}
+	}
+	if last, _ := utf8.DecodeLastRuneInString(keyword); wordRune(last) && end < len(text) {
+		if after, _ := utf8.DecodeRuneInString(text[end:]); wordRune(after) {
+			return false
+		}
+	}
+	return true
+}
+
+// keywordsMatch reports whether rule i's keywords match.
+func (s *scan) keywordsMatch(i int) bool {
+	c := &s.m.rules[i]
+	if c.distinct == 0 {
+		return false
+	}
+	if c.all {
+		return int(s.count[i]) == c.distinct
+	}
+	return s.count[i] > 0
+}
+
+// patternText returns the message's pattern form, making it on first use.
+func (s *scan) patternText() string {
+	if !s.haveText {
+		s.text, s.haveText = squeeze(s.folded, false), true
+	}
+	return s.text
+}
+
+// matches reports whether rule i matches, enabled or not. Patterns are
+// tried only when the keywords do not decide it, and stop at the first hit.
+func (s *scan) matches(i int) bool {
+	if s.keywordsMatch(i) {
+		return true
+	}
+	for _, p := range s.m.rules[i].patterns {
+		if p.match(s.patternText()) {
+			return true
+		}
+	}
+	return false
+}
+
+// match reports rule i with all of its keywords and patterns that hit
+// (which may not be enough for the rule to match).
+func (s *scan) match(i int) Match {
+	c := &s.m.rules[i]
+	hit := Match{Rule: c.rule.clone()}
+	for j, k := range c.kw {
+		if s.hit != nil && s.hit[k] {
+			hit.Keywords = append(hit.Keywords, c.rule.Keywords[j])
+		}
+	}
+	for j, p := range c.patterns {
+		if p.match(s.patternText()) {
+			hit.Patterns = append(hit.Patterns, c.rule.Patterns[j])
+		}
+	}
+	return hit
+}
