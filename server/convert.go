@@ -27,6 +27,17 @@ func listRequest(ctx context.Context, limit *int32, cursor *string) (domain.Prin
 	return p, page, err
 }
 
+// tenantPage is the start of every tenant-scoped list operation: the
+// tenant and the page.
+func tenantPage(ctx context.Context, limit *int32, cursor *string) (domain.TenantID, domain.PageRequest, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return "", domain.PageRequest{}, err
+	}
+	page, err := domain.NewPageRequest(limit, cursor)
+	return tenant, page, err
+}
+
 // nextCursor renders a page's cursor for the list envelope (null on the last page).
 func nextCursor(next string) *string {
 	if next == "" {

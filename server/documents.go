@@ -30,11 +30,7 @@ func (h *handlers) UploadDocument(ctx context.Context, r api.UploadDocumentReque
 
 // ListDocuments implements GET /admin/kb/documents.
 func (h *handlers) ListDocuments(ctx context.Context, r api.ListDocumentsRequestObject) (api.ListDocumentsResponseObject, error) {
-	tenant, err := domain.TenantFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	tenant, page, err := tenantPage(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +70,7 @@ func (h *handlers) DeleteDocument(ctx context.Context, r api.DeleteDocumentReque
 
 // ListDocumentChunks implements GET /admin/kb/documents/{docId}/chunks.
 func (h *handlers) ListDocumentChunks(ctx context.Context, r api.ListDocumentChunksRequestObject) (api.ListDocumentChunksResponseObject, error) {
-	tenant, err := domain.TenantFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	tenant, page, err := tenantPage(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}

@@ -9,11 +9,7 @@ import (
 
 // ListIndexJobs implements GET /admin/kb/index/jobs.
 func (h *handlers) ListIndexJobs(ctx context.Context, r api.ListIndexJobsRequestObject) (api.ListIndexJobsResponseObject, error) {
-	tenant, err := domain.TenantFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	tenant, page, err := tenantPage(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}

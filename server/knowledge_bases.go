@@ -29,11 +29,7 @@ func (h *handlers) CreateKnowledgeBase(ctx context.Context, r api.CreateKnowledg
 
 // ListKnowledgeBases implements GET /admin/kb/knowledge-bases.
 func (h *handlers) ListKnowledgeBases(ctx context.Context, r api.ListKnowledgeBasesRequestObject) (api.ListKnowledgeBasesResponseObject, error) {
-	tenant, err := domain.TenantFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	tenant, page, err := tenantPage(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}

@@ -52,11 +52,7 @@ func (h *handlers) CreateMetadataField(ctx context.Context, r api.CreateMetadata
 
 // ListMetadataFields implements GET /admin/metadata/fields.
 func (h *handlers) ListMetadataFields(ctx context.Context, r api.ListMetadataFieldsRequestObject) (api.ListMetadataFieldsResponseObject, error) {
-	tenant, err := domain.TenantFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	tenant, page, err := tenantPage(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}

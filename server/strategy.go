@@ -85,11 +85,7 @@ func (h *handlers) GetRetrievalMetrics(ctx context.Context, _ api.GetRetrievalMe
 
 // ListRetrievalStrategyAudit implements GET /strategy/retrieval/audit.
 func (h *handlers) ListRetrievalStrategyAudit(ctx context.Context, r api.ListRetrievalStrategyAuditRequestObject) (api.ListRetrievalStrategyAuditResponseObject, error) {
-	tenant, err := domain.TenantFrom(ctx)
-	if err != nil {
-		return nil, err
-	}
-	page, err := domain.NewPageRequest(r.Params.Limit, r.Params.Cursor)
+	tenant, page, err := tenantPage(ctx, r.Params.Limit, r.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}
