@@ -14,6 +14,7 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/providers/httpretry"
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // Size limits of what a provider may send back. A chat answer is a few
@@ -138,7 +139,7 @@ func (c *client) generateOnce(ctx context.Context, body []byte) (domain.Generati
 		return domain.Generation{}, c.transportFailure(ctx, timedOut(), err)
 	}
 	if len(data) > maxAnswerBytes {
-		return domain.Generation{}, unavailable(fmt.Sprintf("the language model's answer is larger than %d bytes", maxAnswerBytes), nil)
+		return domain.Generation{}, providerhttp.Unavailable(fmt.Sprintf("the language model's answer is larger than %d bytes", maxAnswerBytes), nil)
 	}
 	p, err := c.proto.parse(data)
 	if err != nil {

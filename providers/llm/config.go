@@ -3,12 +3,12 @@ package llm
 import (
 	"fmt"
 	"math"
-	"net/url"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // Defaults used for zero LLMConfig fields.
@@ -22,14 +22,13 @@ const (
 )
 
 // Limits Validate enforces. They keep one misconfigured tenant from
-// holding connections or memory without bound.
+// holding connections or memory without bound. The key's and the names'
+// are providerhttp's.
 const (
 	maxTemperature = 2 // OpenAI's range; Ollama accepts more, but nobody needs it
 	maxMaxTokens   = 1 << 20
 	maxTimeout     = 10 * time.Minute
 	maxRetries     = 10
-	maxNameLen     = 200
-	maxKeyLen      = 500
 )
 
 // Validate reports every problem of cfg as one CodeValidation error whose
@@ -47,17 +46,12 @@ func Validate(cfg domain.LLMConfig) error {
 	default:
 		add("/provider", `must be "offline", "openai_compatible", "ollama" or "azure_openai"`)
 	}
-	if msg := checkBaseURL(cfg.BaseURL); msg != "" {
+	if msg := providerhttp.CheckBaseURL(cfg.BaseURL); msg != "" {
 		add("/baseUrl", msg)
 	}
-	switch {
-	case len(cfg.APIKey) > maxKeyLen:
-		add("/apiKey", fmt.Sprintf("is longer than %d characters", maxKeyLen))
-	case strings.IndexFunc(cfg.APIKey, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
-		// A pasted key often carries a newline; sent as is it would be refused
-		// by the provider with a confusing 401, or by net/http outright.
-		add("/apiKey", "contains spaces or control characters")
-	case cfg.Provider == domain.LLMAzure && cfg.APIKey == "":
+	if msg := providerhttp.CheckAPIKey(cfg.APIKey); msg != "" {
+		add("/apiKey", msg)
+	} else if cfg.Provider == domain.LLMAzure && cfg.APIKey == "" {
 		add("/apiKey", "is required for Azure OpenAI")
 	}
 	if cfg.Provider == domain.LLMAzure {
@@ -69,7 +63,7 @@ func Validate(cfg domain.LLMConfig) error {
 		if msg := checkName(cfg.APIVersion); msg != "" {
 			add("/apiVersion", msg)
 		}
-	} else if msg := checkModel(cfg.Model); msg != "" {
+	} else if msg := providerhttp.CheckName(cfg.Model); msg != "" {
 		add("/model", msg)
 	}
 	if math.IsNaN(cfg.Temperature) || cfg.Temperature < 0 || cfg.Temperature > maxTemperature {
@@ -90,43 +84,10 @@ func Validate(cfg domain.LLMConfig) error {
 	return nil
 }
 
-// checkBaseURL returns what is wrong with u, or "".
-func checkBaseURL(u string) string {
-	if u == "" {
-		return "is required"
-	}
-	p, err := url.Parse(u)
-	switch {
-	case err != nil:
-		return "is not a URL"
-	case p.Scheme != "http" && p.Scheme != "https":
-		return "must start with http:// or https://"
-	case p.Host == "":
-		return "has no host"
-	case p.User != nil:
-		// Credentials belong in APIKey, which is never shown; a URL is.
-		return "must not contain credentials; use the API key"
-	case p.RawQuery != "" || p.Fragment != "":
-		return "must not have a query or a fragment"
-	}
-	return ""
-}
-
-// checkModel returns what is wrong with a model name, or "".
-func checkModel(m string) string {
-	switch {
-	case strings.TrimSpace(m) == "":
-		return "is required"
-	case len(m) > maxNameLen:
-		return fmt.Sprintf("is longer than %d characters", maxNameLen)
-	}
-	return ""
-}
-
 // checkName returns what is wrong with an Azure deployment or API
 // version, or "": letters, digits, '.', '-' and '_' only.
 func checkName(s string) string {
-	if msg := checkModel(s); msg != "" {
+	if msg := providerhttp.CheckName(s); msg != "" {
 		return msg
 	}
 	for _, r := range s {

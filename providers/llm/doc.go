@@ -20,6 +20,8 @@
 // cancellation (which it wraps, for errors.Is), CodeValidation for
 // refusals (401/403/404/400…). The API key never appears in them:
 // provider text is redacted where it is read, and scrubbed again at the end.
+// The status mapping, redaction and the URL, key and name checks are
+// providers/providerhttp's, shared with the embedding client.
 //
 // The clients are written here with net/http rather than taken from
 // github.com/tmc/langchaingo (v0.1.14 was read and run against local

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // protocol is what differs between the providers' wire formats; the
@@ -82,8 +83,8 @@ func (e *providerError) Error() string { return e.msg }
 
 // reported returns the provider error of a JSON body or chunk, or nil.
 func reported(data []byte) error {
-	if msg := errorText(data); msg != "" {
-		return &providerError{msg: clip(msg)}
+	if msg := providerhttp.ErrorText(data); msg != "" {
+		return &providerError{msg: providerhttp.Clip(msg)}
 	}
 	return nil
 }

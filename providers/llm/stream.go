@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // Stream asks for the answer piece by piece and passes each to emit as it
@@ -55,7 +56,7 @@ func (c *client) streamOnce(ctx context.Context, body []byte, emit func(domain.S
 			err = ee.err
 		case emitted && errors.As(err, &r):
 			// Another attempt would repeat what the user has seen.
-			err = unavailable("the language model's answer broke off midway: "+r.err.Message, r.err.Err)
+			err = providerhttp.Unavailable("the language model's answer broke off midway: "+r.err.Message, r.err.Err)
 		}
 	}()
 
@@ -108,11 +109,11 @@ func (c *client) streamOnce(ctx context.Context, body []byte, emit func(domain.S
 	if !done {
 		switch err := sc.Err(); {
 		case errors.Is(err, bufio.ErrTooLong):
-			return gen, unavailable("the language model's stream has a line longer than 1 MiB", err)
+			return gen, providerhttp.Unavailable("the language model's stream has a line longer than 1 MiB", err)
 		case err != nil:
 			return gen, c.transportFailure(ctx, dog.fired.Load(), err)
 		case !finished:
-			return gen, &retryable{err: unavailable("the language model's stream ended before the answer was complete", io.ErrUnexpectedEOF)}
+			return gen, &retryable{err: providerhttp.Unavailable("the language model's stream ended before the answer was complete", io.ErrUnexpectedEOF)}
 		}
 	}
 	if err := send(split.flush()); err != nil {

@@ -3,6 +3,8 @@ package remote
 import (
 	"fmt"
 	"math"
+
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // checkVectors verifies a batch's answer before it is stored: one vector
@@ -10,15 +12,15 @@ import (
 // batch's first text in the Embed call, so messages name the caller's text.
 func checkVectors(vecs [][]float32, texts, dims, offset int) error {
 	if len(vecs) != texts {
-		return unavailable(fmt.Sprintf("the provider answered %d vectors for %d texts", len(vecs), texts), nil)
+		return providerhttp.Unavailable(fmt.Sprintf("the provider answered %d vectors for %d texts", len(vecs), texts), nil)
 	}
 	for i, v := range vecs {
 		if len(v) != dims {
-			return unavailable(fmt.Sprintf("the provider answered a vector of %d numbers for text %d, not %d", len(v), offset+i, dims), nil)
+			return providerhttp.Unavailable(fmt.Sprintf("the provider answered a vector of %d numbers for text %d, not %d", len(v), offset+i, dims), nil)
 		}
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return unavailable(fmt.Sprintf("the provider answered a non-finite number in the vector of text %d", offset+i), nil)
+				return providerhttp.Unavailable(fmt.Sprintf("the provider answered a non-finite number in the vector of text %d", offset+i), nil)
 			}
 		}
 	}

@@ -2,12 +2,11 @@ package remote
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // Kind names the wire protocol of a provider.
@@ -32,15 +31,14 @@ const (
 )
 
 // Limits Validate enforces. They keep one misconfigured tenant from
-// holding connections or memory without bound.
+// holding connections or memory without bound. The key's and the model
+// name's are providerhttp's.
 const (
 	maxDims        = 16000 // pgvector's vector type holds at most 16,000
 	maxTimeout     = 5 * time.Minute
 	maxRetries     = 10
 	maxBatchSize   = 2048 // OpenAI's limit on inputs per request
 	maxConcurrency = 16
-	maxModelLen    = 200
-	maxKeyLen      = 500
 )
 
 // Config describes one remote embedding model. Zero numeric fields take
@@ -74,7 +72,7 @@ type Config struct {
 // (%v, %+v, slog) never leaks the key.
 func (c Config) String() string {
 	return fmt.Sprintf("{Kind:%s BaseURL:%s APIKey:%s Model:%s Dims:%d Timeout:%s Retries:%d BatchSize:%d Concurrency:%d}",
-		c.Kind, c.BaseURL, MaskKey(c.APIKey), c.Model, c.Dims, c.Timeout, c.Retries, c.BatchSize, c.Concurrency)
+		c.Kind, c.BaseURL, providerhttp.MaskKey(c.APIKey), c.Model, c.Dims, c.Timeout, c.Retries, c.BatchSize, c.Concurrency)
 }
 
 // GoString masks the key for %#v too.
@@ -92,21 +90,14 @@ func (c Config) Validate() error {
 	default:
 		add("/provider", `must be "openai_compatible" or "ollama"`)
 	}
-	if msg := checkBaseURL(c.BaseURL); msg != "" {
+	if msg := providerhttp.CheckBaseURL(c.BaseURL); msg != "" {
 		add("/baseUrl", msg)
 	}
-	if len(c.APIKey) > maxKeyLen {
-		add("/apiKey", fmt.Sprintf("is longer than %d characters", maxKeyLen))
-	} else if strings.IndexFunc(c.APIKey, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		// A pasted key often carries a newline; sent as is it would be refused
-		// by the provider with a confusing 401, or by net/http outright.
-		add("/apiKey", "contains spaces or control characters")
+	if msg := providerhttp.CheckAPIKey(c.APIKey); msg != "" {
+		add("/apiKey", msg)
 	}
-	switch {
-	case strings.TrimSpace(c.Model) == "":
-		add("/model", "is required")
-	case len(c.Model) > maxModelLen:
-		add("/model", fmt.Sprintf("is longer than %d characters", maxModelLen))
+	if msg := providerhttp.CheckName(c.Model); msg != "" {
+		add("/model", msg)
 	}
 	if c.Dims < 0 || c.Dims > maxDims {
 		add("/dimensions", fmt.Sprintf("must be between 1 and %d", maxDims))
@@ -127,28 +118,6 @@ func (c Config) Validate() error {
 		return &domain.Error{Code: domain.CodeValidation, Message: "The embedding configuration is not valid.", Fields: fields}
 	}
 	return nil
-}
-
-// checkBaseURL returns what is wrong with u, or "".
-func checkBaseURL(u string) string {
-	if u == "" {
-		return "is required"
-	}
-	p, err := url.Parse(u)
-	switch {
-	case err != nil:
-		return "is not a URL"
-	case p.Scheme != "http" && p.Scheme != "https":
-		return "must start with http:// or https://"
-	case p.Host == "":
-		return "has no host"
-	case p.User != nil:
-		// Credentials belong in APIKey, which is masked; a URL is not.
-		return "must not contain credentials; use the API key"
-	case p.RawQuery != "" || p.Fragment != "":
-		return "must not have a query or a fragment"
-	}
-	return ""
 }
 
 // withDefaults fills zero fields.

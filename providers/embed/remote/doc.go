@@ -1,10 +1,12 @@
 // Package remote embeds texts with a model served over HTTP: an
 // OpenAI-compatible /embeddings endpoint or Ollama's /api/embed.
 //
-// Both protocols go through one retrying http.RoundTripper (retry.go), so
-// attempts, per-attempt timeouts and backoff behave the same for each, and
-// every answer is checked (count, order, length, finite numbers) before a
-// vector leaves the package.
+// Both protocols go through one retrying http.RoundTripper (retry.go, built
+// on providers/httpretry's policy), so attempts, per-attempt timeouts and
+// backoff behave the same for each, and every answer is checked (count,
+// order, length, finite numbers) before a vector leaves the package.
+// Provider errors, key masking and redaction, and the URL, key and model
+// checks are providers/providerhttp's, shared with providers/llm.
 //
 // The JSON clients are written here with net/http rather than taken from
 // github.com/tmc/langchaingo (v0.1.14 was read): its OpenAI client accepts

@@ -2,15 +2,15 @@ package remote
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/providers/httpretry"
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // testText is what Test embeds: short, so the call measures the round trip.
@@ -19,9 +19,10 @@ const testText = "connection test"
 // Embedder embeds texts with a remote model. It implements domain.Embedder
 // and is safe for concurrent use.
 type Embedder struct {
-	cfg       Config // defaults applied
-	baseURL   string
-	key       string // kept only to redact it from provider messages
+	cfg     Config // defaults applied
+	baseURL string
+	// errs words provider errors and redacts the key from them.
+	errs      providerhttp.Provider
 	auth      string // Authorization header value, "" for none
 	model     string
 	client    *http.Client
@@ -54,16 +55,21 @@ func New(c Config, httpClient *http.Client) (*Embedder, error) {
 		timeout: c.Timeout,
 		// A float in JSON takes under 25 bytes; 40 leaves room for
 		// whitespace and a verbose provider's extra fields.
-		maxBody:       int64(c.BatchSize)*int64(c.Dims)*40 + 1<<20,
-		minDelay:      defaultMinDelay,
-		maxDelay:      defaultMaxDelay,
-		maxRetryAfter: defaultMaxRetryAfter,
+		maxBody: int64(c.BatchSize)*int64(c.Dims)*40 + 1<<20,
+		backoff: httpretry.Backoff{}, // httpretry's defaults
 	}
 	hc.Transport = rt
 	e := &Embedder{
-		cfg:       c,
-		baseURL:   c.BaseURL,
-		key:       c.APIKey,
+		cfg:     c,
+		baseURL: c.BaseURL,
+		// A 408 is a refusal here (the transport does not retry it), and a
+		// JSON "error" member without text adds no detail.
+		errs: providerhttp.Provider{
+			Subject:          "the embedding provider",
+			NotFound:         "this model or endpoint",
+			Key:              c.APIKey,
+			QuietErrorMember: true,
+		},
 		model:     fmt.Sprintf("%s:%s@%d", c.Kind, c.Model, c.Dims),
 		client:    hc,
 		transport: rt,
@@ -108,7 +114,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		end := min(start+e.cfg.BatchSize, len(texts))
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
-				return unavailable("the embedding request was cancelled or ran out of time", err)
+				return providerhttp.Unavailable("the embedding request was cancelled or ran out of time", err)
 			}
 			vecs, err := e.batch(gctx, texts[start:end])
 			if err != nil {
@@ -138,18 +144,5 @@ func (e *Embedder) Test(ctx context.Context) (latency time.Duration, err error) 
 // scrub is the last guard against leaking the key: provider messages are
 // redacted where they are read, but should the key still show up in an
 // error's text (say, a proxy quoting the request), the error is rebuilt
-// from redacted text and loses its chain.
-func (e *Embedder) scrub(err error) error {
-	if len(e.key) < 4 || !strings.Contains(err.Error(), e.key) {
-		return err
-	}
-	var de *domain.Error
-	if !errors.As(err, &de) {
-		return unavailable("the embedding provider failed", errors.New(redact(err.Error(), e.key)))
-	}
-	clean := &domain.Error{Code: de.Code, Message: redact(de.Message, e.key)}
-	if de.Err != nil {
-		clean.Err = errors.New(redact(de.Err.Error(), e.key))
-	}
-	return clean
-}
+// from redacted text and loses its chain (see providerhttp.Provider.Scrub).
+func (e *Embedder) scrub(err error) error { return e.errs.Scrub(err) }

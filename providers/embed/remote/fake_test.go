@@ -224,8 +224,8 @@ func newEmbedder(t *testing.T, c Config) *Embedder {
 	t.Helper()
 	e, err := New(c, nil)
 	require.NoError(t, err)
-	e.transport.minDelay = time.Millisecond
-	e.transport.maxDelay = 5 * time.Millisecond
+	e.transport.backoff.Min = time.Millisecond
+	e.transport.backoff.Max = 5 * time.Millisecond
 	return e
 }
 

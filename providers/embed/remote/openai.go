@@ -3,6 +3,8 @@ package remote
 import (
 	"context"
 	"fmt"
+
+	"github.com/cs-assistant/assistant/providers/providerhttp"
 )
 
 // openAIRequest is the body of POST {base}/embeddings.
@@ -33,16 +35,16 @@ func (e *Embedder) embedOpenAI(ctx context.Context, texts []string) ([][]float32
 	}
 	// The protocol does not promise answer order; index does.
 	if len(resp.Data) != len(texts) {
-		return nil, unavailable(fmt.Sprintf("the provider answered %d vectors for %d texts", len(resp.Data), len(texts)), nil)
+		return nil, providerhttp.Unavailable(fmt.Sprintf("the provider answered %d vectors for %d texts", len(resp.Data), len(texts)), nil)
 	}
 	out := make([][]float32, len(texts))
 	seen := make([]bool, len(texts))
 	for _, d := range resp.Data {
 		if d.Index < 0 || d.Index >= len(texts) {
-			return nil, unavailable(fmt.Sprintf("the provider answered index %d for %d texts", d.Index, len(texts)), nil)
+			return nil, providerhttp.Unavailable(fmt.Sprintf("the provider answered index %d for %d texts", d.Index, len(texts)), nil)
 		}
 		if seen[d.Index] {
-			return nil, unavailable(fmt.Sprintf("the provider answered index %d twice", d.Index), nil)
+			return nil, providerhttp.Unavailable(fmt.Sprintf("the provider answered index %d twice", d.Index), nil)
 		}
 		seen[d.Index] = true
 		out[d.Index] = d.Embedding

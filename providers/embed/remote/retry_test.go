@@ -14,44 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	limit := 30 * time.Second
-	cases := []struct {
-		h    string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, false},
-		{"2", 2 * time.Second, true},
-		{" 0 ", 0, true},
-		{"-1", 0, false},
-		{"3600", limit, true},
-		{"99999999999999999", limit, true},
-		{now.Add(5 * time.Second).Format(http.TimeFormat), 5 * time.Second, true},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0, true},
-		{now.Add(time.Hour).Format(http.TimeFormat), limit, true},
-		{"soon", 0, false},
-	}
-	for _, tc := range cases {
-		got, ok := parseRetryAfter(tc.h, now, limit)
-		assert.Equal(t, tc.ok, ok, tc.h)
-		assert.Equal(t, tc.want, got, tc.h)
-	}
-}
-
-func TestBackoffIsBoundedFullJitter(t *testing.T) {
-	rt := &retryTransport{minDelay: 100 * time.Millisecond, maxDelay: time.Second}
-	for n := 1; n <= 40; n++ {
-		ceiling := min(time.Second, 100*time.Millisecond<<min(n-1, 20))
-		for range 50 {
-			d := rt.backoff(n)
-			require.GreaterOrEqual(t, d, time.Duration(0))
-			require.LessOrEqual(t, d, ceiling, "retry %d", n)
-		}
-	}
-}
-
 func TestNonReplayableBodyIsSentOnce(t *testing.T) {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
