@@ -5,6 +5,9 @@ import (
 	"math"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/internal/metafilter"
+	"github.com/cs-assistant/assistant/store/internal/symbols"
+	"github.com/cs-assistant/assistant/store/internal/topk"
 )
 
 // BM25 parameters: the usual defaults, which suit passages of a few
@@ -70,13 +73,9 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 	if q.TopK <= 0 {
 		return nil, domain.Errorf(domain.CodeValidation, "topK must be at least 1, got %d.", q.TopK)
 	}
-	var filter *cond
-	if q.Filter != nil {
-		c, err := parse(q.Filter, 0)
-		if err != nil {
-			return nil, err
-		}
-		filter = &c
+	filter, err := metafilter.Parse(q.Filter)
+	if err != nil {
+		return nil, err
 	}
 	hits := []Hit{}
 	terms := queryTerms(q.Text)
@@ -92,18 +91,13 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 	if s.live() == 0 {
 		return hits, nil
 	}
-	var kbs symSet
+	var kbs symbols.Set
 	if len(q.KBIDs) > 0 {
-		var ids []uint32
-		for _, kb := range q.KBIDs {
-			if id, ok := s.syms.lookup(kb); ok {
-				ids = append(ids, id)
-			}
-		}
+		ids := s.syms.LookupAll(q.KBIDs)
 		if len(ids) == 0 {
 			return hits, nil
 		}
-		kbs = newSymSet(ids)
+		kbs = symbols.NewSet(ids)
 	}
 
 	sc := x.getScratch(len(s.chunks))
@@ -111,24 +105,24 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 	if err := s.accumulate(ctx, terms, sc); err != nil {
 		return nil, &domain.Error{Code: domain.CodeUnavailable, Message: "The search was cancelled or ran out of time.", Err: err}
 	}
-	top := newTopK(min(q.TopK, MaxTopK), s.chunks)
+	top := topk.New[float64](min(q.TopK, MaxTopK), s.chunks)
 	for _, slot := range sc.touched {
 		score := sc.acc[slot]
 		// The cheap test first: most chunks cannot enter the top k, and
 		// those need no filter.
-		if !top.admits(score) ||
-			kbs != nil && !kbs.has(s.kbs[slot]) ||
-			filter != nil && !filter.match(s.meta[slot]) {
+		if !top.Admits(score) ||
+			kbs != nil && !kbs.Has(s.kbs[slot]) ||
+			filter != nil && !filter.Match(s.meta[slot]) {
 			continue
 		}
-		top.offer(candidate{score: score, slot: slot})
+		top.Offer(topk.Candidate[float64]{Score: score, Row: slot})
 	}
-	for _, c := range top.sorted() {
+	for _, c := range top.Sorted() {
 		hits = append(hits, Hit{
-			ChunkID:    s.chunks[c.slot],
-			KBID:       s.syms.name(s.kbs[c.slot]),
-			DocumentID: s.syms.name(s.docs[c.slot]),
-			Score:      c.score,
+			ChunkID:    s.chunks[c.Row],
+			KBID:       s.syms.Name(s.kbs[c.Row]),
+			DocumentID: s.syms.Name(s.docs[c.Row]),
+			Score:      c.Score,
 		})
 	}
 	return hits, nil

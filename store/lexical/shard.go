@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/cs-assistant/assistant/store/internal/metafilter"
+	"github.com/cs-assistant/assistant/store/internal/symbols"
 )
 
 // compactMinDead: a shard rewrites its posting lists once it holds more
@@ -37,11 +40,11 @@ type shard struct {
 	kbs    []uint32 // knowledge-base symbol
 	docs   []uint32 // document symbol
 	terms  [][]uint32
-	meta   []map[string]value
+	meta   []map[string]metafilter.Value
 
 	rows map[string]int32 // live chunk id → slot
 	dead int              // dead slots
-	syms symtab
+	syms symbols.Table
 
 	// Statistics of the live chunks: their number is len(rows).
 	totalLen int64
@@ -68,7 +71,7 @@ type prepared struct {
 	chunk, kb, doc string
 	length         int32
 	terms          []termCount // distinct terms, in order of first occurrence
-	meta           map[string]value
+	meta           map[string]metafilter.Value
 }
 
 // termCount is a term and how often a chunk holds it.
@@ -93,8 +96,8 @@ func (s *shard) insert(p *prepared) {
 	}
 	s.chunks = append(s.chunks, chunk)
 	s.lens = append(s.lens, p.length)
-	s.kbs = append(s.kbs, s.syms.acquire(p.kb))
-	s.docs = append(s.docs, s.syms.acquire(p.doc))
+	s.kbs = append(s.kbs, s.syms.Acquire(p.kb))
+	s.docs = append(s.docs, s.syms.Acquire(p.doc))
 	s.terms = append(s.terms, ids)
 	s.meta = append(s.meta, p.meta)
 	s.rows[chunk] = slot
@@ -135,8 +138,8 @@ func (s *shard) kill(slot int32) {
 	}
 	delete(s.rows, s.chunks[slot])
 	s.totalLen -= int64(s.lens[slot])
-	s.syms.release(s.kbs[slot])
-	s.syms.release(s.docs[slot])
+	s.syms.Release(s.kbs[slot])
+	s.syms.Release(s.docs[slot])
 	s.chunks[slot], s.lens[slot], s.terms[slot], s.meta[slot] = "", -1, nil, nil
 	s.dead++
 }
@@ -144,7 +147,7 @@ func (s *shard) kill(slot int32) {
 // removeWhere kills the live slots whose ids[slot] is the symbol of name
 // and returns how many it killed.
 func (s *shard) removeWhere(ids func(*shard) []uint32, name string) int {
-	sym, ok := s.syms.lookup(name)
+	sym, ok := s.syms.Lookup(name)
 	if !ok {
 		return 0
 	}

@@ -105,15 +105,17 @@ func checkInvariants(t testing.TB, x *Index, tenant domain.TenantID) {
 		require.NotZero(t, present, "empty column %q kept", f)
 	}
 	live := 0
-	for id, str := range s.syms.strs {
-		if s.syms.refs[id] == 0 {
+	for id := range uint32(s.syms.Len()) {
+		str := s.syms.Name(id)
+		if s.syms.Refs(id) == 0 {
 			require.Empty(t, str)
 			continue
 		}
 		live++
-		require.Equal(t, refs[uint32(id)], s.syms.refs[id], "refs of %q", str)
-		require.Equal(t, uint32(id), s.syms.ids[str])
+		require.Equal(t, refs[id], s.syms.Refs(id), "refs of %q", str)
+		sym, _ := s.syms.Lookup(str)
+		require.Equal(t, id, sym)
 	}
-	require.Len(t, s.syms.ids, live)
+	require.Equal(t, live, s.syms.Live())
 	require.Len(t, refs, live, fmt.Sprint("symbols in use but not live"))
 }

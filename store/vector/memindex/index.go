@@ -8,6 +8,7 @@ import (
 	"github.com/viterin/vek/vek32"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/internal/metafilter"
 )
 
 // Index is an exact in-memory vector index for all tenants, one shard per
@@ -146,7 +147,7 @@ func (x *Index) check(tenant domain.TenantID, rec *domain.VectorRecord) (float32
 		return 0, fmt.Errorf("the vector has %d dimensions, want %d", len(rec.Vector), x.dims)
 	}
 	for field, v := range rec.Metadata {
-		if err := checkMetadata(field, v); err != nil {
+		if err := metafilter.Check(field, v); err != nil {
 			return 0, err
 		}
 	}

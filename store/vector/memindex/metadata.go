@@ -1,22 +1,23 @@
 package memindex
 
 import (
-	"fmt"
 	"math"
-	"time"
+
+	"github.com/cs-assistant/assistant/store/internal/metafilter"
+	"github.com/cs-assistant/assistant/store/internal/symbols"
 )
 
 // kind is the type of one metadata value.
-type kind uint8
+type kind = metafilter.Kind
 
 // Metadata value kinds; kindMissing marks a row without the field.
 const (
-	kindMissing kind = iota
-	kindString
-	kindStrings
-	kindNumber
-	kindBool
-	kindTime
+	kindMissing = metafilter.Missing
+	kindString  = metafilter.String
+	kindStrings = metafilter.Strings
+	kindNumber  = metafilter.Number
+	kindBool    = metafilter.Bool
+	kindTime    = metafilter.Time
 )
 
 // column holds one metadata field for every row of a shard, as parallel
@@ -25,8 +26,8 @@ const (
 type column struct {
 	kinds []kind
 	// vals holds the value of each row by kind: a string's symbol, a
-	// number's float64 bits, a bool as 0 or 1, a time in Unix
-	// microseconds.
+	// number's float64 bits, a bool or time's metafilter key (0 or 1, Unix
+	// microseconds).
 	vals []uint64
 	// lists holds string arrays as symbols; nil until a row has one.
 	lists [][]uint32
@@ -40,99 +41,25 @@ func newColumn(n int) *column {
 	return &column{kinds: make([]kind, n, max(n, 8)), vals: make([]uint64, n, max(n, 8))}
 }
 
-// checkMetadata reports a metadata value the index cannot filter on. The
-// accepted types are those of domain.VectorRecord.Metadata, plus the other
-// Go number types and []any of strings (what a JSON decoder produces);
-// nil means the field is absent.
-func checkMetadata(field string, v any) error {
-	if field == "" {
-		return fmt.Errorf("a metadata field has an empty name")
-	}
-	switch v := v.(type) {
-	case nil, string, bool, time.Time, []string:
-		return nil
-	case []any:
-		for _, e := range v {
-			if _, ok := e.(string); !ok {
-				return fmt.Errorf("metadata field %q: an array may hold only strings, not %T", field, e)
-			}
-		}
-		return nil
-	}
-	if f, ok := toFloat(v); ok {
-		if math.IsNaN(f) {
-			return fmt.Errorf("metadata field %q is NaN", field)
-		}
-		return nil
-	}
-	return fmt.Errorf("metadata field %q has unsupported type %T (want string, number, bool, time or string array)", field, v)
-}
-
-// toFloat converts any Go number to float64.
-func toFloat(v any) (float64, bool) {
-	switch v := v.(type) {
-	case float64:
-		return v, true
-	case float32:
-		return float64(v), true
-	case int:
-		return float64(v), true
-	case int8:
-		return float64(v), true
-	case int16:
-		return float64(v), true
-	case int32:
-		return float64(v), true
-	case int64:
-		return float64(v), true
-	case uint:
-		return float64(v), true
-	case uint8:
-		return float64(v), true
-	case uint16:
-		return float64(v), true
-	case uint32:
-		return float64(v), true
-	case uint64:
-		return float64(v), true
-	}
-	return 0, false
-}
-
-// timeKey is how times are stored and compared: Unix microseconds, which
-// order like the times themselves (to the microsecond) for any date within
-// ±290,000 years.
-func timeKey(t time.Time) uint64 { return uint64(t.UnixMicro()) }
-
-// setCell stores v (checked by checkMetadata, not nil) as row r's value of
-// column c, interning strings in syms.
-func setCell(c *column, r int, v any, syms *symtab) {
-	switch v := v.(type) {
-	case string:
-		c.kinds[r], c.vals[r] = kindString, uint64(syms.acquire(v))
-	case []string:
-		ids := make([]uint32, len(v))
-		for i, s := range v {
-			ids[i] = syms.acquire(s)
+// setCell stores v (accepted by metafilter.Check, not nil) as row r's
+// value of column c, interning strings in syms.
+func setCell(c *column, r int, v any, syms *symbols.Table) {
+	val := metafilter.Convert(v)
+	switch val.Kind {
+	case kindString:
+		c.vals[r] = uint64(syms.Acquire(val.Str))
+	case kindStrings:
+		ids := make([]uint32, len(val.Strs))
+		for i, s := range val.Strs {
+			ids[i] = syms.Acquire(s)
 		}
 		c.setList(r, ids)
-	case []any:
-		ids := make([]uint32, len(v))
-		for i, s := range v {
-			ids[i] = syms.acquire(s.(string))
-		}
-		c.setList(r, ids)
-	case bool:
-		c.kinds[r], c.vals[r] = kindBool, 0
-		if v {
-			c.vals[r] = 1
-		}
-	case time.Time:
-		c.kinds[r], c.vals[r] = kindTime, timeKey(v)
-	default:
-		f, _ := toFloat(v)
-		c.kinds[r], c.vals[r] = kindNumber, math.Float64bits(f)
+	case kindNumber:
+		c.vals[r] = math.Float64bits(val.Num)
+	default: // bool and time: their key
+		c.vals[r] = uint64(val.Key)
 	}
+	c.kinds[r] = val.Kind
 	c.present++
 }
 
@@ -145,15 +72,15 @@ func (c *column) setList(r int, ids []uint32) {
 }
 
 // clearCell removes row r's value, releasing its symbols.
-func clearCell(c *column, r int, syms *symtab) {
+func clearCell(c *column, r int, syms *symbols.Table) {
 	switch c.kinds[r] {
 	case kindMissing:
 		return
 	case kindString:
-		syms.release(uint32(c.vals[r]))
+		syms.Release(uint32(c.vals[r]))
 	case kindStrings:
 		for _, id := range c.lists[r] {
-			syms.release(id)
+			syms.Release(id)
 		}
 		c.lists[r] = nil
 	}

@@ -10,6 +10,9 @@ import (
 	"github.com/viterin/vek/vek32"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/internal/metafilter"
+	"github.com/cs-assistant/assistant/store/internal/symbols"
+	"github.com/cs-assistant/assistant/store/internal/topk"
 )
 
 // MaxTopK caps VectorQuery.TopK; larger values are lowered to it.
@@ -51,13 +54,9 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 		return nil, domain.Errorf(domain.CodeValidation, "minScore is not a number.")
 	}
 	k := min(q.TopK, MaxTopK)
-	var filter *cond
-	if q.Filter != nil {
-		c, err := parse(q.Filter, 0)
-		if err != nil {
-			return nil, err
-		}
-		filter = &c
+	filter, err := metafilter.Parse(q.Filter)
+	if err != nil {
+		return nil, err
 	}
 	scale, ok := unitScale(q.Vector)
 	if !ok {
@@ -78,23 +77,18 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 	defer s.mu.RUnlock()
 
 	sc := scan{s: s, query: qv, minScore: q.MinScore, k: k}
-	if sc.model, ok = s.syms.lookup(q.Model); !ok {
+	if sc.model, ok = s.syms.Lookup(q.Model); !ok {
 		return hits, nil
 	}
 	if len(q.KBIDs) > 0 {
-		var ids []uint32
-		for _, kb := range q.KBIDs {
-			if id, ok := s.syms.lookup(kb); ok {
-				ids = append(ids, id)
-			}
-		}
+		ids := s.syms.LookupAll(q.KBIDs)
 		if len(ids) == 0 {
 			return hits, nil
 		}
-		sc.kbs = newSymSet(ids)
+		sc.kbs = symbols.NewSet(ids)
 	}
 	if filter != nil {
-		p, o := filter.bind(s)
+		p, o := bind(filter, s)
 		if o == never {
 			return hits, nil
 		}
@@ -107,10 +101,10 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 	}
 	for _, c := range best {
 		hits = append(hits, domain.VectorHit{
-			ChunkID:    s.chunks[c.row],
-			KBID:       s.syms.name(s.kbs[c.row]),
-			DocumentID: s.syms.name(s.docs[c.row]),
-			Score:      c.score,
+			ChunkID:    s.chunks[c.Row],
+			KBID:       s.syms.Name(s.kbs[c.Row]),
+			DocumentID: s.syms.Name(s.docs[c.Row]),
+			Score:      c.Score,
 		})
 	}
 	return hits, nil
@@ -131,11 +125,14 @@ type scan struct {
 	s        *shard
 	query    []float32 // unit length
 	model    uint32
-	kbs      symSet // nil: any knowledge base
-	filter   pred   // nil: every row
+	kbs      symbols.Set // nil: any knowledge base
+	filter   pred        // nil: every row
 	minScore float32
 	k        int
 }
+
+// candidate is a scored row.
+type candidate = topk.Candidate[float32]
 
 // run scores the shard's rows, split among goroutines when there are many,
 // and returns the k best, best first.
@@ -143,17 +140,17 @@ func (sc *scan) run(ctx context.Context, rowsPerWorker int) ([]candidate, error)
 	n := sc.s.len()
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/rowsPerWorker))
 	if workers == 1 {
-		t := newTopK(sc.k, sc.s.chunks)
+		t := topk.New[float32](sc.k, sc.s.chunks)
 		if err := sc.rows(ctx, 0, n, t); err != nil {
 			return nil, err
 		}
-		return sc.sorted(t.items), nil
+		return t.Sorted(), nil
 	}
-	tops := make([]*topK, workers)
+	tops := make([]*topk.Heap[float32], workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		tops[w] = newTopK(sc.k, sc.s.chunks)
+		tops[w] = topk.New[float32](sc.k, sc.s.chunks)
 		lo, hi := n*w/workers, n*(w+1)/workers
 		// The caller's goroutine takes the last part itself.
 		if w == workers-1 {
@@ -163,36 +160,21 @@ func (sc *scan) run(ctx context.Context, rowsPerWorker int) ([]candidate, error)
 		wg.Go(func() { errs[w] = sc.rows(ctx, lo, hi, tops[w]) })
 	}
 	wg.Wait()
-	var all []candidate
 	for w := range workers {
 		if errs[w] != nil {
 			return nil, errs[w]
 		}
-		all = append(all, tops[w].items...)
-	}
-	all = sc.sorted(all)
-	return all[:min(len(all), sc.k)], nil
-}
-
-// sorted orders candidates best first.
-func (sc *scan) sorted(c []candidate) []candidate {
-	t := topK{chunks: sc.s.chunks}
-	slices.SortFunc(c, func(a, b candidate) int {
-		switch {
-		case t.better(a, b):
-			return -1
-		case t.better(b, a):
-			return 1
+		if w > 0 {
+			tops[0].Merge(tops[w])
 		}
-		return 0
-	})
-	return c
+	}
+	return tops[0].Sorted(), nil
 }
 
 // rows scores rows [lo, hi) into t. The tests run cheapest first: model,
 // knowledge base, filter; only rows passing all three are scored, in place
 // in the arena.
-func (sc *scan) rows(ctx context.Context, lo, hi int, t *topK) error {
+func (sc *scan) rows(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
 	d := sc.s.dims
 	vecs, models, kbs := sc.s.vecs, sc.s.models, sc.s.kbs
 	q, model, kbSet, filter, minScore := sc.query, sc.model, sc.kbs, sc.filter, sc.minScore
@@ -203,15 +185,15 @@ func (sc *scan) rows(ctx context.Context, lo, hi int, t *topK) error {
 		end := min(lo+ctxCheckRows, hi)
 		for r := lo; r < end; r++ {
 			if models[r] != model ||
-				kbSet != nil && !kbSet.has(kbs[r]) ||
+				kbSet != nil && !kbSet.Has(kbs[r]) ||
 				filter != nil && !filter(r) {
 				continue
 			}
 			score := vek32.Dot(q, vecs[r*d:r*d+d])
-			if score < minScore || t.full() && score < t.floor() {
+			if score < minScore || !t.Admits(score) {
 				continue
 			}
-			t.offer(candidate{score: score, row: int32(r)})
+			t.Offer(candidate{Score: score, Row: int32(r)})
 		}
 		lo = end
 	}

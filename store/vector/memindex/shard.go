@@ -8,6 +8,7 @@ import (
 	"github.com/viterin/vek/vek32"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/internal/symbols"
 )
 
 // shard holds the records of one tenant: a flat arena of vectors (row r at
@@ -25,7 +26,7 @@ type shard struct {
 	models []uint32  // model symbol per row
 	rows   map[string]int32
 	cols   map[string]*column
-	syms   symtab
+	syms   symbols.Table
 }
 
 // newShard returns an empty shard for vectors of dims.
@@ -75,7 +76,7 @@ func (s *shard) upsert(recs []domain.VectorRecord, scale []float32) {
 // appendRow adds an empty row for chunk and returns its index.
 func (s *shard) appendRow(chunk string) int {
 	r := len(s.chunks)
-	chunk = strings.Clone(chunk) // see symtab.acquire
+	chunk = strings.Clone(chunk) // see symbols.Table.Acquire
 	s.chunks = append(s.chunks, chunk)
 	s.rows[chunk] = int32(r)
 	s.docs = append(s.docs, 0)
@@ -98,9 +99,9 @@ func (s *shard) fillRow(r int, rec *domain.VectorRecord, scale float32) {
 	if scale != 1 {
 		vek32.MulNumber_Inplace(v, scale)
 	}
-	s.docs[r] = s.syms.acquire(rec.DocumentID)
-	s.kbs[r] = s.syms.acquire(rec.KBID)
-	s.models[r] = s.syms.acquire(rec.Model)
+	s.docs[r] = s.syms.Acquire(rec.DocumentID)
+	s.kbs[r] = s.syms.Acquire(rec.KBID)
+	s.models[r] = s.syms.Acquire(rec.Model)
 	for field, val := range rec.Metadata {
 		if val == nil {
 			continue
@@ -117,9 +118,9 @@ func (s *shard) fillRow(r int, rec *domain.VectorRecord, scale float32) {
 // releaseRow releases the symbols and metadata of row r, leaving its
 // chunk id and vector.
 func (s *shard) releaseRow(r int) {
-	s.syms.release(s.docs[r])
-	s.syms.release(s.kbs[r])
-	s.syms.release(s.models[r])
+	s.syms.Release(s.docs[r])
+	s.syms.Release(s.kbs[r])
+	s.syms.Release(s.models[r])
 	for _, c := range s.cols {
 		clearCell(c, r, &s.syms)
 	}
@@ -153,7 +154,7 @@ func (s *shard) removeRow(r int) {
 // removeWhere deletes the rows whose ids[r] is the symbol of name and
 // returns how many it deleted.
 func (s *shard) removeWhere(ids func(*shard) []uint32, name string) int {
-	sym, ok := s.syms.lookup(name)
+	sym, ok := s.syms.Lookup(name)
 	if !ok {
 		return 0
 	}

@@ -8,10 +8,12 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/internal/metafilter"
 )
 
-// maxFilterDepth bounds the nesting of And / Or (as memindex does).
-const maxFilterDepth = 16
+// maxFilterDepth bounds the nesting of And / Or (as memindex and the
+// lexical index do).
+const maxFilterDepth = metafilter.MaxDepth
 
 // outcome is what translation learnt about a (sub)filter: that it holds
 // for every point, for none, or depends on the point (then the Qdrant
@@ -151,7 +153,7 @@ func comparison(f *domain.Filter) (*qc.Filter, outcome, error) {
 			t := timestamp(v)
 			return must(qc.NewDatetimeRange(key, &qc.DatetimeRange{Gte: t, Lte: t}))
 		}
-		n, ok := toFloat(f.Value)
+		n, ok := metafilter.ToFloat(f.Value)
 		if !ok || math.IsNaN(n) {
 			return nil, 0, bad("a string, number, boolean or date")
 		}
@@ -190,7 +192,7 @@ func comparison(f *domain.Filter) (*qc.Filter, outcome, error) {
 			}
 			return must(qc.NewDatetimeRange(key, r))
 		}
-		n, ok := toFloat(f.Value)
+		n, ok := metafilter.ToFloat(f.Value)
 		if !ok || math.IsNaN(n) {
 			return nil, 0, bad("a number or a date")
 		}
@@ -233,7 +235,7 @@ func list(v any) (strs []string, nums []float64, ok bool) {
 		for _, e := range v {
 			if s, isStr := e.(string); isStr && len(nums) == 0 {
 				strs = append(strs, s)
-			} else if n, isNum := toFloat(e); isNum && !math.IsNaN(n) && len(strs) == 0 {
+			} else if n, isNum := metafilter.ToFloat(e); isNum && !math.IsNaN(n) && len(strs) == 0 {
 				nums = append(nums, n)
 			} else {
 				return nil, nil, false

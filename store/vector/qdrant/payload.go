@@ -9,6 +9,8 @@ import (
 	"time"
 
 	qc "github.com/qdrant/go-client/qdrant"
+
+	"github.com/cs-assistant/assistant/store/internal/metafilter"
 )
 
 // chunkPrefix starts every chunk id the service makes ("chk_" + 32 hex).
@@ -69,75 +71,37 @@ func formatTime(t time.Time) string {
 }
 
 // metaValue converts one metadata value to a payload value; nil means the
-// field is absent. The accepted types are those memindex accepts: string,
-// any finite Go number, bool, time.Time, []string and []any of strings.
+// field is absent. The accepted types are those memindex and the lexical
+// index accept (metafilter.Check: string, any Go number, bool, time.Time,
+// []string and []any of strings), except that a number must be finite.
 func metaValue(field string, v any) (*qc.Value, error) {
-	switch v := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return qc.NewValueString(v), nil
-	case bool:
-		return qc.NewValueBool(v), nil
-	case time.Time:
-		return qc.NewValueString(formatTime(v)), nil
-	case []string:
-		vals := make([]*qc.Value, len(v))
-		for i, s := range v {
+	if err := metafilter.Check(field, v); err != nil {
+		return nil, err
+	}
+	if t, ok := v.(time.Time); ok {
+		return qc.NewValueString(formatTime(t)), nil
+	}
+	val := metafilter.Convert(v)
+	switch val.Kind {
+	case metafilter.String:
+		return qc.NewValueString(val.Str), nil
+	case metafilter.Strings:
+		vals := make([]*qc.Value, len(val.Strs))
+		for i, s := range val.Strs {
 			vals[i] = qc.NewValueString(s)
 		}
 		return qc.NewValueFromList(vals...), nil
-	case []any:
-		vals := make([]*qc.Value, len(v))
-		for i, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				return nil, fmt.Errorf("metadata field %q: an array may hold only strings, not %T", field, e)
-			}
-			vals[i] = qc.NewValueString(s)
+	case metafilter.Bool:
+		return qc.NewValueBool(val.Key == 1), nil
+	case metafilter.Number:
+		if math.IsInf(val.Num, 0) {
+			// Qdrant keeps payloads as JSON, which has no infinity (nor
+			// NaN, which Check refuses).
+			return nil, fmt.Errorf("metadata field %q is not a finite number", field)
 		}
-		return qc.NewValueFromList(vals...), nil
+		return qc.NewValueDouble(val.Num), nil
 	}
-	n, ok := toFloat(v)
-	if !ok {
-		return nil, fmt.Errorf("metadata field %q has unsupported type %T (want string, number, bool, time or string array)", field, v)
-	}
-	if math.IsNaN(n) || math.IsInf(n, 0) {
-		// Qdrant keeps payloads as JSON, which has neither.
-		return nil, fmt.Errorf("metadata field %q is not a finite number", field)
-	}
-	return qc.NewValueDouble(n), nil
-}
-
-// toFloat converts any Go number to float64.
-func toFloat(v any) (float64, bool) {
-	switch v := v.(type) {
-	case float64:
-		return v, true
-	case float32:
-		return float64(v), true
-	case int:
-		return float64(v), true
-	case int8:
-		return float64(v), true
-	case int16:
-		return float64(v), true
-	case int32:
-		return float64(v), true
-	case int64:
-		return float64(v), true
-	case uint:
-		return float64(v), true
-	case uint8:
-		return float64(v), true
-	case uint16:
-		return float64(v), true
-	case uint32:
-		return float64(v), true
-	case uint64:
-		return float64(v), true
-	}
-	return 0, false
+	return nil, nil
 }
 
 // payloadString reads a string field of a returned payload.

@@ -91,10 +91,7 @@ func (s *Store) point(tenant domain.TenantID, rec *domain.VectorRecord) (*qc.Poi
 		payload[keyCreatedAt] = qc.NewValueString(formatTime(rec.CreatedAt))
 	}
 	for field, v := range rec.Metadata {
-		if field == "" {
-			return nil, fmt.Errorf("a metadata field has an empty name")
-		}
-		pv, err := metaValue(field, v)
+		pv, err := metaValue(field, v) // refuses an empty field name too
 		if err != nil {
 			return nil, err
 		}
