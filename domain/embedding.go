@@ -79,3 +79,28 @@ type Embedders interface {
 	// For returns the tenant's embedder.
 	For(ctx context.Context, tenant TenantID) (Embedder, error)
 }
+
+// EmbeddingProvider describes one provider kind for the admin UI.
+type EmbeddingProvider struct {
+	Kind                                  EmbeddingProviderKind
+	Description                           string
+	NeedsBaseURL, NeedsAPIKey, NeedsModel bool
+}
+
+// EmbeddingProviders lists the provider kinds this service can use.
+func EmbeddingProviders() []EmbeddingProvider {
+	return []EmbeddingProvider{
+		{Kind: EmbedOffline, Description: "Built-in deterministic embedder (768 dimensions, feature hashing over words, word pairs, character n-grams and CJK character pairs). Lexical, not semantic; needs nothing installed."},
+		{Kind: EmbedOpenAI, Description: "An OpenAI-compatible /embeddings endpoint, asked for 768 dimensions.", NeedsBaseURL: true, NeedsAPIKey: true, NeedsModel: true},
+		{Kind: EmbedOllama, Description: "A local model runner (Ollama) at its /api/embed; the model must make 768-dimensional vectors.", NeedsBaseURL: true, NeedsModel: true},
+	}
+}
+
+// EmbeddingTest is the outcome of a round trip to an embedding provider.
+type EmbeddingTest struct {
+	ModelID string
+	Latency time.Duration
+	Dims    int
+	// Err is the provider's failure, nil when it answered well.
+	Err error
+}

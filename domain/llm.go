@@ -140,3 +140,19 @@ type LLMConfigStore interface {
 type ChatModels interface {
 	For(ctx context.Context, tenant TenantID, usage UsageType) (ChatModel, error)
 }
+
+// LLMUsageTypes describes the usage types.
+func LLMUsageTypes() map[UsageType]string {
+	return map[UsageType]string{
+		UsageChat:         "Answers customers in the dialogue and the RAG lab.",
+		UsageKBProcessing: "Works on knowledge documents (summaries, question generation).",
+	}
+}
+
+// LLMTest is the outcome of a round trip to a language model.
+type LLMTest struct {
+	ModelID string
+	Latency time.Duration
+	// Err is the provider's failure, nil when it answered.
+	Err error
+}

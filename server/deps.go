@@ -10,8 +10,6 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/search"
-	"github.com/cs-assistant/assistant/providers/embed"
-	"github.com/cs-assistant/assistant/providers/models"
 )
 
 // Keys is what the server needs of the API-key service.
@@ -49,7 +47,7 @@ type Searcher interface {
 type EmbeddingConfigs interface {
 	Get(ctx context.Context, tenant domain.TenantID) (domain.EmbeddingConfig, string, error)
 	Update(ctx context.Context, cfg domain.EmbeddingConfig) (domain.EmbeddingConfig, string, int32, error)
-	Test(ctx context.Context, tenant domain.TenantID) (embed.TestResult, error)
+	Test(ctx context.Context, tenant domain.TenantID) (domain.EmbeddingTest, error)
 }
 
 // Strategies is what the server needs of the retrieval strategy service.
@@ -66,7 +64,7 @@ type Strategies interface {
 type ModelConfigs interface {
 	Get(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (domain.LLMConfig, string, error)
 	Update(ctx context.Context, cfg domain.LLMConfig) (domain.LLMConfig, string, error)
-	Test(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (models.TestResult, error)
+	Test(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (domain.LLMTest, error)
 }
 
 // Answerer is what the server needs of the answering pipeline.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
-	"github.com/cs-assistant/assistant/providers/embed"
 )
 
 // ListEmbeddingProviders implements GET /admin/embedding/providers.
@@ -13,7 +12,7 @@ func (h *handlers) ListEmbeddingProviders(ctx context.Context, _ api.ListEmbeddi
 	if _, err := domain.TenantFrom(ctx); err != nil {
 		return nil, err
 	}
-	return api.ListEmbeddingProviders200JSONResponse{Items: convertAll(embed.Providers(), func(p embed.Provider) api.EmbeddingProvider {
+	return api.ListEmbeddingProviders200JSONResponse{Items: convertAll(domain.EmbeddingProviders(), func(p domain.EmbeddingProvider) api.EmbeddingProvider {
 		return api.EmbeddingProvider{Kind: api.EmbeddingProviderKind(p.Kind), Description: p.Description,
 			NeedsBaseUrl: p.NeedsBaseURL, NeedsApiKey: p.NeedsAPIKey, NeedsModel: p.NeedsModel}
 	})}, nil

@@ -6,7 +6,6 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
-	"github.com/cs-assistant/assistant/providers/models"
 )
 
 // ListLlmUsageTypes implements GET /admin/llm/usage-types.
@@ -17,7 +16,7 @@ func (h *handlers) ListLlmUsageTypes(ctx context.Context, _ api.ListLlmUsageType
 	out := api.LlmUsageTypeList{Providers: []api.LlmProviderKind{
 		api.LlmProviderKindOffline, api.LlmProviderKindOpenaiCompatible, api.LlmProviderKindOllama, api.LlmProviderKindAzureOpenai,
 	}}
-	for u, d := range models.UsageTypes() {
+	for u, d := range domain.LLMUsageTypes() {
 		out.Items = append(out.Items, api.LlmUsageTypeInfo{UsageType: api.LlmUsageType(u), Description: d})
 	}
 	sort.Slice(out.Items, func(i, j int) bool { return out.Items[i].UsageType < out.Items[j].UsageType })

@@ -8,20 +8,10 @@ import (
 )
 
 // Provider describes one provider kind for the admin UI.
-type Provider struct {
-	Kind                                  domain.EmbeddingProviderKind
-	Description                           string
-	NeedsBaseURL, NeedsAPIKey, NeedsModel bool
-}
+type Provider = domain.EmbeddingProvider
 
 // Providers lists the provider kinds this service can use.
-func Providers() []Provider {
-	return []Provider{
-		{Kind: domain.EmbedOffline, Description: "Built-in deterministic embedder (768 dimensions, feature hashing over words, word pairs, character n-grams and CJK character pairs). Lexical, not semantic; needs nothing installed."},
-		{Kind: domain.EmbedOpenAI, Description: "An OpenAI-compatible /embeddings endpoint, asked for 768 dimensions.", NeedsBaseURL: true, NeedsAPIKey: true, NeedsModel: true},
-		{Kind: domain.EmbedOllama, Description: "A local model runner (Ollama) at its /api/embed; the model must make 768-dimensional vectors.", NeedsBaseURL: true, NeedsModel: true},
-	}
-}
+func Providers() []Provider { return domain.EmbeddingProviders() }
 
 // Configs reads, changes and tries tenants' embedding configurations.
 type Configs struct {
@@ -68,13 +58,7 @@ func (c *Configs) Update(ctx context.Context, cfg domain.EmbeddingConfig) (domai
 }
 
 // TestResult is the outcome of a round trip to the provider.
-type TestResult struct {
-	ModelID string
-	Latency time.Duration
-	Dims    int
-	// Err is the provider's failure, nil when it answered well.
-	Err error
-}
+type TestResult = domain.EmbeddingTest
 
 // Test embeds a short text with the tenant's configuration.
 func (c *Configs) Test(ctx context.Context, tenant domain.TenantID) (TestResult, error) {

@@ -82,12 +82,7 @@ func (r *Registry) Forget(tenant domain.TenantID) {
 }
 
 // UsageTypes describes the usage types.
-func UsageTypes() map[domain.UsageType]string {
-	return map[domain.UsageType]string{
-		domain.UsageChat:         "Answers customers in the dialogue and the RAG lab.",
-		domain.UsageKBProcessing: "Works on knowledge documents (summaries, question generation).",
-	}
-}
+func UsageTypes() map[domain.UsageType]string { return domain.LLMUsageTypes() }
 
 // Configs reads, replaces and tries model configurations.
 type Configs struct {
@@ -133,12 +128,7 @@ func (c *Configs) Update(ctx context.Context, cfg domain.LLMConfig) (domain.LLMC
 }
 
 // TestResult is the outcome of a round trip to the provider.
-type TestResult struct {
-	ModelID string
-	Latency time.Duration
-	// Err is the provider's failure, nil when it answered.
-	Err error
-}
+type TestResult = domain.LLMTest
 
 // Test sends a short prompt with the configured model.
 func (c *Configs) Test(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (TestResult, error) {
