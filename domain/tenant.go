@@ -94,7 +94,25 @@ type Invalidation struct {
 	EmbeddingTenant TenantID
 	// LLMTenant names a tenant whose model configurations changed.
 	LLMTenant TenantID
+	// ConfigTenant names a tenant whose dialogue configuration of kind
+	// ConfigKind (intent rules, script flows, prompt templates,
+	// guardrails) changed.
+	ConfigTenant TenantID
+	// ConfigKind is one of the ConfigKind constants.
+	ConfigKind ConfigKind
 }
+
+// ConfigKind names a kind of a tenant's dialogue configuration that replicas
+// cache and drop on change.
+type ConfigKind string
+
+// The cached dialogue configuration kinds.
+const (
+	ConfigIntentRules     ConfigKind = "intent"
+	ConfigScriptFlows     ConfigKind = "flow"
+	ConfigPromptTemplates ConfigKind = "prompt"
+	ConfigGuardrails      ConfigKind = "guard"
+)
 
 // InvalidationSource delivers invalidations made by any replica.
 type InvalidationSource interface {

@@ -88,6 +88,16 @@ type Deps struct {
 	Strategies     Strategies
 	Models         ModelConfigs
 	Answerer       Answerer
+	// >>> intent-rules deps
+	// <<< intent-rules deps
+	// >>> script-flows deps
+	// <<< script-flows deps
+	// >>> prompt-templates deps
+	// <<< prompt-templates deps
+	// >>> guardrails deps
+	// <<< guardrails deps
+	// >>> dialogue deps
+	// <<< dialogue deps
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.
 	Ready func(ctx context.Context) error

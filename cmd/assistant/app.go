@@ -59,6 +59,16 @@ type app struct {
 	keys      *access.Keys
 	tenants   *access.Tenants
 	server    *server.Server
+	// >>> intent-rules fields
+	// <<< intent-rules fields
+	// >>> script-flows fields
+	// <<< script-flows fields
+	// >>> prompt-templates fields
+	// <<< prompt-templates fields
+	// >>> guardrails fields
+	// <<< guardrails fields
+	// >>> dialogue fields
+	// <<< dialogue fields
 
 	// stopBackground ends the background loops (key-usage flushing, cache
 	// invalidation); background waits for them.
@@ -103,6 +113,16 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	strategies := retrieve.NewStrategies(a.store, a.store)
+	// >>> intent-rules build
+	// <<< intent-rules build
+	// >>> script-flows build
+	// <<< script-flows build
+	// >>> prompt-templates build
+	// <<< prompt-templates build
+	// >>> guardrails build
+	// <<< guardrails build
+	// >>> dialogue build
+	// <<< dialogue build
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
 		Documents: a.store, Jobs: a.store,
@@ -111,6 +131,16 @@ func (a *app) build(ctx context.Context) error {
 		Embedding:  embed.NewConfigs(a.store, buildEmbedder, a.embedders),
 		Strategies: strategies,
 		Models:     models.NewConfigs(a.store, buildChatModel, a.models),
+		// >>> intent-rules deps
+		// <<< intent-rules deps
+		// >>> script-flows deps
+		// <<< script-flows deps
+		// >>> prompt-templates deps
+		// <<< prompt-templates deps
+		// >>> guardrails deps
+		// <<< guardrails deps
+		// >>> dialogue deps
+		// <<< dialogue deps
 		Answerer: answer.New(retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store),
 			a.models, buildChatModel),
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
@@ -263,6 +293,9 @@ func (a *app) startBackground(ctx context.Context) {
 			}
 			if inv.LLMTenant != "" {
 				a.models.Forget(inv.LLMTenant)
+			}
+			if inv.ConfigTenant != "" {
+				a.forgetConfig(inv.ConfigKind, inv.ConfigTenant)
 			}
 		})
 	})

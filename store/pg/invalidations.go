@@ -20,7 +20,15 @@ const (
 	keyPayload       = "key:"
 	tenantPayload    = "tenant:"
 	embeddingPayload = "embedding:"
+	// configPayload is followed by "<kind>:<tenant id>".
+	configPayload = "config:"
 )
+
+// notifyConfig tells every replica that tenant's dialogue configuration of
+// kind changed; call it inside the transaction that changed it.
+func notifyConfig(ctx context.Context, q *db.Queries, kind domain.ConfigKind, tenant domain.TenantID) error {
+	return q.NotifyInvalidation(ctx, configPayload+string(kind)+":"+string(tenant))
+}
 
 func notifyKey(ctx context.Context, q *db.Queries, hash []byte) error {
 	return q.NotifyInvalidation(ctx, keyPayload+hex.EncodeToString(hash))
@@ -93,6 +101,10 @@ func parseInvalidation(payload string) (domain.Invalidation, bool) {
 	}
 	if t, ok := strings.CutPrefix(payload, llmPayload); ok && t != "" {
 		return domain.Invalidation{LLMTenant: domain.TenantID(t)}, true
+	}
+	if rest, ok := strings.CutPrefix(payload, configPayload); ok {
+		kind, t, ok := strings.Cut(rest, ":")
+		return domain.Invalidation{ConfigKind: domain.ConfigKind(kind), ConfigTenant: domain.TenantID(t)}, ok && kind != "" && t != ""
 	}
 	return domain.Invalidation{}, false
 }
