@@ -49,6 +49,11 @@ type Request struct {
 	Strategy *domain.RetrievalStrategy
 	Generate bool
 	Model    ModelChoice
+	// BuildPrompt, when set, makes the prompt from the numbered evidence
+	// instead of Prompt (the dialogue renders the tenant's template).
+	BuildPrompt func(question string, cs []Citation) []domain.ChatMessage
+	// DryRun leaves no retrieval record (the complete-flow test).
+	DryRun bool
 }
 
 // Transfer says why a human should take over, with the numbers.
@@ -77,6 +82,9 @@ type Outcome struct {
 	Prompt    []domain.ChatMessage
 	Model     *string
 	Generate  time.Duration
+	// PromptTokens and CompletionTokens are the model's usage (0 when it
+	// reports none).
+	PromptTokens, CompletionTokens int
 }
 
 // Events are what a streamed answer reports as it goes.
@@ -92,7 +100,7 @@ type Events struct {
 // error; errors are bad input (CodeValidation) or the platform's own.
 func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request, ev *Events) (Outcome, error) {
 	res, err := a.retriever.Retrieve(ctx, tenant, retrieve.Query{
-		Text: req.Query, KBIDs: req.KBIDs, Filter: req.Filter, Strategy: req.Strategy, Record: true,
+		Text: req.Query, KBIDs: req.KBIDs, Filter: req.Filter, Strategy: req.Strategy, Record: !req.DryRun,
 	})
 	if err != nil {
 		return Outcome{}, err
@@ -104,7 +112,11 @@ func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request,
 			Confidence: d.Confidence, Threshold: d.Threshold}
 	}
 	if req.Generate && out.Transfer == nil {
-		out.Prompt = Prompt(req.Query, out.Citations)
+		if req.BuildPrompt != nil {
+			out.Prompt = req.BuildPrompt(req.Query, out.Citations)
+		} else {
+			out.Prompt = Prompt(req.Query, out.Citations)
+		}
 	}
 	if ev != nil && ev.Meta != nil {
 		if err := ev.Meta(out); err != nil {
@@ -144,6 +156,7 @@ func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request,
 		return out, nil
 	}
 	out.Answer = &gen.Answer
+	out.PromptTokens, out.CompletionTokens = gen.PromptTokens, gen.CompletionTokens
 	if gen.Thought != "" {
 		out.Thought = &gen.Thought
 	}
@@ -191,12 +204,24 @@ func evidenceTexts(cs []Citation) []string {
 // (a later capability) let tenants write their own.
 const systemInstruction = `You are a customer-service assistant. Answer the customer's question using only the numbered evidence below, in the customer's language. Cite the evidence you use as [n]. If the evidence does not answer the question, say that you do not know; never invent facts.`
 
+// SystemInstruction is the built-in instruction, used where a tenant has
+// published no template.
+func SystemInstruction() string { return systemInstruction }
+
 // Prompt is the exact prompt sent to the model: the instruction with the
 // numbered evidence, then the question.
 func Prompt(question string, cs []Citation) []domain.ChatMessage {
 	var b strings.Builder
 	b.WriteString(systemInstruction)
 	b.WriteString("\n\nEvidence:\n")
+	b.WriteString(Evidence(cs))
+	return []domain.ChatMessage{{Role: "system", Content: b.String()}, {Role: "user", Content: question}}
+}
+
+// Evidence is the numbered evidence as the prompt shows it, one line per
+// citation: "[n] (document, page p) text".
+func Evidence(cs []Citation) string {
+	var b strings.Builder
 	for _, c := range cs {
 		where := c.Chunk.DocumentName
 		if c.Chunk.Page != nil {
@@ -204,5 +229,5 @@ func Prompt(question string, cs []Citation) []domain.ChatMessage {
 		}
 		fmt.Fprintf(&b, "[%d] (%s) %s\n", c.Index, where, strings.TrimSpace(c.Chunk.Text))
 	}
-	return []domain.ChatMessage{{Role: "system", Content: b.String()}, {Role: "user", Content: question}}
+	return b.String()
 }

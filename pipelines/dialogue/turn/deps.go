@@ -1,0 +1,82 @@
+package turn
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
+)
+
+// Rules gives a tenant's compiled intent rules (an *intent.Cache).
+type Rules interface {
+	Matcher(ctx context.Context, tenant string) (*intent.Matcher, error)
+}
+
+// Flows gives a tenant's script flow by id, and whether it is enabled.
+// An unknown flow is CodeNotFound.
+type Flows interface {
+	Flow(ctx context.Context, tenant domain.TenantID, id string) (f flow.Flow, enabled bool, err error)
+}
+
+// Template is a published prompt template version, ready to render.
+type Template struct {
+	ID      string
+	Version int
+	// Render fills the template's variables: builtins are the service's,
+	// values the caller's. A required variable left unfilled is an error.
+	Render func(builtins, values map[string]string) (text string, tokens int, err error)
+	// UsesEvidence: the template places the evidence itself ({{evidence}});
+	// otherwise the evidence is appended after it.
+	UsesEvidence bool
+}
+
+// Prompts gives the tenant's published template of a scene; found is false
+// when the scene has none (the built-in instruction is used).
+type Prompts interface {
+	Published(ctx context.Context, tenant domain.TenantID, scene string) (t Template, found bool, err error)
+}
+
+// Guards gives a tenant's compiled guardrails.
+type Guards interface {
+	For(ctx context.Context, tenant domain.TenantID) (*guard.Guard, error)
+}
+
+// Answerer retrieves, decides and generates (*answer.Answerer).
+type Answerer interface {
+	Run(ctx context.Context, tenant domain.TenantID, req answer.Request, ev *answer.Events) (answer.Outcome, error)
+}
+
+// Recorder keeps the monitoring records of rules, flows, templates and
+// guardrails. Its errors are logged, never shown to the customer.
+type Recorder interface {
+	RecordIntentOutcome(ctx context.Context, tenant domain.TenantID, hit *domain.IntentHit, at time.Time) error
+	RecordFlowEvents(ctx context.Context, events []domain.FlowEvent) error
+	RecordPromptRenders(ctx context.Context, renders []domain.PromptRender) error
+	RecordGuardHits(ctx context.Context, hits []domain.GuardHit) error
+}
+
+// Deps are the runner's collaborators.
+type Deps struct {
+	Log      *slog.Logger
+	Chat     domain.ChatStore
+	Tenants  domain.TenantStore
+	Settings domain.SettingsStore
+	Metadata domain.MetadataStore
+	Rules    Rules
+	Flows    Flows
+	Prompts  Prompts
+	Guards   Guards
+	Answerer Answerer
+	// Models gives the kb_processing model for conversation summaries.
+	Models   domain.ChatModels
+	Recorder Recorder
+	Observer *Observer
+	Replays  *Replays
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+}

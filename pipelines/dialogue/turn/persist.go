@@ -1,0 +1,80 @@
+package turn
+
+import (
+	"context"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// stagePersist stores the reply, the session's new state, the tool traces
+// and the events in one transaction, then the monitoring records. It runs
+// on after the client went away (what was generated is kept, marked
+// interrupted). A dry run records the stage as skipped and writes nothing.
+func (t *run) stagePersist() error {
+	if t.dry {
+		t.record(domain.StageTrace{Stage: StagePersist, StartedAt: t.r.d.now().UTC(), Outcome: "dry_run"})
+		t.reply.Slots = t.session.Slots
+		return nil
+	}
+	start, at := time.Now(), t.r.d.now().UTC()
+	ctx := context.WithoutCancel(t.ctx)
+	d := t.r.d
+	s := t.session
+	var err error
+	if s.FlowState, s.FlowDeadline, err = encodeFlow(t.flowState); err != nil {
+		return err
+	}
+	msg := t.message()
+	window := append(append(append([]domain.SessionMessage{}, t.window...), t.user), msg)
+	if sum, upTo, ok, err := t.r.sum.update(ctx, t.in.Tenant, s.Summary, s.SummarizedUpTo, window); err != nil {
+		d.Log.Warn("conversation summary not updated", "session", s.ID, "err", err)
+	} else if ok {
+		s.Summary, s.SummarizedUpTo = sum, upTo
+	}
+	st := domain.StageTrace{Stage: StagePersist, StartedAt: at, Duration: time.Since(start), Outcome: "stored",
+		Detail: map[string]any{"toolTraces": len(t.reply.ToolTraces), "events": len(t.events)}}
+	t.reply.Monitoring.Stages = append(t.reply.Monitoring.Stages, st)
+	msg.Monitoring = &t.reply.Monitoring
+	if err := d.Chat.SaveTurn(ctx, domain.Turn{Session: s, Reply: msg, ToolTraces: t.reply.ToolTraces, Events: t.events}); err != nil {
+		return err
+	}
+	t.session = s
+	t.reply.Slots = s.Slots
+	t.records(ctx)
+	st.Duration = time.Since(start)
+	t.r.d.Observer.publish(t.in.Tenant, StageEvent{SessionID: s.ID, MessageID: t.reply.MessageID, TraceID: t.reply.TraceID, Stage: st})
+	return nil
+}
+
+// message is the reply as stored.
+func (t *run) message() domain.SessionMessage {
+	rt := t.reply.ResponseType
+	return domain.SessionMessage{ID: t.reply.MessageID, TenantID: t.in.Tenant, SessionID: t.session.ID, Role: domain.RoleAssistant,
+		Content: t.reply.Answer, Thought: t.reply.Thought, ResponseType: &rt, Confidence: t.reply.Confidence,
+		ShouldTransfer: t.reply.ShouldTransfer, TransferReason: t.reply.TransferReason, Sources: t.reply.Sources,
+		Flow: t.reply.Flow, TraceID: t.reply.TraceID, Status: t.reply.Status, CreatedAt: t.reply.CreatedAt}
+}
+
+// records writes the monitoring records of rules, flows, templates and
+// guardrails; a failure is logged, since the reply is already stored.
+func (t *run) records(ctx context.Context) {
+	d := t.r.d
+	warn := func(what string, err error) {
+		if err != nil {
+			d.Log.Warn("monitoring record not written", "what", what, "tenant", t.in.Tenant, "err", err)
+		}
+	}
+	if t.intentRan {
+		warn("intent outcome", d.Recorder.RecordIntentOutcome(ctx, t.in.Tenant, t.intentHit, t.user.CreatedAt))
+	}
+	if len(t.flowEvents) > 0 {
+		warn("flow events", d.Recorder.RecordFlowEvents(ctx, t.flowEvents))
+	}
+	if len(t.renders) > 0 {
+		warn("prompt renders", d.Recorder.RecordPromptRenders(ctx, t.renders))
+	}
+	if len(t.guardHits) > 0 {
+		warn("guard hits", d.Recorder.RecordGuardHits(ctx, t.guardHits))
+	}
+}

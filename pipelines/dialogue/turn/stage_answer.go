@@ -1,0 +1,228 @@
+package turn
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
+)
+
+// answer runs stages 6–9: retrieval over kbIDs (none: all), the prompt,
+// the generation (streamed through a guard stream when the reply is) and
+// the output guard.
+func (t *run) answer(kbIDs []string) error {
+	query, expanded := retrievalQuery(t.in.Message, t.recent())
+	filter, err := t.slotFilter()
+	if err != nil {
+		return err
+	}
+	retrieval := t.stage(StageRetrieval)
+	var (
+		promptTrace *domain.StageTrace
+		genStart    time.Time
+		gs          *guard.Stream
+		thoughts    *guard.Stream
+		released    strings.Builder
+		thought     strings.Builder
+	)
+	req := answer.Request{Query: query, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry,
+		BuildPrompt: func(q string, cs []answer.Citation) []domain.ChatMessage {
+			start, at := time.Now(), t.r.d.now().UTC()
+			msgs, detail := t.prompt(cs)
+			promptTrace = &domain.StageTrace{Stage: StagePrompt, StartedAt: at, Duration: time.Since(start), Outcome: detail.outcome, Detail: detail.m}
+			return msgs
+		}}
+	ev := &answer.Events{Meta: func(o answer.Outcome) error {
+		d := o.Retrieval.Decision
+		detail := map[string]any{"query": query, "expandedWithPreviousTurn": expanded, "hits": d.Hits, "topScore": d.TopScore,
+			"evidenceTokens": d.EvidenceTokens, "confidence": d.Confidence, "strategy": string(o.Retrieval.Strategy.Mode)}
+		if len(kbIDs) > 0 {
+			detail["kbIds"] = kbIDs
+		}
+		if filter != nil {
+			detail["filter"] = filter
+		}
+		outcome := "sufficient"
+		if o.Transfer != nil {
+			outcome, detail["transferReason"] = "transfer", o.Transfer.Code
+		}
+		retrieval(outcome, detail)
+		t.trace(toolKBSearch, map[string]any{"query": query, "kbIds": kbIDs, "filter": filter},
+			kbSummary(d.Hits, d.TopScore), o.Retrieval.Timings["total"], nil)
+		if promptTrace != nil {
+			t.record(*promptTrace)
+		}
+		genStart = time.Now()
+		return nil
+	}}
+	if t.in.Stream != nil {
+		gs, thoughts = t.guard.NewStream(), t.guard.NewStream()
+		ev.Piece = func(p domain.StreamEvent) error {
+			if p.Thought != "" {
+				if rel, v := thoughts.Write(p.Thought); v == nil && rel != "" {
+					thought.WriteString(rel)
+					if err := t.emit(Event{Name: EventThought, Text: rel}); err != nil {
+						return err
+					}
+				}
+			}
+			if p.Delta != "" {
+				// A withheld answer releases nothing more, but the model
+				// runs to its end so the verdict is the whole answer's,
+				// as in a JSON reply.
+				if rel, _ := gs.Write(p.Delta); rel != "" {
+					released.WriteString(rel)
+					if err := t.emit(Event{Name: EventDelta, Text: rel}); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+	}
+	out, err := t.r.d.Answerer.Run(t.ctx, t.in.Tenant, req, ev)
+	if err != nil {
+		if errors.Is(err, errClientGone) || t.ctx.Err() != nil {
+			t.interrupted = true
+			t.reply.ResponseType = ResponseRAG
+			t.reply.Answer = released.String()
+			t.record(domain.StageTrace{Stage: StageGeneration, StartedAt: t.r.d.now().UTC(), Duration: time.Since(genStart), Outcome: "interrupted"})
+			t.skipRest()
+			return nil
+		}
+		return err
+	}
+	t.reply.Confidence = ptr(out.Retrieval.Decision.Confidence)
+	t.reply.Monitoring.Model = out.Model
+	t.reply.Monitoring.TokensIn, t.reply.Monitoring.TokensOut = out.PromptTokens, out.CompletionTokens
+	if out.Transfer != nil {
+		if out.Transfer.Code == answer.ReasonProviderUnavailable {
+			t.record(domain.StageTrace{Stage: StageGeneration, StartedAt: t.r.d.now().UTC(), Duration: out.Generate,
+				Outcome: "provider_unavailable", Detail: map[string]any{"model": deref(out.Model)}})
+		}
+		t.transfer(out.Transfer.Code, "")
+		t.skipRest()
+		return t.sendFinal(released.Len() > 0)
+	}
+	t.record(domain.StageTrace{Stage: StageGeneration, StartedAt: t.r.d.now().UTC(), Duration: out.Generate, Outcome: "generated",
+		Detail: map[string]any{"model": deref(out.Model), "tokensIn": out.PromptTokens, "tokensOut": out.CompletionTokens, "streamed": gs != nil}})
+	t.reply.ResponseType = ResponseRAG
+	t.reply.Sources = sources(out.Citations)
+	done := t.stage(StageOutputGuard)
+	var v guard.Verdict
+	if gs != nil {
+		rest, final := gs.Close()
+		v = final
+		if out.Thought != nil {
+			if rel, tv := thoughts.Close(); !(tv.Blocked || tv.Transfer) {
+				thought.WriteString(rel)
+				if rel != "" {
+					_ = t.emit(Event{Name: EventThought, Text: rel})
+				}
+			}
+		}
+		if !(v.Blocked || v.Transfer) {
+			released.WriteString(rest)
+			if rest != "" {
+				_ = t.emit(Event{Name: EventDelta, Text: rest})
+			}
+		}
+	} else {
+		v = t.guard.CheckOutput(deref(out.Answer))
+		if out.Thought != nil {
+			if tv := t.guard.CheckOutput(*out.Thought); !(tv.Blocked || tv.Transfer) {
+				thought.WriteString(tv.Text)
+			}
+		}
+	}
+	if thought.Len() > 0 {
+		t.reply.Thought = ptr(thought.String())
+	}
+	t.addGuardHits(domain.GuardOutput, v.Hits)
+	t.reply.Answer = v.Text
+	outcome := t.applyVerdict(v)
+	done(outcome, map[string]any{"hits": len(v.Hits), "reason": v.Reason})
+	t.skipRest()
+	if gs != nil && (v.Blocked || v.Transfer) {
+		return t.sendFinal(released.Len() > 0)
+	}
+	if gs == nil {
+		if out.Thought != nil && t.reply.Thought != nil {
+			_ = t.emit(Event{Name: EventThought, Text: *t.reply.Thought})
+		}
+		_ = t.emit(Event{Name: EventDelta, Text: t.reply.Answer})
+	}
+	return t.emit(Event{Name: EventSources, Sources: t.reply.Sources})
+}
+
+// sendFinal sends a withheld or handed-over answer's text, replacing what
+// was released before.
+func (t *run) sendFinal(reset bool) error {
+	if err := t.emit(Event{Name: EventDelta, Text: t.reply.Answer, Reset: reset}); err != nil {
+		return nil
+	}
+	return t.emit(Event{Name: EventSources, Sources: t.reply.Sources})
+}
+
+// slotFilter turns the session's slots that name a filter field of the
+// tenant's metadata (string or enum) into an equality filter.
+func (t *run) slotFilter() (map[string]any, error) {
+	if len(t.session.Slots) == 0 || t.r.d.Metadata == nil {
+		return nil, nil
+	}
+	fields, err := t.r.d.Metadata.ListMetadataFields(t.ctx, t.in.Tenant, domain.MetadataFieldFilter{
+		Role: ptr(domain.RoleFilter)}, domain.PageRequest{Limit: domain.MaxPageSize})
+	if err != nil {
+		return nil, err
+	}
+	var f map[string]any
+	for _, fd := range fields.Items {
+		v, ok := t.session.Slots[fd.Key]
+		if !ok || !fd.Status.Usable() || (fd.Type != domain.MetaString && fd.Type != domain.MetaEnum) {
+			continue
+		}
+		if fd.Type == domain.MetaEnum && !contains(fd.EnumValues, v) {
+			continue
+		}
+		if f == nil {
+			f = map[string]any{}
+		}
+		f[fd.Key] = v
+	}
+	return f, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func sources(cs []answer.Citation) []domain.MessageSource {
+	out := make([]domain.MessageSource, 0, len(cs))
+	for _, c := range cs {
+		s := domain.MessageSource{DocumentID: c.Chunk.DocumentID, DocumentName: c.Chunk.DocumentName, ChunkID: c.Chunk.ID, Score: c.Score}
+		if c.Chunk.Page != nil {
+			s.Page = ptr(int(*c.Chunk.Page))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func kbSummary(hits int, top float64) string {
+	return strings.TrimSpace(strings.Join([]string{itoa(hits), "hits, top score", ftoa(top)}, " "))
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
