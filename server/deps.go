@@ -8,6 +8,7 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/search"
 )
@@ -72,6 +73,13 @@ type Answerer interface {
 	Run(ctx context.Context, tenant domain.TenantID, req answer.Request, ev *answer.Events) (answer.Outcome, error)
 }
 
+// Dialogue is what the server needs of the dialogue runtime.
+type Dialogue interface {
+	Handle(ctx context.Context, in turn.Input) (turn.Reply, error)
+	Resume(ctx context.Context, tenant domain.TenantID, sessionID, lastEventID string, write func(domain.ReplyEvent) error) error
+	Watch(ctx context.Context, tenant domain.TenantID, session string) (*turn.Subscription, error)
+}
+
 // Deps are the server's collaborators, built by cmd/assistant.
 type Deps struct {
 	Log            *slog.Logger
@@ -88,6 +96,8 @@ type Deps struct {
 	Strategies     Strategies
 	Models         ModelConfigs
 	Answerer       Answerer
+	// Dialogue runs customer messages (the turn runner).
+	Dialogue Dialogue
 	// >>> intent-rules deps
 	// <<< intent-rules deps
 	// >>> script-flows deps

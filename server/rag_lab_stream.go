@@ -30,7 +30,7 @@ func (h *handlers) StreamRagExperiment(ctx context.Context, r api.StreamRagExper
 	s := &sseWriter{w: pw}
 	started := make(chan error, 1)
 	go func() {
-		stop := s.pingEvery(ssePing)
+		stop := pingEvery(ssePing, s.comment)
 		defer stop()
 		metaSent := false
 		out, err := h.d.Answerer.Run(ctx, tenant, req, &answer.Events{
@@ -87,8 +87,17 @@ func (s *sseWriter) event(name string, v any) error {
 	return err
 }
 
-// pingEvery writes a comment line every d until the returned stop is called.
-func (s *sseWriter) pingEvery(d time.Duration) (stop func()) {
+// comment writes an SSE comment line.
+func (s *sseWriter) comment(text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := io.WriteString(s.w, ": "+text+"\n\n")
+	return err
+}
+
+// pingEvery calls comment("ping") every d until the returned stop is called
+// or a write fails.
+func pingEvery(d time.Duration, comment func(string) error) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		t := time.NewTicker(d)
@@ -98,10 +107,7 @@ func (s *sseWriter) pingEvery(d time.Duration) (stop func()) {
 			case <-done:
 				return
 			case <-t.C:
-				s.mu.Lock()
-				_, err := io.WriteString(s.w, ": ping\n\n")
-				s.mu.Unlock()
-				if err != nil {
+				if comment("ping") != nil {
 					return
 				}
 			}

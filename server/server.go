@@ -68,7 +68,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// process, every log line has a request id, no body is read before the
 	// limit applies, and validation runs with the caller and tenant known.
 	e.Use(s.recoverPanics, requestID, s.logRequests, s.limitBody, s.authenticate, s.enterTenant, s.validateRequest)
-	api.RegisterHandlersWithBaseURL(e, api.NewStrictHandler(&handlers{d: d}, nil), BasePath)
+	api.RegisterHandlersWithBaseURL(e, api.NewStrictHandler(&handlers{d: d}, []api.StrictMiddlewareFunc{negotiateStream}), BasePath)
 	s.registerMeta(d)
 	return s, nil
 }

@@ -36,6 +36,108 @@ func (e ApiKeyScope) Valid() bool {
 	}
 }
 
+// Defines values for ChatReplyResponseType.
+const (
+	ChatReplyResponseTypeFixed    ChatReplyResponseType = "fixed"
+	ChatReplyResponseTypeFlow     ChatReplyResponseType = "flow"
+	ChatReplyResponseTypeRag      ChatReplyResponseType = "rag"
+	ChatReplyResponseTypeTransfer ChatReplyResponseType = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the ChatReplyResponseType enum.
+func (e ChatReplyResponseType) Valid() bool {
+	switch e {
+	case ChatReplyResponseTypeFixed:
+		return true
+	case ChatReplyResponseTypeFlow:
+		return true
+	case ChatReplyResponseTypeRag:
+		return true
+	case ChatReplyResponseTypeTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatReplyStatus.
+const (
+	Complete    ChatReplyStatus = "complete"
+	Interrupted ChatReplyStatus = "interrupted"
+)
+
+// Valid indicates whether the value is a known member of the ChatReplyStatus enum.
+func (e ChatReplyStatus) Valid() bool {
+	switch e {
+	case Complete:
+		return true
+	case Interrupted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DialogueGuardHitKind.
+const (
+	HighRisk DialogueGuardHitKind = "high_risk"
+	Rule     DialogueGuardHitKind = "rule"
+	Word     DialogueGuardHitKind = "word"
+)
+
+// Valid indicates whether the value is a known member of the DialogueGuardHitKind enum.
+func (e DialogueGuardHitKind) Valid() bool {
+	switch e {
+	case HighRisk:
+		return true
+	case Rule:
+		return true
+	case Word:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DialogueGuardHitStage.
+const (
+	Input  DialogueGuardHitStage = "input"
+	Output DialogueGuardHitStage = "output"
+)
+
+// Valid indicates whether the value is a known member of the DialogueGuardHitStage enum.
+func (e DialogueGuardHitStage) Valid() bool {
+	switch e {
+	case Input:
+		return true
+	case Output:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DialogueToolTraceTool.
+const (
+	Handoff  DialogueToolTraceTool = "handoff"
+	KbSearch DialogueToolTraceTool = "kb_search"
+	SlotFill DialogueToolTraceTool = "slot_fill"
+)
+
+// Valid indicates whether the value is a known member of the DialogueToolTraceTool enum.
+func (e DialogueToolTraceTool) Valid() bool {
+	switch e {
+	case Handoff:
+		return true
+	case KbSearch:
+		return true
+	case SlotFill:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentKind.
 const (
 	Docx DocumentKind = "docx"
@@ -111,6 +213,24 @@ func (e EmbeddingProviderKind) Valid() bool {
 	case EmbeddingProviderKindOllama:
 		return true
 	case EmbeddingProviderKindOpenaiCompatible:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HistoryTurnRole.
+const (
+	HistoryTurnRoleAssistant HistoryTurnRole = "assistant"
+	HistoryTurnRoleUser      HistoryTurnRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the HistoryTurnRole enum.
+func (e HistoryTurnRole) Valid() bool {
+	switch e {
+	case HistoryTurnRoleAssistant:
+		return true
+	case HistoryTurnRoleUser:
 		return true
 	default:
 		return false
@@ -293,19 +413,19 @@ func (e MetadataScope) Valid() bool {
 
 // Defines values for PromptMessageRole.
 const (
-	Assistant PromptMessageRole = "assistant"
-	System    PromptMessageRole = "system"
-	User      PromptMessageRole = "user"
+	PromptMessageRoleAssistant PromptMessageRole = "assistant"
+	PromptMessageRoleSystem    PromptMessageRole = "system"
+	PromptMessageRoleUser      PromptMessageRole = "user"
 )
 
 // Valid indicates whether the value is a known member of the PromptMessageRole enum.
 func (e PromptMessageRole) Valid() bool {
 	switch e {
-	case Assistant:
+	case PromptMessageRoleAssistant:
 		return true
-	case System:
+	case PromptMessageRoleSystem:
 		return true
-	case User:
+	case PromptMessageRoleUser:
 		return true
 	default:
 		return false
@@ -396,6 +516,48 @@ func (e RiskReportHighest) Valid() bool {
 	case RiskReportHighestLow:
 		return true
 	case RiskReportHighestMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StageEventStage.
+const (
+	StageEventStageAuth        StageEventStage = "auth"
+	StageEventStageFlow        StageEventStage = "flow"
+	StageEventStageGeneration  StageEventStage = "generation"
+	StageEventStageInputGuard  StageEventStage = "input_guard"
+	StageEventStageIntent      StageEventStage = "intent"
+	StageEventStageOutputGuard StageEventStage = "output_guard"
+	StageEventStagePersist     StageEventStage = "persist"
+	StageEventStagePrompt      StageEventStage = "prompt"
+	StageEventStageRetrieval   StageEventStage = "retrieval"
+	StageEventStageSession     StageEventStage = "session"
+)
+
+// Valid indicates whether the value is a known member of the StageEventStage enum.
+func (e StageEventStage) Valid() bool {
+	switch e {
+	case StageEventStageAuth:
+		return true
+	case StageEventStageFlow:
+		return true
+	case StageEventStageGeneration:
+		return true
+	case StageEventStageInputGuard:
+		return true
+	case StageEventStageIntent:
+		return true
+	case StageEventStageOutputGuard:
+		return true
+	case StageEventStagePersist:
+		return true
+	case StageEventStagePrompt:
+		return true
+	case StageEventStageRetrieval:
+		return true
+	case StageEventStageSession:
 		return true
 	default:
 		return false
@@ -536,6 +698,52 @@ type ApiKeySecret struct {
 	Secret string `json:"secret"`
 }
 
+// ChatMessageRequest Example: {"message":"Where is my order?"}
+type ChatMessageRequest struct {
+	// Message The customer's message.
+	Message string `json:"message"`
+
+	// Values Values of custom prompt-template variables, by name.
+	//
+	// Example: {"brand":"Acme"}
+	Values *TemplateValues `json:"values,omitempty"`
+}
+
+// ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null}
+type ChatReply struct {
+	// Answer The text to show, after the output guardrails.
+	Answer     string     `json:"answer"`
+	Confidence *float64   `json:"confidence"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	Flow       *ReplyFlow `json:"flow"`
+
+	// MessageId The reply's message id (not stored in a complete-flow test).
+	MessageId    string                `json:"messageId"`
+	ResponseType ChatReplyResponseType `json:"responseType"`
+
+	// SessionId The session; empty in a complete-flow test without one.
+	SessionId      string          `json:"sessionId"`
+	ShouldTransfer bool            `json:"shouldTransfer"`
+	Sources        []ReplySource   `json:"sources"`
+	Status         ChatReplyStatus `json:"status"`
+
+	// Thought The model's reasoning, kept apart from the answer; null when there is none.
+	Thought *string `json:"thought"`
+	TraceId string  `json:"traceId"`
+
+	// TransferReason Why a human should take over: a retrieval reason (`no_evidence`, `low_score`,
+	// `insufficient_evidence`, `low_confidence`), `provider_unavailable`, a guardrail's
+	// `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, or a flow's
+	// (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own).
+	TransferReason *string `json:"transferReason"`
+}
+
+// ChatReplyResponseType defines model for ChatReply.ResponseType.
+type ChatReplyResponseType string
+
+// ChatReplyStatus defines model for ChatReply.Status.
+type ChatReplyStatus string
+
 // Chunk defines model for Chunk.
 type Chunk struct {
 	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
@@ -601,6 +809,83 @@ type Citation struct {
 	// Score Example: 0.61
 	Score float64 `json:"score"`
 }
+
+// DialogueGuardHit Example: {"action":"mask","category":"","kind":"word","pattern":"competitor","refId":"fw_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","stage":"output"}
+type DialogueGuardHit struct {
+	Action   string               `json:"action"`
+	Category string               `json:"category"`
+	Kind     DialogueGuardHitKind `json:"kind"`
+	Pattern  string               `json:"pattern"`
+
+	// RefId The forbidden word's or behaviour rule's id; empty for a high-risk list.
+	RefId string                `json:"refId"`
+	Stage DialogueGuardHitStage `json:"stage"`
+}
+
+// DialogueGuardHitKind defines model for DialogueGuardHit.Kind.
+type DialogueGuardHitKind string
+
+// DialogueGuardHitStage defines model for DialogueGuardHit.Stage.
+type DialogueGuardHitStage string
+
+// DialogueTestRequest Example: {"history":[{"content":"Hello","role":"user"}],"message":"Where is my order?","slots":{"order_no":"A1234"}}
+type DialogueTestRequest struct {
+	// History Earlier messages, oldest first; replaces the stored session's.
+	History *[]HistoryTurn `json:"history,omitempty"`
+	Message string         `json:"message"`
+
+	// SessionId A stored session whose state (recent turns, slots, running flow) the test starts from; read only.
+	SessionId *string `json:"sessionId,omitempty"`
+
+	// Slots Values of custom prompt-template variables, by name.
+	//
+	// Example: {"brand":"Acme"}
+	Slots *TemplateValues `json:"slots,omitempty"`
+
+	// Values Values of custom prompt-template variables, by name.
+	//
+	// Example: {"brand":"Acme"}
+	Values *TemplateValues `json:"values,omitempty"`
+}
+
+// DialogueTestResult Example: {"flowId":null,"flowStep":null,"guardHits":[],"model":null,"reply":{"answer":"Hello! How can I help?","confidence":1,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"fixed","sessionId":"","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null},"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","slots":{},"stages":[],"templateId":null,"templateVersion":null,"tokensIn":0,"tokensOut":0,"toolTraces":[]}
+type DialogueTestResult struct {
+	FlowId    *string            `json:"flowId"`
+	FlowStep  *int               `json:"flowStep"`
+	GuardHits []DialogueGuardHit `json:"guardHits"`
+	Model     *string            `json:"model"`
+
+	// Reply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null}
+	Reply  ChatReply `json:"reply"`
+	RuleId *string   `json:"ruleId"`
+
+	// Slots Values of custom prompt-template variables, by name.
+	//
+	// Example: {"brand":"Acme"}
+	Slots           TemplateValues      `json:"slots"`
+	Stages          []StageEvent        `json:"stages"`
+	TemplateId      *string             `json:"templateId"`
+	TemplateVersion *int                `json:"templateVersion"`
+	TokensIn        int                 `json:"tokensIn"`
+	TokensOut       int                 `json:"tokensOut"`
+	ToolTraces      []DialogueToolTrace `json:"toolTraces"`
+}
+
+// DialogueToolTrace Example: {"error":null,"input":{"query":"Where is my order?"},"latencyMs":1.2,"output":"3 hits, top score 0.820","tool":"kb_search"}
+type DialogueToolTrace struct {
+	Error *string `json:"error"`
+
+	// Input The stage's own facts (free-form JSON), e.g. the rule that matched or the retrieval's numbers.
+	//
+	// Example: {"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+	Input     StageDetail           `json:"input"`
+	LatencyMs float64               `json:"latencyMs"`
+	Output    string                `json:"output"`
+	Tool      DialogueToolTraceTool `json:"tool"`
+}
+
+// DialogueToolTraceTool defines model for DialogueToolTrace.Tool.
+type DialogueToolTraceTool string
 
 // Document defines model for Document.
 type Document struct {
@@ -860,6 +1145,15 @@ type FieldError struct {
 	// Message Example: maximum string length is 128
 	Message string `json:"message"`
 }
+
+// HistoryTurn Example: {"content":"Hello","role":"user"}
+type HistoryTurn struct {
+	Content string          `json:"content"`
+	Role    HistoryTurnRole `json:"role"`
+}
+
+// HistoryTurnRole defines model for HistoryTurn.Role.
+type HistoryTurnRole string
 
 // IndexJob defines model for IndexJob.
 type IndexJob struct {
@@ -1593,6 +1887,30 @@ type RagTimings struct {
 	VectorMs float64 `json:"vectorMs"`
 }
 
+// ReplyFlow Where the session's flow stands after the reply.
+//
+// Example: {"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true}
+type ReplyFlow struct {
+	FlowId string `json:"flowId"`
+
+	// Step The current step (the one waiting, or the last one run).
+	Step int `json:"step"`
+
+	// Waiting The step waits for the customer's answer.
+	Waiting bool `json:"waiting"`
+}
+
+// ReplySource Example: {"chunkId":"chk_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","documentId":"doc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","documentName":"shipping.pdf","page":2,"score":0.82}
+type ReplySource struct {
+	ChunkId      string `json:"chunkId"`
+	DocumentId   string `json:"documentId"`
+	DocumentName string `json:"documentName"`
+
+	// Page The page of a PDF chunk; null for other kinds.
+	Page  *int    `json:"page"`
+	Score float64 `json:"score"`
+}
+
 // RetrievalMode `hybrid` fuses vector hits with lexical (BM25) hits over the same chunks by reciprocal rank fusion.
 //
 // Example: hybrid
@@ -1670,6 +1988,31 @@ type RiskReport struct {
 //
 // Example: high
 type RiskReportHighest string
+
+// StageDetail The stage's own facts (free-form JSON), e.g. the rule that matched or the retrieval's numbers.
+//
+// Example: {"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+type StageDetail = map[string]any
+
+// StageEvent Example: {"detail":{"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"},"durationMs":0.04,"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","outcome":"fixed","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","stage":"intent","startedAt":"2026-11-22T10:00:00Z","traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d"}
+type StageEvent struct {
+	// Detail The stage's own facts (free-form JSON), e.g. the rule that matched or the retrieval's numbers.
+	//
+	// Example: {"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+	Detail     StageDetail `json:"detail"`
+	DurationMs float64     `json:"durationMs"`
+	MessageId  string      `json:"messageId"`
+
+	// Outcome What the stage decided (`skipped` when an earlier stage answered).
+	Outcome   string          `json:"outcome"`
+	SessionId string          `json:"sessionId"`
+	Stage     StageEventStage `json:"stage"`
+	StartedAt time.Time       `json:"startedAt"`
+	TraceId   string          `json:"traceId"`
+}
+
+// StageEventStage defines model for StageEvent.Stage.
+type StageEventStage string
 
 // StrategyAuditEntry defines model for StrategyAuditEntry.
 type StrategyAuditEntry struct {
@@ -1753,6 +2096,11 @@ type StrategyMetrics struct {
 type StrategyMetricsList struct {
 	Items []StrategyMetrics `json:"items"`
 }
+
+// TemplateValues Values of custom prompt-template variables, by name.
+//
+// Example: {"brand":"Acme"}
+type TemplateValues map[string]string
 
 // Tenant defines model for Tenant.
 type Tenant struct {
@@ -2013,6 +2361,12 @@ type ListApiKeysParams struct {
 
 	// IncludeRevoked Include revoked keys.
 	IncludeRevoked *bool `form:"includeRevoked,omitempty" json:"includeRevoked,omitempty"`
+}
+
+// TestDialogueParams defines parameters for TestDialogue.
+type TestDialogueParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
 // GetEmbeddingConfigParams defines parameters for GetEmbeddingConfig.
@@ -2291,6 +2645,21 @@ type ListTenantsParams struct {
 	Status *TenantStatus `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// WatchChatSessionParams defines parameters for WatchChatSession.
+type WatchChatSessionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PostChatMessageParams defines parameters for PostChatMessage.
+type PostChatMessageParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+
+	// LastEventID `<messageId>:<seq>` of the last event received, to resume a streamed reply.
+	LastEventID *string `json:"Last-Event-ID,omitempty"`
+}
+
 // SearchKnowledgeBaseParams defines parameters for SearchKnowledgeBase.
 type SearchKnowledgeBaseParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -2342,6 +2711,9 @@ type ValidateRetrievalStrategyParams struct {
 // CreateApiKeyJSONRequestBody defines body for CreateApiKey for application/json ContentType.
 type CreateApiKeyJSONRequestBody = ApiKeyCreateRequest
 
+// TestDialogueJSONRequestBody defines body for TestDialogue for application/json ContentType.
+type TestDialogueJSONRequestBody = DialogueTestRequest
+
 // UpdateEmbeddingConfigJSONRequestBody defines body for UpdateEmbeddingConfig for application/json ContentType.
 type UpdateEmbeddingConfigJSONRequestBody = EmbeddingConfigUpdateRequest
 
@@ -2378,6 +2750,9 @@ type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
 // UpdateTenantJSONRequestBody defines body for UpdateTenant for application/json ContentType.
 type UpdateTenantJSONRequestBody = TenantUpdateRequest
 
+// PostChatMessageJSONRequestBody defines body for PostChatMessage for application/json ContentType.
+type PostChatMessageJSONRequestBody = ChatMessageRequest
+
 // SearchKnowledgeBaseJSONRequestBody defines body for SearchKnowledgeBase for application/json ContentType.
 type SearchKnowledgeBaseJSONRequestBody = KbSearchRequest
 
@@ -2404,6 +2779,9 @@ type ServerInterface interface {
 	// RotateApiKey Rotate an API key's secret
 	// (POST /admin/api-keys/{keyId}/rotate)
 	RotateApiKey(ctx echo.Context, keyId ApiKeyIdPath) error
+	// TestDialogue Run one message through every stage without storing anything
+	// (POST /admin/dialogue/test)
+	TestDialogue(ctx echo.Context, params TestDialogueParams) error
 	// GetEmbeddingConfig Get the tenant's embedding configuration
 	// (GET /admin/embedding/config)
 	GetEmbeddingConfig(ctx echo.Context, params GetEmbeddingConfigParams) error
@@ -2515,6 +2893,12 @@ type ServerInterface interface {
 	// UpdateTenant Rename, disable or enable a tenant
 	// (PATCH /admin/tenants/{tenantId})
 	UpdateTenant(ctx echo.Context, tenantId TenantIdPath) error
+	// WatchChatSession Watch a session's stages live (runtime observer)
+	// (GET /chat/sessions/{sessionId}/events)
+	WatchChatSession(ctx echo.Context, sessionId string, params WatchChatSessionParams) error
+	// PostChatMessage Send a customer message and get the reply
+	// (POST /chat/sessions/{sessionId}/messages)
+	PostChatMessage(ctx echo.Context, sessionId string, params PostChatMessageParams) error
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
@@ -2636,6 +3020,37 @@ func (w *ServerInterfaceWrapper) RotateApiKey(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateApiKey(ctx, keyId)
+	return err
+}
+
+// TestDialogue converts echo context to params.
+func (w *ServerInterfaceWrapper) TestDialogue(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params TestDialogueParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TestDialogue(ctx, params)
 	return err
 }
 
@@ -4010,6 +4425,97 @@ func (w *ServerInterfaceWrapper) UpdateTenant(ctx echo.Context) error {
 	return err
 }
 
+// WatchChatSession converts echo context to params.
+func (w *ServerInterfaceWrapper) WatchChatSession(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params WatchChatSessionParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.WatchChatSession(ctx, sessionId, params)
+	return err
+}
+
+// PostChatMessage converts echo context to params.
+func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PostChatMessageParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+	// ------------- Optional header parameter "Last-Event-ID" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
+		var LastEventID string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Last-Event-ID, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Last-Event-ID", valueList[0], &LastEventID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Last-Event-ID: %s", err))
+		}
+
+		params.LastEventID = &LastEventID
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PostChatMessage(ctx, sessionId, params)
+	return err
+}
+
 // SearchKnowledgeBase converts echo context to params.
 func (w *ServerInterfaceWrapper) SearchKnowledgeBase(ctx echo.Context) error {
 	var err error
@@ -4336,6 +4842,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/llm/config/:usageType/test", wrapper.TestLlmConfig, options.OperationMiddlewares["testLlmConfig"]...)
 	router.POST(options.BaseURL+"/admin/rag/experiments/run", wrapper.RunRagExperiment, options.OperationMiddlewares["runRagExperiment"]...)
 	router.POST(options.BaseURL+"/admin/rag/experiments/stream", wrapper.StreamRagExperiment, options.OperationMiddlewares["streamRagExperiment"]...)
+	router.POST(options.BaseURL+"/chat/sessions/:sessionId/messages", wrapper.PostChatMessage, options.OperationMiddlewares["postChatMessage"]...)
+	router.GET(options.BaseURL+"/chat/sessions/:sessionId/events", wrapper.WatchChatSession, options.OperationMiddlewares["watchChatSession"]...)
+	router.POST(options.BaseURL+"/admin/dialogue/test", wrapper.TestDialogue, options.OperationMiddlewares["testDialogue"]...)
 
 }
 
@@ -4874,6 +5383,141 @@ type RotateApiKey500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response RotateApiKey500ApplicationProblemPlusJSONResponse) VisitRotateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogueRequestObject struct {
+	Params TestDialogueParams
+	Body   *TestDialogueJSONRequestBody
+}
+
+type TestDialogueResponseObject interface {
+	VisitTestDialogueResponse(w http.ResponseWriter) error
+}
+
+type TestDialogue200JSONResponse DialogueTestResult
+
+func (response TestDialogue200JSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue400ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue401ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue403ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue404ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue413ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue415ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue500ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -8909,6 +9553,317 @@ func (response UpdateTenant500ApplicationProblemPlusJSONResponse) VisitUpdateTen
 	return err
 }
 
+type WatchChatSessionRequestObject struct {
+	SessionId string `json:"sessionId"`
+	Params    WatchChatSessionParams
+}
+
+type WatchChatSessionResponseObject interface {
+	VisitWatchChatSessionResponse(w http.ResponseWriter) error
+}
+
+type WatchChatSession200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response WatchChatSession200TexteventStreamResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type WatchChatSession400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response WatchChatSession400ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WatchChatSession401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response WatchChatSession401ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WatchChatSession403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response WatchChatSession403ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WatchChatSession404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response WatchChatSession404ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WatchChatSession500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response WatchChatSession500ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessageRequestObject struct {
+	SessionId string `json:"sessionId"`
+	Params    PostChatMessageParams
+	Body      *PostChatMessageJSONRequestBody
+}
+
+type PostChatMessageResponseObject interface {
+	VisitPostChatMessageResponse(w http.ResponseWriter) error
+}
+
+type PostChatMessage200JSONResponse ChatReply
+
+func (response PostChatMessage200JSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response PostChatMessage200TexteventStreamResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type PostChatMessage400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage400ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage401ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage403ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage404ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage413ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage415ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage500ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchKnowledgeBaseRequestObject struct {
 	Params SearchKnowledgeBaseParams
 	Body   *SearchKnowledgeBaseJSONRequestBody
@@ -9643,6 +10598,9 @@ type StrictServerInterface interface {
 	// RotateApiKey Rotate an API key's secret
 	// (POST /admin/api-keys/{keyId}/rotate)
 	RotateApiKey(ctx context.Context, request RotateApiKeyRequestObject) (RotateApiKeyResponseObject, error)
+	// TestDialogue Run one message through every stage without storing anything
+	// (POST /admin/dialogue/test)
+	TestDialogue(ctx context.Context, request TestDialogueRequestObject) (TestDialogueResponseObject, error)
 	// GetEmbeddingConfig Get the tenant's embedding configuration
 	// (GET /admin/embedding/config)
 	GetEmbeddingConfig(ctx context.Context, request GetEmbeddingConfigRequestObject) (GetEmbeddingConfigResponseObject, error)
@@ -9754,6 +10712,12 @@ type StrictServerInterface interface {
 	// UpdateTenant Rename, disable or enable a tenant
 	// (PATCH /admin/tenants/{tenantId})
 	UpdateTenant(ctx context.Context, request UpdateTenantRequestObject) (UpdateTenantResponseObject, error)
+	// WatchChatSession Watch a session's stages live (runtime observer)
+	// (GET /chat/sessions/{sessionId}/events)
+	WatchChatSession(ctx context.Context, request WatchChatSessionRequestObject) (WatchChatSessionResponseObject, error)
+	// PostChatMessage Send a customer message and get the reply
+	// (POST /chat/sessions/{sessionId}/messages)
+	PostChatMessage(ctx context.Context, request PostChatMessageRequestObject) (PostChatMessageResponseObject, error)
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx context.Context, request SearchKnowledgeBaseRequestObject) (SearchKnowledgeBaseResponseObject, error)
@@ -9929,6 +10893,54 @@ func (sh *strictHandler) RotateApiKey(ctx echo.Context, keyId ApiKeyIdPath) erro
 		return err
 	} else if validResponse, ok := response.(RotateApiKeyResponseObject); ok {
 		return validResponse.VisitRotateApiKeyResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// TestDialogue operation middleware
+func (sh *strictHandler) TestDialogue(ctx echo.Context, params TestDialogueParams) error {
+	var request TestDialogueRequestObject
+
+	request.Params = params
+
+	var body TestDialogueJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.TestDialogue(ctx.Request().Context(), request.(TestDialogueRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TestDialogue")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TestDialogueResponseObject); ok {
+		return validResponse.VisitTestDialogueResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -11130,6 +12142,81 @@ func (sh *strictHandler) UpdateTenant(ctx echo.Context, tenantId TenantIdPath) e
 		return err
 	} else if validResponse, ok := response.(UpdateTenantResponseObject); ok {
 		return validResponse.VisitUpdateTenantResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// WatchChatSession operation middleware
+func (sh *strictHandler) WatchChatSession(ctx echo.Context, sessionId string, params WatchChatSessionParams) error {
+	var request WatchChatSessionRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.WatchChatSession(ctx.Request().Context(), request.(WatchChatSessionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "WatchChatSession")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(WatchChatSessionResponseObject); ok {
+		return validResponse.VisitWatchChatSessionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PostChatMessage operation middleware
+func (sh *strictHandler) PostChatMessage(ctx echo.Context, sessionId string, params PostChatMessageParams) error {
+	var request PostChatMessageRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body PostChatMessageJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PostChatMessage(ctx.Request().Context(), request.(PostChatMessageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PostChatMessage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PostChatMessageResponseObject); ok {
+		return validResponse.VisitPostChatMessageResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

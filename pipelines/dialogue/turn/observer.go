@@ -1,6 +1,7 @@
 package turn
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -115,4 +116,13 @@ func (d Deps) now() time.Time {
 		return d.Now()
 	}
 	return time.Now()
+}
+
+// Watch starts watching a session of tenant; an unknown session (or
+// another tenant's) is CodeNotFound.
+func (r *Runner) Watch(ctx context.Context, tenant domain.TenantID, session string) (*Subscription, error) {
+	if _, err := r.d.Chat.GetSession(ctx, tenant, session); err != nil {
+		return nil, err
+	}
+	return r.d.Observer.Subscribe(tenant, session), nil
 }

@@ -1,0 +1,212 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/api"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
+)
+
+// wantsStreamKey marks a request whose Accept asks for server-sent events.
+type wantsStreamKey struct{}
+
+// negotiateStream is a strict middleware that tells the message handler
+// whether the client accepts text/event-stream (the strict interface does
+// not pass Accept, which OpenAPI forbids declaring as a parameter).
+func negotiateStream(f api.StrictHandlerFunc, operationID string) api.StrictHandlerFunc {
+	if operationID != "PostChatMessage" {
+		return f
+	}
+	return func(c echo.Context, request any) (any, error) {
+		if acceptsEventStream(c.Request().Header.Values(echo.HeaderAccept)) {
+			req := c.Request()
+			c.SetRequest(req.WithContext(context.WithValue(req.Context(), wantsStreamKey{}, true)))
+		}
+		return f(c, request)
+	}
+}
+
+// acceptsEventStream reports whether text/event-stream is acceptable and
+// preferred over JSON (a q of 0 refuses it).
+func acceptsEventStream(accept []string) bool {
+	for _, h := range accept {
+		for _, part := range strings.Split(h, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err == nil && mt == "text/event-stream" && params["q"] != "0" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// PostChatMessage implements POST /chat/sessions/{sessionId}/messages.
+func (h *handlers) PostChatMessage(ctx context.Context, r api.PostChatMessageRequestObject) (api.PostChatMessageResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if r.Params.LastEventID != nil {
+		return h.resumeReply(ctx, tenant, r.SessionId, *r.Params.LastEventID)
+	}
+	p, _ := domain.PrincipalFrom(ctx)
+	in := turn.Input{Tenant: tenant, SessionID: r.SessionId, Message: r.Body.Message, KeyID: p.KeyID}
+	if r.Body.Values != nil {
+		in.Values = *r.Body.Values
+	}
+	if stream, _ := ctx.Value(wantsStreamKey{}).(bool); !stream {
+		reply, err := h.d.Dialogue.Handle(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return api.PostChatMessage200JSONResponse(toAPIChatReply(reply)), nil
+	}
+	body, err := streamEvents(ctx, func(s *sseStream) error {
+		in.Stream = &turn.Stream{Encode: encodeReplyEvent, Write: s.write}
+		_, err := h.d.Dialogue.Handle(ctx, in)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.PostChatMessage200TexteventStreamResponse{Body: body}, nil
+}
+
+// resumeReply replays the rest of a streamed reply.
+func (h *handlers) resumeReply(ctx context.Context, tenant domain.TenantID, session, lastEventID string) (api.PostChatMessageResponseObject, error) {
+	body, err := streamEvents(ctx, func(s *sseStream) error {
+		sent := false
+		err := h.d.Dialogue.Resume(ctx, tenant, session, lastEventID, func(ev domain.ReplyEvent) error {
+			sent = true
+			return s.write(turn.EventID(ev.MessageID, ev.Seq), ev.Event, ev.Data)
+		})
+		if err == nil && !sent {
+			s.started()
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.PostChatMessage200TexteventStreamResponse{Body: body}, nil
+}
+
+// sseStream writes server-sent events into a pipe whose reader the
+// generated response copies to the client, flushing each write.
+type sseStream struct {
+	mu    sync.Mutex
+	w     *io.PipeWriter
+	once  sync.Once
+	begun chan error
+}
+
+func (s *sseStream) started() { s.once.Do(func() { s.begun <- nil }) }
+
+func (s *sseStream) write(id, event string, data []byte) error {
+	s.started()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := fmt.Fprintf(s.w, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data)
+	return err
+}
+
+func (s *sseStream) comment(text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := io.WriteString(s.w, ": "+text+"\n\n")
+	return err
+}
+
+// streamEvents runs produce in a goroutine and returns the stream's body
+// once the first event is written. An error before any event is returned
+// as is (an ordinary problem answer); after it, produce has already sent
+// its own error event. Pings keep idle streams open through proxies.
+func streamEvents(ctx context.Context, produce func(*sseStream) error) (io.Reader, error) {
+	pr, pw := io.Pipe()
+	s := &sseStream{w: pw, begun: make(chan error, 1)}
+	go func() {
+		stop := pingEvery(ssePing, s.comment)
+		defer stop()
+		err := produce(s)
+		s.once.Do(func() { s.begun <- err })
+		_ = pw.Close()
+	}()
+	if err := <-s.begun; err != nil {
+		_ = pr.Close()
+		return nil, err
+	}
+	// A client that goes away closes the reader (the generated response
+	// closes it on return); the request's end does too, so no write blocks.
+	context.AfterFunc(ctx, func() { _ = pr.CloseWithError(ctx.Err()) })
+	return pr, nil
+}
+
+// encodeReplyEvent is the data of one reply event, in the contract's shapes.
+func encodeReplyEvent(ev turn.Event) ([]byte, error) {
+	var v any
+	switch ev.Name {
+	case turn.EventMeta:
+		v = map[string]string{"sessionId": ev.Meta.SessionID, "messageId": ev.Meta.MessageID, "traceId": ev.Meta.TraceID}
+	case turn.EventThought:
+		v = map[string]string{"text": ev.Text}
+	case turn.EventDelta:
+		v = map[string]any{"text": ev.Text, "reset": ev.Reset}
+	case turn.EventSources:
+		v = map[string]any{"sources": convertAll(ev.Sources, toAPIReplySource)}
+	case turn.EventDone:
+		v = toAPIChatReply(*ev.Reply)
+	default:
+		v = map[string]string{"code": ev.Code, "detail": ev.Message}
+	}
+	return json.Marshal(v)
+}
+
+// WatchChatSession implements GET /chat/sessions/{sessionId}/events.
+func (h *handlers) WatchChatSession(ctx context.Context, r api.WatchChatSessionRequestObject) (api.WatchChatSessionResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := h.d.Dialogue.Watch(ctx, tenant, r.SessionId)
+	if err != nil {
+		return nil, err
+	}
+	body, err := streamEvents(ctx, func(s *sseStream) error {
+		defer sub.Close()
+		ready, _ := json.Marshal(map[string]string{"sessionId": r.SessionId})
+		if err := s.write("ready", "ready", ready); err != nil {
+			return err
+		}
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case ev, ok := <-sub.Events:
+				if !ok {
+					return nil
+				}
+				data, err := json.Marshal(toAPIStageEvent(ev.SessionID, ev.MessageID, ev.TraceID, ev.Stage))
+				if err != nil {
+					return err
+				}
+				if err := s.write(ev.MessageID+":"+ev.Stage.Stage, "stage", data); err != nil {
+					return nil
+				}
+			}
+		}
+	})
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	return api.WatchChatSession200TexteventStreamResponse{Body: body}, nil
+}
