@@ -99,8 +99,9 @@ type IntentHitRecord struct {
 type IntentMonitoringStore interface {
 	// RecordIntentOutcome counts one message evaluated by the intent stage
 	// at `at` and, when hit is not nil, stores the hit (at `at`; hit.At is
-	// used only when at is zero). A hit of a rule deleted meanwhile is
-	// dropped without error.
+	// used only when at is zero). tenant is authoritative: hit.TenantID is
+	// not read. A hit of a rule deleted meanwhile (or of another tenant's
+	// rule) is dropped without error; the evaluation still counts.
 	RecordIntentOutcome(ctx context.Context, tenant TenantID, hit *IntentHit, at time.Time) error
 	// IntentRuleStats pages the tenant's rules (newest first) with their
 	// hits in [from, to), widened to whole hours.
