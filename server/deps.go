@@ -99,6 +99,11 @@ type Deps struct {
 	// Dialogue runs customer messages (the turn runner).
 	Dialogue Dialogue
 	// >>> intent-rules deps
+	// IntentRules stores intent rules and their monitoring.
+	IntentRules IntentRules
+	// IntentCache is this replica's compiled-rules cache, dropped after
+	// each write (nil: nothing to drop).
+	IntentCache IntentCache
 	// <<< intent-rules deps
 	// >>> script-flows deps
 	// <<< script-flows deps

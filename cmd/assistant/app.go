@@ -15,6 +15,7 @@ import (
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
@@ -60,6 +61,10 @@ type app struct {
 	tenants   *access.Tenants
 	server    *server.Server
 	// >>> intent-rules fields
+	// intentRules is the per-tenant cache of compiled intent rules that the
+	// message pipeline matches with (Matcher(ctx, tenant)); writes drop it
+	// here at once and on other replicas through a change notification.
+	intentRules *intent.Cache
 	// <<< intent-rules fields
 	// >>> script-flows fields
 	// <<< script-flows fields
@@ -114,6 +119,7 @@ func (a *app) build(ctx context.Context) error {
 	}
 	strategies := retrieve.NewStrategies(a.store, a.store)
 	// >>> intent-rules build
+	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), intent.DefaultTTL)
 	// <<< intent-rules build
 	// >>> script-flows build
 	// <<< script-flows build
@@ -132,6 +138,7 @@ func (a *app) build(ctx context.Context) error {
 		Strategies: strategies,
 		Models:     models.NewConfigs(a.store, buildChatModel, a.models),
 		// >>> intent-rules deps
+		IntentRules: a.store, IntentCache: a.intentRules,
 		// <<< intent-rules deps
 		// >>> script-flows deps
 		// <<< script-flows deps

@@ -7,6 +7,8 @@ import "github.com/cs-assistant/assistant/domain"
 func (a *app) forgetConfig(kind domain.ConfigKind, tenant domain.TenantID) {
 	switch kind {
 	// >>> intent-rules forget
+	case domain.ConfigIntentRules:
+		a.intentRules.Drop(string(tenant))
 	// <<< intent-rules forget
 	// >>> script-flows forget
 	// <<< script-flows forget

@@ -270,6 +270,48 @@ func (e IndexJobState) Valid() bool {
 	}
 }
 
+// Defines values for IntentKeywordMode.
+const (
+	All IntentKeywordMode = "all"
+	Any IntentKeywordMode = "any"
+)
+
+// Valid indicates whether the value is a known member of the IntentKeywordMode enum.
+func (e IntentKeywordMode) Valid() bool {
+	switch e {
+	case All:
+		return true
+	case Any:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntentResponseType.
+const (
+	IntentResponseTypeFixed    IntentResponseType = "fixed"
+	IntentResponseTypeFlow     IntentResponseType = "flow"
+	IntentResponseTypeRag      IntentResponseType = "rag"
+	IntentResponseTypeTransfer IntentResponseType = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the IntentResponseType enum.
+func (e IntentResponseType) Valid() bool {
+	switch e {
+	case IntentResponseTypeFixed:
+		return true
+	case IntentResponseTypeFlow:
+		return true
+	case IntentResponseTypeRag:
+		return true
+	case IntentResponseTypeTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LlmProviderKind.
 const (
 	LlmProviderKindAzureOpenai      LlmProviderKind = "azure_openai"
@@ -1222,6 +1264,382 @@ type IndexJobProgress struct {
 
 // IndexJobState Example: embedding
 type IndexJobState string
+
+// IntentKeywordMode `any`: one keyword suffices; `all`: every keyword must occur, in any order.
+//
+// Example: any
+type IntentKeywordMode string
+
+// IntentResponseType How a matched rule answers: `fixed` replies with `fixedText`; `rag` answers from `kbIds` (all
+// of the tenant's knowledge bases when empty); `flow` starts the script flow `flowId`;
+// `transfer` hands over to a human with `transferReason`.
+//
+// Example: fixed
+type IntentResponseType string
+
+// IntentRule defines model for IntentRule.
+type IntentRule struct {
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Enabled Disabled rules never match messages but can still be tested.
+	//
+	// Example: true
+	Enabled bool `json:"enabled"`
+
+	// FixedText The reply of a `fixed` rule; empty for other types.
+	//
+	// Example: Refunds are paid within 5 working days of the return reaching us.
+	FixedText string `json:"fixedText"`
+
+	// FlowId The script flow a `flow` rule starts; empty for other types.
+	//
+	// Example:
+	FlowId string `json:"flowId"`
+
+	// Id Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id IntentRuleId `json:"id"`
+
+	// KbIds The knowledge bases of a `rag` rule (all of the tenant's when empty); empty for other types.
+	//
+	// Example: []
+	KbIds IntentRuleKbIds `json:"kbIds"`
+
+	// KeywordMode `any`: one keyword suffices; `all`: every keyword must occur, in any order.
+	//
+	// Example: any
+	KeywordMode IntentKeywordMode `json:"keywordMode"`
+
+	// Keywords Keywords, matched on the normalised message (Latin ones as whole words).
+	//
+	// Example: ["refund","退款"]
+	Keywords IntentRuleKeywords `json:"keywords"`
+
+	// Name Example: Refund request
+	Name string `json:"name"`
+
+	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	//
+	// Example: ["order\\s*#?\\d{6,}"]
+	Patterns IntentRulePatterns `json:"patterns"`
+
+	// Priority Higher wins; equal priorities are ordered oldest rule first.
+	//
+	// Example: 10
+	Priority int32 `json:"priority"`
+
+	// ResponseType How a matched rule answers: `fixed` replies with `fixedText`; `rag` answers from `kbIds` (all
+	// of the tenant's knowledge bases when empty); `flow` starts the script flow `flowId`;
+	// `transfer` hands over to a human with `transferReason`.
+	//
+	//
+	// Example: fixed
+	ResponseType IntentResponseType `json:"responseType"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// TransferReason The reason a `transfer` rule gives the human agent; empty for other types.
+	//
+	// Example:
+	TransferReason string `json:"transferReason"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// IntentRuleCreateRequest A rule needs at least one keyword or pattern.
+//
+// Example: {"enabled":true,"fixedText":"Refunds are paid within 5 working days of the return reaching us.","keywordMode":"any","keywords":["refund","退款"],"name":"Refund request","patterns":["refund\\s+my\\s+order"],"priority":10,"responseType":"fixed"}
+type IntentRuleCreateRequest struct {
+	// Enabled Example: true
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// FixedText Example: Refunds are paid within 5 working days of the return reaching us.
+	FixedText *string `json:"fixedText,omitempty"`
+
+	// FlowId Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	FlowId *string `json:"flowId,omitempty"`
+
+	// KbIds The knowledge bases of a `rag` rule (all of the tenant's when empty); empty for other types.
+	//
+	// Example: []
+	KbIds *IntentRuleKbIds `json:"kbIds,omitempty"`
+
+	// KeywordMode `any`: one keyword suffices; `all`: every keyword must occur, in any order.
+	//
+	// Example: any
+	KeywordMode *IntentKeywordMode `json:"keywordMode,omitempty"`
+
+	// Keywords Keywords, matched on the normalised message (Latin ones as whole words).
+	//
+	// Example: ["refund","退款"]
+	Keywords *IntentRuleKeywords `json:"keywords,omitempty"`
+
+	// Name Example: Refund request
+	Name string `json:"name"`
+
+	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	//
+	// Example: ["order\\s*#?\\d{6,}"]
+	Patterns *IntentRulePatterns `json:"patterns,omitempty"`
+
+	// Priority Example: 10
+	Priority *int32 `json:"priority,omitempty"`
+
+	// ResponseType How a matched rule answers: `fixed` replies with `fixedText`; `rag` answers from `kbIds` (all
+	// of the tenant's knowledge bases when empty); `flow` starts the script flow `flowId`;
+	// `transfer` hands over to a human with `transferReason`.
+	//
+	//
+	// Example: fixed
+	ResponseType IntentResponseType `json:"responseType"`
+
+	// TransferReason Example: The customer asks for a manager.
+	TransferReason *string `json:"transferReason,omitempty"`
+}
+
+// IntentRuleHit One message the rule decided.
+type IntentRuleHit struct {
+	// At Example: 2026-11-21T17:04:05Z
+	At time.Time `json:"at"`
+
+	// Keywords Keywords, matched on the normalised message (Latin ones as whole words).
+	//
+	// Example: ["refund","退款"]
+	Keywords IntentRuleKeywords `json:"keywords"`
+
+	// MessageId The customer message; empty when it had no id.
+	//
+	// Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MessageId string `json:"messageId"`
+
+	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	//
+	// Example: ["order\\s*#?\\d{6,}"]
+	Patterns IntentRulePatterns `json:"patterns"`
+
+	// SessionId The chat session; empty when the message had none.
+	//
+	// Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId string `json:"sessionId"`
+}
+
+// IntentRuleHitList defines model for IntentRuleHitList.
+type IntentRuleHitList struct {
+	Items      []IntentRuleHit `json:"items"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
+// IntentRuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type IntentRuleId = string
+
+// IntentRuleKbIds The knowledge bases of a `rag` rule (all of the tenant's when empty); empty for other types.
+//
+// Example: []
+type IntentRuleKbIds = []KnowledgeBaseId
+
+// IntentRuleKeywords Keywords, matched on the normalised message (Latin ones as whole words).
+//
+// Example: ["refund","退款"]
+type IntentRuleKeywords = []string
+
+// IntentRuleList defines model for IntentRuleList.
+type IntentRuleList struct {
+	Items      []IntentRule `json:"items"`
+	NextCursor *string      `json:"nextCursor"`
+}
+
+// IntentRuleMatch A rule that matches the message, with its keywords and patterns that hit, as written.
+type IntentRuleMatch struct {
+	// Keywords Keywords, matched on the normalised message (Latin ones as whole words).
+	//
+	// Example: ["refund","退款"]
+	Keywords IntentRuleKeywords `json:"keywords"`
+
+	// Name Example: Refund request
+	Name string `json:"name"`
+
+	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	//
+	// Example: ["order\\s*#?\\d{6,}"]
+	Patterns IntentRulePatterns `json:"patterns"`
+
+	// Priority Example: 10
+	Priority int32 `json:"priority"`
+
+	// ResponseType How a matched rule answers: `fixed` replies with `fixedText`; `rag` answers from `kbIds` (all
+	// of the tenant's knowledge bases when empty); `flow` starts the script flow `flowId`;
+	// `transfer` hands over to a human with `transferReason`.
+	//
+	//
+	// Example: fixed
+	ResponseType IntentResponseType `json:"responseType"`
+
+	// RuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId IntentRuleId `json:"ruleId"`
+}
+
+// IntentRulePatterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+//
+// Example: ["order\\s*#?\\d{6,}"]
+type IntentRulePatterns = []string
+
+// IntentRuleStats defines model for IntentRuleStats.
+type IntentRuleStats struct {
+	// Enabled Example: true
+	Enabled bool `json:"enabled"`
+
+	// HitRate hits ÷ messages the intent stage evaluated in the range; 0 when it evaluated none.
+	//
+	// Example: 0.084
+	HitRate float64 `json:"hitRate"`
+
+	// Hits Messages the rule decided in the range.
+	//
+	// Example: 42
+	Hits int64 `json:"hits"`
+
+	// LastHitAt The rule's latest hit at any time; null if it never hit.
+	//
+	// Example: 2026-11-21T17:04:05Z
+	LastHitAt *time.Time `json:"lastHitAt"`
+
+	// Name Example: Refund request
+	Name string `json:"name"`
+
+	// Priority Example: 10
+	Priority int32 `json:"priority"`
+
+	// RuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId IntentRuleId `json:"ruleId"`
+}
+
+// IntentRuleStatsList defines model for IntentRuleStatsList.
+type IntentRuleStatsList struct {
+	// Evaluated Messages the intent stage evaluated in the range.
+	//
+	// Example: 500
+	Evaluated int64 `json:"evaluated"`
+
+	// From Start of the range counted (inclusive), on a UTC hour.
+	//
+	// Example: 2026-11-15T08:00:00Z
+	From       time.Time         `json:"from"`
+	Items      []IntentRuleStats `json:"items"`
+	NextCursor *string           `json:"nextCursor"`
+
+	// To End of the range counted (exclusive), on a UTC hour.
+	//
+	// Example: 2026-11-22T09:00:00Z
+	To time.Time `json:"to"`
+}
+
+// IntentRuleTestRequest Example: {"message":"I want a REFUND for order"}
+type IntentRuleTestRequest struct {
+	// Message A customer message to try.
+	//
+	// Example: I want a REFUND for order
+	Message string `json:"message"`
+}
+
+// IntentRuleTestResult Example: {"conflicts":[{"keywords":[],"name":"Orders","patterns":["order\\s*#?\\d{6,}"],"priority":5,"responseType":"rag","ruleId":"rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9d"}],"enabled":true,"keywords":["refund"],"matches":true,"patterns":[],"ruleId":"rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","winner":{"keywords":["refund"],"name":"Refund request","patterns":[],"priority":10,"responseType":"fixed","ruleId":"rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"},"wouldWin":true}
+type IntentRuleTestResult struct {
+	// Conflicts The other enabled rules that also match, winner first.
+	Conflicts []IntentRuleMatch `json:"conflicts"`
+
+	// Enabled Example: true
+	Enabled bool `json:"enabled"`
+
+	// Keywords Keywords, matched on the normalised message (Latin ones as whole words).
+	//
+	// Example: ["refund","退款"]
+	Keywords IntentRuleKeywords `json:"keywords"`
+
+	// Matches Whether the message matches the tested rule, enabled or not.
+	//
+	// Example: true
+	Matches bool `json:"matches"`
+
+	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	//
+	// Example: ["order\\s*#?\\d{6,}"]
+	Patterns IntentRulePatterns `json:"patterns"`
+
+	// RuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId IntentRuleId `json:"ruleId"`
+
+	// Winner The enabled rule that wins for the message (this rule or another); null when none matches.
+	Winner *IntentRuleMatch `json:"winner"`
+
+	// WouldWin Whether the tested rule matches and outranks every conflict (once enabled, if it is not).
+	//
+	// Example: true
+	WouldWin bool `json:"wouldWin"`
+}
+
+// IntentRuleUpdateRequest The whole rule; the target of the response type is given, the others absent or empty.
+//
+// Example: {"enabled":true,"keywordMode":"any","keywords":["refund","退款"],"name":"Refund request","patterns":[],"priority":20,"responseType":"transfer","transferReason":"The customer asks for a refund; a human decides.","version":1}
+type IntentRuleUpdateRequest struct {
+	// Enabled Example: true
+	Enabled bool `json:"enabled"`
+
+	// FixedText Example:
+	FixedText *string `json:"fixedText,omitempty"`
+
+	// FlowId Example:
+	FlowId *string `json:"flowId,omitempty"`
+
+	// KbIds The knowledge bases of a `rag` rule (all of the tenant's when empty); empty for other types.
+	//
+	// Example: []
+	KbIds *IntentRuleKbIds `json:"kbIds,omitempty"`
+
+	// KeywordMode `any`: one keyword suffices; `all`: every keyword must occur, in any order.
+	//
+	// Example: any
+	KeywordMode IntentKeywordMode `json:"keywordMode"`
+
+	// Keywords Keywords, matched on the normalised message (Latin ones as whole words).
+	//
+	// Example: ["refund","退款"]
+	Keywords IntentRuleKeywords `json:"keywords"`
+
+	// Name Example: Refund request
+	Name string `json:"name"`
+
+	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	//
+	// Example: ["order\\s*#?\\d{6,}"]
+	Patterns IntentRulePatterns `json:"patterns"`
+
+	// Priority Example: 20
+	Priority int32 `json:"priority"`
+
+	// ResponseType How a matched rule answers: `fixed` replies with `fixedText`; `rag` answers from `kbIds` (all
+	// of the tenant's knowledge bases when empty); `flow` starts the script flow `flowId`;
+	// `transfer` hands over to a human with `transferReason`.
+	//
+	//
+	// Example: fixed
+	ResponseType IntentResponseType `json:"responseType"`
+
+	// TransferReason Example: The customer asks for a refund; a human decides.
+	TransferReason *string `json:"transferReason,omitempty"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
 
 // KbSearchHit defines model for KbSearchHit.
 type KbSearchHit struct {
@@ -2299,6 +2717,15 @@ type DocumentIdPath = DocumentId
 // IncludeDeprecated defines model for IncludeDeprecated.
 type IncludeDeprecated = bool
 
+// IntentRuleIdPath Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type IntentRuleIdPath = IntentRuleId
+
+// IntentStatsFrom Example: 2026-11-15T00:00:00Z
+type IntentStatsFrom = time.Time
+
+// IntentStatsTo Example: 2026-11-22T00:00:00Z
+type IntentStatsTo = time.Time
+
 // KnowledgeBaseIdPath Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type KnowledgeBaseIdPath = KnowledgeBaseId
 
@@ -2389,6 +2816,48 @@ type ListEmbeddingProvidersParams struct {
 
 // TestEmbeddingConfigParams defines parameters for TestEmbeddingConfig.
 type TestEmbeddingConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListIntentRulesParams defines parameters for ListIntentRules.
+type ListIntentRulesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateIntentRuleParams defines parameters for CreateIntentRule.
+type CreateIntentRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteIntentRuleParams defines parameters for DeleteIntentRule.
+type DeleteIntentRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetIntentRuleParams defines parameters for GetIntentRule.
+type GetIntentRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateIntentRuleParams defines parameters for UpdateIntentRule.
+type UpdateIntentRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// TestIntentRuleParams defines parameters for TestIntentRule.
+type TestIntentRuleParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -2609,6 +3078,36 @@ type DeleteMetadataSchemaParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListIntentRuleStatsParams defines parameters for ListIntentRuleStats.
+type ListIntentRuleStatsParams struct {
+	// From Start of the range (inclusive); defaults to 7 days before `to`.
+	From *IntentStatsFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range (exclusive); defaults to now.
+	To *IntentStatsTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListIntentRuleHitsParams defines parameters for ListIntentRuleHits.
+type ListIntentRuleHitsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // RunRagExperimentParams defines parameters for RunRagExperiment.
 type RunRagExperimentParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -2717,6 +3216,15 @@ type TestDialogueJSONRequestBody = DialogueTestRequest
 // UpdateEmbeddingConfigJSONRequestBody defines body for UpdateEmbeddingConfig for application/json ContentType.
 type UpdateEmbeddingConfigJSONRequestBody = EmbeddingConfigUpdateRequest
 
+// CreateIntentRuleJSONRequestBody defines body for CreateIntentRule for application/json ContentType.
+type CreateIntentRuleJSONRequestBody = IntentRuleCreateRequest
+
+// UpdateIntentRuleJSONRequestBody defines body for UpdateIntentRule for application/json ContentType.
+type UpdateIntentRuleJSONRequestBody = IntentRuleUpdateRequest
+
+// TestIntentRuleJSONRequestBody defines body for TestIntentRule for application/json ContentType.
+type TestIntentRuleJSONRequestBody = IntentRuleTestRequest
+
 // UploadDocumentMultipartRequestBody defines body for UploadDocument for multipart/form-data ContentType.
 type UploadDocumentMultipartRequestBody = DocumentUploadForm
 
@@ -2794,6 +3302,24 @@ type ServerInterface interface {
 	// TestEmbeddingConfig Try the tenant's embedding configuration
 	// (POST /admin/embedding/test)
 	TestEmbeddingConfig(ctx echo.Context, params TestEmbeddingConfigParams) error
+	// ListIntentRules List intent rules
+	// (GET /admin/intent-rules)
+	ListIntentRules(ctx echo.Context, params ListIntentRulesParams) error
+	// CreateIntentRule Create an intent rule
+	// (POST /admin/intent-rules)
+	CreateIntentRule(ctx echo.Context, params CreateIntentRuleParams) error
+	// DeleteIntentRule Delete an intent rule and its hit records
+	// (DELETE /admin/intent-rules/{ruleId})
+	DeleteIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params DeleteIntentRuleParams) error
+	// GetIntentRule Get an intent rule
+	// (GET /admin/intent-rules/{ruleId})
+	GetIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params GetIntentRuleParams) error
+	// UpdateIntentRule Replace an intent rule
+	// (PUT /admin/intent-rules/{ruleId})
+	UpdateIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params UpdateIntentRuleParams) error
+	// TestIntentRule Test an intent rule on a message
+	// (POST /admin/intent-rules/{ruleId}/test)
+	TestIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params TestIntentRuleParams) error
 	// ListDocuments List documents
 	// (GET /admin/kb/documents)
 	ListDocuments(ctx echo.Context, params ListDocumentsParams) error
@@ -2872,6 +3398,12 @@ type ServerInterface interface {
 	// DeleteMetadataSchema Delete every field of a scope
 	// (DELETE /admin/metadata/schemas/{scope})
 	DeleteMetadataSchema(ctx echo.Context, scope MetadataScope, params DeleteMetadataSchemaParams) error
+	// ListIntentRuleStats Hits and hit rate per intent rule
+	// (GET /admin/monitoring/intent-rules)
+	ListIntentRuleStats(ctx echo.Context, params ListIntentRuleStatsParams) error
+	// ListIntentRuleHits List an intent rule's hits
+	// (GET /admin/monitoring/intent-rules/{ruleId}/hits)
+	ListIntentRuleHits(ctx echo.Context, ruleId IntentRuleIdPath, params ListIntentRuleHitsParams) error
 	// RunRagExperiment Run a query through retrieval and generation, with the debug output
 	// (POST /admin/rag/experiments/run)
 	RunRagExperiment(ctx echo.Context, params RunRagExperimentParams) error
@@ -3175,6 +3707,233 @@ func (w *ServerInterfaceWrapper) TestEmbeddingConfig(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TestEmbeddingConfig(ctx, params)
+	return err
+}
+
+// ListIntentRules converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntentRules(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntentRulesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntentRules(ctx, params)
+	return err
+}
+
+// CreateIntentRule converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateIntentRule(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateIntentRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateIntentRule(ctx, params)
+	return err
+}
+
+// DeleteIntentRule converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteIntentRule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId IntentRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteIntentRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteIntentRule(ctx, ruleId, params)
+	return err
+}
+
+// GetIntentRule converts echo context to params.
+func (w *ServerInterfaceWrapper) GetIntentRule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId IntentRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetIntentRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetIntentRule(ctx, ruleId, params)
+	return err
+}
+
+// UpdateIntentRule converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateIntentRule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId IntentRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateIntentRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateIntentRule(ctx, ruleId, params)
+	return err
+}
+
+// TestIntentRule converts echo context to params.
+func (w *ServerInterfaceWrapper) TestIntentRule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId IntentRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params TestIntentRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TestIntentRule(ctx, ruleId, params)
 	return err
 }
 
@@ -4237,6 +4996,115 @@ func (w *ServerInterfaceWrapper) DeleteMetadataSchema(ctx echo.Context) error {
 	return err
 }
 
+// ListIntentRuleStats converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntentRuleStats(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntentRuleStatsParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntentRuleStats(ctx, params)
+	return err
+}
+
+// ListIntentRuleHits converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntentRuleHits(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId IntentRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntentRuleHitsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntentRuleHits(ctx, ruleId, params)
+	return err
+}
+
 // RunRagExperiment converts echo context to params.
 func (w *ServerInterfaceWrapper) RunRagExperiment(ctx echo.Context) error {
 	var err error
@@ -4845,6 +5713,14 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/chat/sessions/:sessionId/messages", wrapper.PostChatMessage, options.OperationMiddlewares["postChatMessage"]...)
 	router.GET(options.BaseURL+"/chat/sessions/:sessionId/events", wrapper.WatchChatSession, options.OperationMiddlewares["watchChatSession"]...)
 	router.POST(options.BaseURL+"/admin/dialogue/test", wrapper.TestDialogue, options.OperationMiddlewares["testDialogue"]...)
+	router.GET(options.BaseURL+"/admin/intent-rules", wrapper.ListIntentRules, options.OperationMiddlewares["listIntentRules"]...)
+	router.POST(options.BaseURL+"/admin/intent-rules", wrapper.CreateIntentRule, options.OperationMiddlewares["createIntentRule"]...)
+	router.DELETE(options.BaseURL+"/admin/intent-rules/:ruleId", wrapper.DeleteIntentRule, options.OperationMiddlewares["deleteIntentRule"]...)
+	router.GET(options.BaseURL+"/admin/intent-rules/:ruleId", wrapper.GetIntentRule, options.OperationMiddlewares["getIntentRule"]...)
+	router.PUT(options.BaseURL+"/admin/intent-rules/:ruleId", wrapper.UpdateIntentRule, options.OperationMiddlewares["updateIntentRule"]...)
+	router.POST(options.BaseURL+"/admin/intent-rules/:ruleId/test", wrapper.TestIntentRule, options.OperationMiddlewares["testIntentRule"]...)
+	router.GET(options.BaseURL+"/admin/monitoring/intent-rules", wrapper.ListIntentRuleStats, options.OperationMiddlewares["listIntentRuleStats"]...)
+	router.GET(options.BaseURL+"/admin/monitoring/intent-rules/:ruleId/hits", wrapper.ListIntentRuleHits, options.OperationMiddlewares["listIntentRuleHits"]...)
 
 }
 
@@ -5911,6 +6787,723 @@ type TestEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response TestEmbeddingConfig500ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRulesRequestObject struct {
+	Params ListIntentRulesParams
+}
+
+type ListIntentRulesResponseObject interface {
+	VisitListIntentRulesResponse(w http.ResponseWriter) error
+}
+
+type ListIntentRules200JSONResponse IntentRuleList
+
+func (response ListIntentRules200JSONResponse) VisitListIntentRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRules400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRules400ApplicationProblemPlusJSONResponse) VisitListIntentRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRules401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRules401ApplicationProblemPlusJSONResponse) VisitListIntentRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRules403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRules403ApplicationProblemPlusJSONResponse) VisitListIntentRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRules500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRules500ApplicationProblemPlusJSONResponse) VisitListIntentRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRuleRequestObject struct {
+	Params CreateIntentRuleParams
+	Body   *CreateIntentRuleJSONRequestBody
+}
+
+type CreateIntentRuleResponseObject interface {
+	VisitCreateIntentRuleResponse(w http.ResponseWriter) error
+}
+
+type CreateIntentRule201ResponseHeaders struct {
+	Location string
+}
+
+type CreateIntentRule201JSONResponse struct {
+	Body    IntentRule
+	Headers CreateIntentRule201ResponseHeaders
+}
+
+func (response CreateIntentRule201JSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule400ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule401ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule403ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule409ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule413ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule415ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule500ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteIntentRuleRequestObject struct {
+	RuleId IntentRuleIdPath `json:"ruleId"`
+	Params DeleteIntentRuleParams
+}
+
+type DeleteIntentRuleResponseObject interface {
+	VisitDeleteIntentRuleResponse(w http.ResponseWriter) error
+}
+
+type DeleteIntentRule204Response struct {
+}
+
+func (response DeleteIntentRule204Response) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteIntentRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteIntentRule400ApplicationProblemPlusJSONResponse) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteIntentRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteIntentRule401ApplicationProblemPlusJSONResponse) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteIntentRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteIntentRule403ApplicationProblemPlusJSONResponse) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteIntentRule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteIntentRule404ApplicationProblemPlusJSONResponse) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteIntentRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteIntentRule500ApplicationProblemPlusJSONResponse) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntentRuleRequestObject struct {
+	RuleId IntentRuleIdPath `json:"ruleId"`
+	Params GetIntentRuleParams
+}
+
+type GetIntentRuleResponseObject interface {
+	VisitGetIntentRuleResponse(w http.ResponseWriter) error
+}
+
+type GetIntentRule200JSONResponse IntentRule
+
+func (response GetIntentRule200JSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntentRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetIntentRule400ApplicationProblemPlusJSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntentRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetIntentRule401ApplicationProblemPlusJSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntentRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetIntentRule403ApplicationProblemPlusJSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntentRule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetIntentRule404ApplicationProblemPlusJSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntentRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetIntentRule500ApplicationProblemPlusJSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRuleRequestObject struct {
+	RuleId IntentRuleIdPath `json:"ruleId"`
+	Params UpdateIntentRuleParams
+	Body   *UpdateIntentRuleJSONRequestBody
+}
+
+type UpdateIntentRuleResponseObject interface {
+	VisitUpdateIntentRuleResponse(w http.ResponseWriter) error
+}
+
+type UpdateIntentRule200JSONResponse IntentRule
+
+func (response UpdateIntentRule200JSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule400ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule401ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule403ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule404ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule409ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule413ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule415ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule500ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRuleRequestObject struct {
+	RuleId IntentRuleIdPath `json:"ruleId"`
+	Params TestIntentRuleParams
+	Body   *TestIntentRuleJSONRequestBody
+}
+
+type TestIntentRuleResponseObject interface {
+	VisitTestIntentRuleResponse(w http.ResponseWriter) error
+}
+
+type TestIntentRule200JSONResponse IntentRuleTestResult
+
+func (response TestIntentRule200JSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule400ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule401ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule403ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule404ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule413ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule415ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule500ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -8726,6 +10319,195 @@ func (response DeleteMetadataSchema500ApplicationProblemPlusJSONResponse) VisitD
 	return err
 }
 
+type ListIntentRuleStatsRequestObject struct {
+	Params ListIntentRuleStatsParams
+}
+
+type ListIntentRuleStatsResponseObject interface {
+	VisitListIntentRuleStatsResponse(w http.ResponseWriter) error
+}
+
+type ListIntentRuleStats200JSONResponse IntentRuleStatsList
+
+func (response ListIntentRuleStats200JSONResponse) VisitListIntentRuleStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleStats400ApplicationProblemPlusJSONResponse) VisitListIntentRuleStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleStats401ApplicationProblemPlusJSONResponse) VisitListIntentRuleStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleStats403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleStats403ApplicationProblemPlusJSONResponse) VisitListIntentRuleStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleStats500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleStats500ApplicationProblemPlusJSONResponse) VisitListIntentRuleStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleHitsRequestObject struct {
+	RuleId IntentRuleIdPath `json:"ruleId"`
+	Params ListIntentRuleHitsParams
+}
+
+type ListIntentRuleHitsResponseObject interface {
+	VisitListIntentRuleHitsResponse(w http.ResponseWriter) error
+}
+
+type ListIntentRuleHits200JSONResponse IntentRuleHitList
+
+func (response ListIntentRuleHits200JSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleHits400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleHits400ApplicationProblemPlusJSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleHits401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleHits401ApplicationProblemPlusJSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleHits403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleHits403ApplicationProblemPlusJSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleHits404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleHits404ApplicationProblemPlusJSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleHits500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleHits500ApplicationProblemPlusJSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RunRagExperimentRequestObject struct {
 	Params RunRagExperimentParams
 	Body   *RunRagExperimentJSONRequestBody
@@ -10613,6 +12395,24 @@ type StrictServerInterface interface {
 	// TestEmbeddingConfig Try the tenant's embedding configuration
 	// (POST /admin/embedding/test)
 	TestEmbeddingConfig(ctx context.Context, request TestEmbeddingConfigRequestObject) (TestEmbeddingConfigResponseObject, error)
+	// ListIntentRules List intent rules
+	// (GET /admin/intent-rules)
+	ListIntentRules(ctx context.Context, request ListIntentRulesRequestObject) (ListIntentRulesResponseObject, error)
+	// CreateIntentRule Create an intent rule
+	// (POST /admin/intent-rules)
+	CreateIntentRule(ctx context.Context, request CreateIntentRuleRequestObject) (CreateIntentRuleResponseObject, error)
+	// DeleteIntentRule Delete an intent rule and its hit records
+	// (DELETE /admin/intent-rules/{ruleId})
+	DeleteIntentRule(ctx context.Context, request DeleteIntentRuleRequestObject) (DeleteIntentRuleResponseObject, error)
+	// GetIntentRule Get an intent rule
+	// (GET /admin/intent-rules/{ruleId})
+	GetIntentRule(ctx context.Context, request GetIntentRuleRequestObject) (GetIntentRuleResponseObject, error)
+	// UpdateIntentRule Replace an intent rule
+	// (PUT /admin/intent-rules/{ruleId})
+	UpdateIntentRule(ctx context.Context, request UpdateIntentRuleRequestObject) (UpdateIntentRuleResponseObject, error)
+	// TestIntentRule Test an intent rule on a message
+	// (POST /admin/intent-rules/{ruleId}/test)
+	TestIntentRule(ctx context.Context, request TestIntentRuleRequestObject) (TestIntentRuleResponseObject, error)
 	// ListDocuments List documents
 	// (GET /admin/kb/documents)
 	ListDocuments(ctx context.Context, request ListDocumentsRequestObject) (ListDocumentsResponseObject, error)
@@ -10691,6 +12491,12 @@ type StrictServerInterface interface {
 	// DeleteMetadataSchema Delete every field of a scope
 	// (DELETE /admin/metadata/schemas/{scope})
 	DeleteMetadataSchema(ctx context.Context, request DeleteMetadataSchemaRequestObject) (DeleteMetadataSchemaResponseObject, error)
+	// ListIntentRuleStats Hits and hit rate per intent rule
+	// (GET /admin/monitoring/intent-rules)
+	ListIntentRuleStats(ctx context.Context, request ListIntentRuleStatsRequestObject) (ListIntentRuleStatsResponseObject, error)
+	// ListIntentRuleHits List an intent rule's hits
+	// (GET /admin/monitoring/intent-rules/{ruleId}/hits)
+	ListIntentRuleHits(ctx context.Context, request ListIntentRuleHitsRequestObject) (ListIntentRuleHitsResponseObject, error)
 	// RunRagExperiment Run a query through retrieval and generation, with the debug output
 	// (POST /admin/rag/experiments/run)
 	RunRagExperiment(ctx context.Context, request RunRagExperimentRequestObject) (RunRagExperimentResponseObject, error)
@@ -11064,6 +12870,229 @@ func (sh *strictHandler) TestEmbeddingConfig(ctx echo.Context, params TestEmbedd
 		return err
 	} else if validResponse, ok := response.(TestEmbeddingConfigResponseObject); ok {
 		return validResponse.VisitTestEmbeddingConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntentRules operation middleware
+func (sh *strictHandler) ListIntentRules(ctx echo.Context, params ListIntentRulesParams) error {
+	var request ListIntentRulesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntentRules(ctx.Request().Context(), request.(ListIntentRulesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntentRules")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntentRulesResponseObject); ok {
+		return validResponse.VisitListIntentRulesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateIntentRule operation middleware
+func (sh *strictHandler) CreateIntentRule(ctx echo.Context, params CreateIntentRuleParams) error {
+	var request CreateIntentRuleRequestObject
+
+	request.Params = params
+
+	var body CreateIntentRuleJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateIntentRule(ctx.Request().Context(), request.(CreateIntentRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateIntentRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateIntentRuleResponseObject); ok {
+		return validResponse.VisitCreateIntentRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteIntentRule operation middleware
+func (sh *strictHandler) DeleteIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params DeleteIntentRuleParams) error {
+	var request DeleteIntentRuleRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteIntentRule(ctx.Request().Context(), request.(DeleteIntentRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteIntentRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteIntentRuleResponseObject); ok {
+		return validResponse.VisitDeleteIntentRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetIntentRule operation middleware
+func (sh *strictHandler) GetIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params GetIntentRuleParams) error {
+	var request GetIntentRuleRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIntentRule(ctx.Request().Context(), request.(GetIntentRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIntentRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetIntentRuleResponseObject); ok {
+		return validResponse.VisitGetIntentRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateIntentRule operation middleware
+func (sh *strictHandler) UpdateIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params UpdateIntentRuleParams) error {
+	var request UpdateIntentRuleRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	var body UpdateIntentRuleJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateIntentRule(ctx.Request().Context(), request.(UpdateIntentRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateIntentRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateIntentRuleResponseObject); ok {
+		return validResponse.VisitUpdateIntentRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// TestIntentRule operation middleware
+func (sh *strictHandler) TestIntentRule(ctx echo.Context, ruleId IntentRuleIdPath, params TestIntentRuleParams) error {
+	var request TestIntentRuleRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	var body TestIntentRuleJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.TestIntentRule(ctx.Request().Context(), request.(TestIntentRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TestIntentRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TestIntentRuleResponseObject); ok {
+		return validResponse.VisitTestIntentRuleResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -11875,6 +13904,57 @@ func (sh *strictHandler) DeleteMetadataSchema(ctx echo.Context, scope MetadataSc
 		return err
 	} else if validResponse, ok := response.(DeleteMetadataSchemaResponseObject); ok {
 		return validResponse.VisitDeleteMetadataSchemaResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntentRuleStats operation middleware
+func (sh *strictHandler) ListIntentRuleStats(ctx echo.Context, params ListIntentRuleStatsParams) error {
+	var request ListIntentRuleStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntentRuleStats(ctx.Request().Context(), request.(ListIntentRuleStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntentRuleStats")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntentRuleStatsResponseObject); ok {
+		return validResponse.VisitListIntentRuleStatsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntentRuleHits operation middleware
+func (sh *strictHandler) ListIntentRuleHits(ctx echo.Context, ruleId IntentRuleIdPath, params ListIntentRuleHitsParams) error {
+	var request ListIntentRuleHitsRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntentRuleHits(ctx.Request().Context(), request.(ListIntentRuleHitsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntentRuleHits")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntentRuleHitsResponseObject); ok {
+		return validResponse.VisitListIntentRuleHitsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -105,6 +105,42 @@ type IndexJob struct {
 	FinishedAt    *time.Time
 }
 
+type IntentEvaluation struct {
+	TenantID  string
+	Hour      time.Time
+	Evaluated int64
+}
+
+type IntentHit struct {
+	ID        int64
+	TenantID  string
+	RuleID    string
+	SessionID string
+	MessageID string
+	Keywords  []string
+	Patterns  []string
+	At        time.Time
+}
+
+type IntentRule struct {
+	ID             string
+	TenantID       string
+	Name           string
+	Keywords       []string
+	KeywordMode    string
+	Patterns       []string
+	Priority       int32
+	ResponseType   string
+	FixedText      string
+	KbIds          []string
+	FlowID         string
+	TransferReason string
+	Enabled        bool
+	Version        int32
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
 type KnowledgeBase struct {
 	ID          string
 	TenantID    string
