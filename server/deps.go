@@ -91,6 +91,8 @@ type Deps struct {
 	// >>> intent-rules deps
 	// <<< intent-rules deps
 	// >>> script-flows deps
+	// ScriptFlows administers script flows and reports their monitoring.
+	ScriptFlows ScriptFlows
 	// <<< script-flows deps
 	// >>> prompt-templates deps
 	// <<< prompt-templates deps

@@ -134,6 +134,7 @@ func (a *app) build(ctx context.Context) error {
 		// >>> intent-rules deps
 		// <<< intent-rules deps
 		// >>> script-flows deps
+		ScriptFlows: newScriptFlows(a.store),
 		// <<< script-flows deps
 		// >>> prompt-templates deps
 		// <<< prompt-templates deps
