@@ -106,6 +106,8 @@ type Deps struct {
 	IntentCache IntentCache
 	// <<< intent-rules deps
 	// >>> script-flows deps
+	// ScriptFlows administers script flows and reports their monitoring.
+	ScriptFlows ScriptFlows
 	// <<< script-flows deps
 	// >>> prompt-templates deps
 	// <<< prompt-templates deps

@@ -141,6 +141,7 @@ func (a *app) build(ctx context.Context) error {
 		IntentRules: a.store, IntentCache: a.intentRules,
 		// <<< intent-rules deps
 		// >>> script-flows deps
+		ScriptFlows: newScriptFlows(a.store),
 		// <<< script-flows deps
 		// >>> prompt-templates deps
 		// <<< prompt-templates deps

@@ -11,6 +11,9 @@ func (a *app) forgetConfig(kind domain.ConfigKind, tenant domain.TenantID) {
 		a.intentRules.Drop(string(tenant))
 	// <<< intent-rules forget
 	// >>> script-flows forget
+	case domain.ConfigScriptFlows:
+		// Nothing to drop: the dialogue reads a flow from the store when it
+		// starts or advances an instance, so edits apply at once.
 	// <<< script-flows forget
 	// >>> prompt-templates forget
 	// <<< prompt-templates forget

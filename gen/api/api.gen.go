@@ -564,6 +564,81 @@ func (e RiskReportHighest) Valid() bool {
 	}
 }
 
+// Defines values for ScriptFlowAction.
+const (
+	ScriptFlowActionAccepted ScriptFlowAction = "accepted"
+	ScriptFlowActionInvalid  ScriptFlowAction = "invalid"
+	ScriptFlowActionPrompted ScriptFlowAction = "prompted"
+	ScriptFlowActionRetry    ScriptFlowAction = "retry"
+	ScriptFlowActionTimedOut ScriptFlowAction = "timed_out"
+	ScriptFlowActionWaiting  ScriptFlowAction = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the ScriptFlowAction enum.
+func (e ScriptFlowAction) Valid() bool {
+	switch e {
+	case ScriptFlowActionAccepted:
+		return true
+	case ScriptFlowActionInvalid:
+		return true
+	case ScriptFlowActionPrompted:
+		return true
+	case ScriptFlowActionRetry:
+		return true
+	case ScriptFlowActionTimedOut:
+		return true
+	case ScriptFlowActionWaiting:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScriptFlowOutcome.
+const (
+	ScriptFlowOutcomeCompleted    ScriptFlowOutcome = "completed"
+	ScriptFlowOutcomeInvalidInput ScriptFlowOutcome = "invalid_input"
+	ScriptFlowOutcomeTimedOut     ScriptFlowOutcome = "timed_out"
+	ScriptFlowOutcomeTransferred  ScriptFlowOutcome = "transferred"
+)
+
+// Valid indicates whether the value is a known member of the ScriptFlowOutcome enum.
+func (e ScriptFlowOutcome) Valid() bool {
+	switch e {
+	case ScriptFlowOutcomeCompleted:
+		return true
+	case ScriptFlowOutcomeInvalidInput:
+		return true
+	case ScriptFlowOutcomeTimedOut:
+		return true
+	case ScriptFlowOutcomeTransferred:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScriptFlowTargetKind.
+const (
+	ScriptFlowTargetKindEnd      ScriptFlowTargetKind = "end"
+	ScriptFlowTargetKindNext     ScriptFlowTargetKind = "next"
+	ScriptFlowTargetKindTransfer ScriptFlowTargetKind = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the ScriptFlowTargetKind enum.
+func (e ScriptFlowTargetKind) Valid() bool {
+	switch e {
+	case ScriptFlowTargetKindEnd:
+		return true
+	case ScriptFlowTargetKindNext:
+		return true
+	case ScriptFlowTargetKindTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StageEventStage.
 const (
 	StageEventStageAuth        StageEventStage = "auth"
@@ -1186,6 +1261,74 @@ type FieldError struct {
 
 	// Message Example: maximum string length is 128
 	Message string `json:"message"`
+}
+
+// FlowMonitoringItem defines model for FlowMonitoringItem.
+type FlowMonitoringItem struct {
+	// Active Example: 2
+	Active int64 `json:"active"`
+
+	// Completions Example: 30
+	Completions int64 `json:"completions"`
+
+	// Deleted Example: false
+	Deleted bool `json:"deleted"`
+
+	// Dropped Example: 1
+	Dropped int64 `json:"dropped"`
+
+	// FlowId Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	FlowId ScriptFlowId `json:"flowId"`
+
+	// InvalidInputEndings Example: 1
+	InvalidInputEndings int64 `json:"invalidInputEndings"`
+
+	// Name The flow's current name; empty when deleted.
+	//
+	// Example: Returns
+	Name string `json:"name"`
+
+	// Starts Example: 42
+	Starts int64                `json:"starts"`
+	Steps  []FlowMonitoringStep `json:"steps"`
+
+	// TimeoutEndings Example: 3
+	TimeoutEndings int64 `json:"timeoutEndings"`
+
+	// Timeouts Example: 4
+	Timeouts int64 `json:"timeouts"`
+
+	// Transfers Example: 5
+	Transfers int64 `json:"transfers"`
+}
+
+// FlowMonitoringReport defines model for FlowMonitoringReport.
+type FlowMonitoringReport struct {
+	// From Example: 2026-11-15T00:00:00Z
+	From       time.Time            `json:"from"`
+	Items      []FlowMonitoringItem `json:"items"`
+	NextCursor *string              `json:"nextCursor"`
+
+	// To Example: 2026-11-22T00:00:00Z
+	To time.Time `json:"to"`
+}
+
+// FlowMonitoringStep defines model for FlowMonitoringStep.
+type FlowMonitoringStep struct {
+	// DropOff Instances whose last entered step is this one and that did not end completed.
+	//
+	// Example: 3
+	DropOff int64 `json:"dropOff"`
+
+	// Entered Instances that entered the step.
+	//
+	// Example: 40
+	Entered int64 `json:"entered"`
+
+	// StepNo A step number; a flow's steps are numbered 1..n.
+	//
+	// Example: 2
+	StepNo ScriptFlowStepNo `json:"step_no"`
 }
 
 // HistoryTurn Example: {"content":"Hello","role":"user"}
@@ -2407,6 +2550,348 @@ type RiskReport struct {
 // Example: high
 type RiskReportHighest string
 
+// ScriptFlow defines model for ScriptFlow.
+type ScriptFlow struct {
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Description Example: Takes a return from the order number to the label.
+	Description ScriptFlowDescription `json:"description"`
+
+	// Enabled Only enabled flows are started by the dialogue.
+	//
+	// Example: true
+	Enabled bool `json:"enabled"`
+
+	// Id Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id ScriptFlowId `json:"id"`
+
+	// Name Non-blank.
+	//
+	// Example: Returns
+	Name ScriptFlowName `json:"name"`
+
+	// Steps The flow's steps, in any order; `step_no` runs 1..n.
+	Steps ScriptFlowSteps `json:"steps"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// ScriptFlowAction `prompted`: a step that does not wait sent its prompt and went on; `waiting`: a step sent its prompt
+// and waits; `accepted`: the answer passed the check; `retry`: it failed and the step asked again;
+// `invalid`: it failed with the retries used up; `timed_out`: the timeout fired.
+//
+// Example: accepted
+type ScriptFlowAction string
+
+// ScriptFlowBranch Example: {"option":"Exchange","then":{"kind":"transfer","reason":"exchange"}}
+type ScriptFlowBranch struct {
+	// Option One of the step's `expect.options`.
+	//
+	// Example: Exchange
+	Option string `json:"option"`
+
+	// Then Where a step goes.
+	//
+	// Example: {"kind":"next","step_no":3,"text":"Thanks!"}
+	Then ScriptFlowTarget `json:"then"`
+}
+
+// ScriptFlowCreateRequest Example: {"description":"Takes a return from the order number to the label.","name":"Returns","steps":[{"branches":[{"option":"Exchange","then":{"kind":"transfer","reason":"exchange"}}],"expect":{"options":["Return","Exchange"],"slot":"kind"},"prompt":"Return or exchange?","step_no":1,"wait_input":true},{"default_next":{"kind":"end","text":"Thanks, a label is on its way."},"expect":{"max_retries":2,"regex":"^\\d{8}$","slot":"order_no"},"prompt":"Your order number?","step_no":2,"wait_input":true}]}
+type ScriptFlowCreateRequest struct {
+	// Description Example: Takes a return from the order number to the label.
+	Description *ScriptFlowDescription `json:"description,omitempty"`
+
+	// Enabled Example: true
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Name Non-blank.
+	//
+	// Example: Returns
+	Name ScriptFlowName `json:"name"`
+
+	// Steps The flow's steps, in any order; `step_no` runs 1..n.
+	Steps ScriptFlowSteps `json:"steps"`
+}
+
+// ScriptFlowDescription Example: Takes a return from the order number to the label.
+type ScriptFlowDescription = string
+
+// ScriptFlowExpect A waiting step's check of the answer. An answer matches an option when it equals it ignoring case,
+// width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
+// the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
+// answer passes. The slot receives the option as written, else the regex's first group, else what
+// the regex matched, else the trimmed answer.
+//
+// Example: {"max_retries":1,"options":["Return","Exchange"],"retry_prompt":"Please answer return or exchange.","slot":"kind"}
+type ScriptFlowExpect struct {
+	// MaxRetries Failed answers asked again before `on_invalid` is taken.
+	//
+	// Example: 1
+	MaxRetries *int `json:"max_retries,omitempty"`
+
+	// OnInvalid Where a step goes.
+	//
+	// Example: {"kind":"next","step_no":3,"text":"Thanks!"}
+	OnInvalid *ScriptFlowTarget `json:"on_invalid,omitempty"`
+
+	// Options Example: ["Return","Exchange"]
+	Options *[]string `json:"options,omitempty"`
+
+	// Regex Example: ^\d{8}$
+	Regex *string `json:"regex,omitempty"`
+
+	// RetryPrompt Sent after a failed answer; empty repeats the prompt.
+	//
+	// Example: Please answer return or exchange.
+	RetryPrompt *string `json:"retry_prompt,omitempty"`
+
+	// Slot A letter or `_` followed by letters, digits or `_`.
+	//
+	// Example: order_no
+	Slot *string `json:"slot,omitempty"`
+}
+
+// ScriptFlowId Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ScriptFlowId = string
+
+// ScriptFlowList defines model for ScriptFlowList.
+type ScriptFlowList struct {
+	Items      []ScriptFlow `json:"items"`
+	NextCursor *string      `json:"nextCursor"`
+}
+
+// ScriptFlowName Non-blank.
+//
+// Example: Returns
+type ScriptFlowName = string
+
+// ScriptFlowOutcome Example: completed
+type ScriptFlowOutcome string
+
+// ScriptFlowSimulateRequest Example: {"inputs":["Return","12345678"]}
+type ScriptFlowSimulateRequest struct {
+	// Inputs The customer's answers, in order.
+	//
+	// Example: ["Return","12345678"]
+	Inputs []string `json:"inputs"`
+}
+
+// ScriptFlowSimulation defines model for ScriptFlowSimulation.
+type ScriptFlowSimulation struct {
+	Calls []ScriptFlowSimulationCall `json:"calls"`
+
+	// InputsUsed Example: 2
+	InputsUsed int `json:"inputsUsed"`
+
+	// State The instance's state after the last call.
+	State ScriptFlowState `json:"state"`
+
+	// Transfer The flow handed the conversation over.
+	//
+	// Example: false
+	Transfer       bool    `json:"transfer"`
+	TransferReason *string `json:"transferReason"`
+}
+
+// ScriptFlowSimulationCall One engine call; the first starts the flow (`input` null), each next one gives it an input.
+type ScriptFlowSimulationCall struct {
+	// Input Example: Return
+	Input *string `json:"input"`
+
+	// Taken The steps taken; `then` is absent when the step stays (waiting, retry).
+	Taken []ScriptFlowTaken `json:"taken"`
+
+	// Texts The messages the call sent, in order.
+	//
+	// Example: ["Your order number?"]
+	Texts []string `json:"texts"`
+}
+
+// ScriptFlowSlots Slot values the answers filled, by slot name.
+//
+// Example: {"kind":"Return","order_no":"12345678"}
+type ScriptFlowSlots map[string]string
+
+// ScriptFlowState The instance's state after the last call.
+type ScriptFlowState struct {
+	// Done Example: true
+	Done bool `json:"done"`
+
+	// Outcome Example: completed
+	Outcome *ScriptFlowOutcome `json:"outcome,omitempty"`
+
+	// Retries Failed answers at the current step.
+	//
+	// Example: 0
+	Retries int `json:"retries"`
+
+	// Slots Slot values the answers filled, by slot name.
+	//
+	// Example: {"kind":"Return","order_no":"12345678"}
+	Slots ScriptFlowSlots `json:"slots"`
+
+	// StepNo A step number; a flow's steps are numbered 1..n.
+	//
+	// Example: 2
+	StepNo ScriptFlowStepNo `json:"step_no"`
+
+	// Waiting Example: false
+	Waiting bool `json:"waiting"`
+}
+
+// ScriptFlowStep Example: {"branches":[{"option":"Exchange","then":{"kind":"transfer","reason":"exchange"}}],"expect":{"max_retries":1,"options":["Return","Exchange"],"slot":"kind"},"on_timeout":{"kind":"end","text":"We will be here when you are back."},"prompt":"Return or exchange?","step_no":2,"timeout":300,"wait_input":true}
+type ScriptFlowStep struct {
+	Branches *[]ScriptFlowBranch `json:"branches,omitempty"`
+
+	// DefaultNext Where a step goes.
+	//
+	// Example: {"kind":"next","step_no":3,"text":"Thanks!"}
+	DefaultNext *ScriptFlowTarget `json:"default_next,omitempty"`
+
+	// Expect A waiting step's check of the answer. An answer matches an option when it equals it ignoring case,
+	// width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
+	// the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
+	// answer passes. The slot receives the option as written, else the regex's first group, else what
+	// the regex matched, else the trimmed answer.
+	//
+	//
+	// Example: {"max_retries":1,"options":["Return","Exchange"],"retry_prompt":"Please answer return or exchange.","slot":"kind"}
+	Expect *ScriptFlowExpect `json:"expect,omitempty"`
+
+	// OnTimeout Where a step goes.
+	//
+	// Example: {"kind":"next","step_no":3,"text":"Thanks!"}
+	OnTimeout *ScriptFlowTarget `json:"on_timeout,omitempty"`
+
+	// Prompt A text sent to the customer; at most 4000 bytes of UTF-8.
+	//
+	// Example: Your order number?
+	Prompt ScriptFlowText `json:"prompt"`
+
+	// StepNo A step number; a flow's steps are numbered 1..n.
+	//
+	// Example: 2
+	StepNo ScriptFlowStepNo `json:"step_no"`
+
+	// Timeout Seconds a waiting step waits for an answer; 0 waits forever.
+	//
+	// Example: 300
+	Timeout *int `json:"timeout,omitempty"`
+
+	// WaitInput Wait for the customer's answer; a step that does not wait sends its prompt and goes on.
+	//
+	// Example: true
+	WaitInput *bool `json:"wait_input,omitempty"`
+}
+
+// ScriptFlowStepNo A step number; a flow's steps are numbered 1..n.
+//
+// Example: 2
+type ScriptFlowStepNo = int
+
+// ScriptFlowSteps The flow's steps, in any order; `step_no` runs 1..n.
+type ScriptFlowSteps = []ScriptFlowStep
+
+// ScriptFlowTaken One step taken.
+type ScriptFlowTaken struct {
+	// Action `prompted`: a step that does not wait sent its prompt and went on; `waiting`: a step sent its prompt
+	// and waits; `accepted`: the answer passed the check; `retry`: it failed and the step asked again;
+	// `invalid`: it failed with the retries used up; `timed_out`: the timeout fired.
+	//
+	//
+	// Example: accepted
+	Action ScriptFlowAction `json:"action"`
+
+	// Input The answer the step received; empty for steps entered and timeouts.
+	//
+	// Example: 1
+	Input string `json:"input"`
+
+	// Matched The option as written or the text the regex matched; empty without a check or on a failed answer.
+	//
+	// Example: Return
+	Matched string `json:"matched"`
+
+	// StepNo A step number; a flow's steps are numbered 1..n.
+	//
+	// Example: 2
+	StepNo ScriptFlowStepNo `json:"step_no"`
+
+	// Then Where a step goes.
+	//
+	// Example: {"kind":"next","step_no":3,"text":"Thanks!"}
+	Then *ScriptFlowTarget `json:"then,omitempty"`
+}
+
+// ScriptFlowTarget Where a step goes.
+//
+// Example: {"kind":"next","step_no":3,"text":"Thanks!"}
+type ScriptFlowTarget struct {
+	// Kind `next` goes to `step_no`; `end` ends the flow (completed); `transfer` ends it by handing over to a human.
+	//
+	// Example: next
+	Kind ScriptFlowTargetKind `json:"kind"`
+
+	// Reason Only on `transfer`: the hand-off reason; default `flow_transfer` (or `invalid_input`, `timed_out` by cause).
+	//
+	// Example: wants_agent
+	Reason *string `json:"reason,omitempty"`
+
+	// StepNo A step number; a flow's steps are numbered 1..n.
+	//
+	// Example: 2
+	StepNo *ScriptFlowStepNo `json:"step_no,omitempty"`
+
+	// Text A text sent to the customer; at most 4000 bytes of UTF-8.
+	//
+	// Example: Your order number?
+	Text *ScriptFlowText `json:"text,omitempty"`
+}
+
+// ScriptFlowTargetKind `next` goes to `step_no`; `end` ends the flow (completed); `transfer` ends it by handing over to a human.
+//
+// Example: next
+type ScriptFlowTargetKind string
+
+// ScriptFlowText A text sent to the customer; at most 4000 bytes of UTF-8.
+//
+// Example: Your order number?
+type ScriptFlowText = string
+
+// ScriptFlowUpdateRequest Example: {"description":"","enabled":false,"name":"Returns","steps":[{"expect":{"regex":"^\\d{8}$","slot":"order_no"},"prompt":"Your order number?","step_no":1,"wait_input":true}],"version":1}
+type ScriptFlowUpdateRequest struct {
+	// Description Example: Takes a return from the order number to the label.
+	Description ScriptFlowDescription `json:"description"`
+
+	// Enabled Example: false
+	Enabled bool `json:"enabled"`
+
+	// Name Non-blank.
+	//
+	// Example: Returns
+	Name ScriptFlowName `json:"name"`
+
+	// Steps The flow's steps, in any order; `step_no` runs 1..n.
+	Steps ScriptFlowSteps `json:"steps"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
 // StageDetail The stage's own facts (free-form JSON), e.g. the rule that matched or the retrieval's numbers.
 //
 // Example: {"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
@@ -2714,6 +3199,12 @@ type Cursor = string
 // DocumentIdPath Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type DocumentIdPath = DocumentId
 
+// FlowMonitoringFrom Example: 2026-11-15T00:00:00Z
+type FlowMonitoringFrom = time.Time
+
+// FlowMonitoringTo Example: 2026-11-22T00:00:00Z
+type FlowMonitoringTo = time.Time
+
 // IncludeDeprecated defines model for IncludeDeprecated.
 type IncludeDeprecated = bool
 
@@ -2734,6 +3225,9 @@ type Limit = int32
 
 // MetadataFieldIdPath Example: mf_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type MetadataFieldIdPath = MetadataFieldId
+
+// ScriptFlowIdPath Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ScriptFlowIdPath = ScriptFlowId
 
 // TenantHeader Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
 //
@@ -3078,6 +3572,24 @@ type DeleteMetadataSchemaParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// GetFlowMonitoringParams defines parameters for GetFlowMonitoring.
+type GetFlowMonitoringParams struct {
+	// From Start of the range (inclusive), RFC 3339; default `to` minus 7 days.
+	From *FlowMonitoringFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range (exclusive), RFC 3339; default now. At most 366 days after `from`.
+	To *FlowMonitoringTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // ListIntentRuleStatsParams defines parameters for ListIntentRuleStats.
 type ListIntentRuleStatsParams struct {
 	// From Start of the range (inclusive); defaults to 7 days before `to`.
@@ -3116,6 +3628,48 @@ type RunRagExperimentParams struct {
 
 // StreamRagExperimentParams defines parameters for StreamRagExperiment.
 type StreamRagExperimentParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListScriptFlowsParams defines parameters for ListScriptFlows.
+type ListScriptFlowsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateScriptFlowParams defines parameters for CreateScriptFlow.
+type CreateScriptFlowParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteScriptFlowParams defines parameters for DeleteScriptFlow.
+type DeleteScriptFlowParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetScriptFlowParams defines parameters for GetScriptFlow.
+type GetScriptFlowParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateScriptFlowParams defines parameters for UpdateScriptFlow.
+type UpdateScriptFlowParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// SimulateScriptFlowParams defines parameters for SimulateScriptFlow.
+type SimulateScriptFlowParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -3251,6 +3805,15 @@ type RunRagExperimentJSONRequestBody = RagExperimentRequest
 
 // StreamRagExperimentJSONRequestBody defines body for StreamRagExperiment for application/json ContentType.
 type StreamRagExperimentJSONRequestBody = RagExperimentRequest
+
+// CreateScriptFlowJSONRequestBody defines body for CreateScriptFlow for application/json ContentType.
+type CreateScriptFlowJSONRequestBody = ScriptFlowCreateRequest
+
+// UpdateScriptFlowJSONRequestBody defines body for UpdateScriptFlow for application/json ContentType.
+type UpdateScriptFlowJSONRequestBody = ScriptFlowUpdateRequest
+
+// SimulateScriptFlowJSONRequestBody defines body for SimulateScriptFlow for application/json ContentType.
+type SimulateScriptFlowJSONRequestBody = ScriptFlowSimulateRequest
 
 // UpdateTenantSettingsJSONRequestBody defines body for UpdateTenantSettings for application/json ContentType.
 type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
@@ -3398,6 +3961,9 @@ type ServerInterface interface {
 	// DeleteMetadataSchema Delete every field of a scope
 	// (DELETE /admin/metadata/schemas/{scope})
 	DeleteMetadataSchema(ctx echo.Context, scope MetadataScope, params DeleteMetadataSchemaParams) error
+	// GetFlowMonitoring Starts, endings and drop-off per script flow
+	// (GET /admin/monitoring/flows)
+	GetFlowMonitoring(ctx echo.Context, params GetFlowMonitoringParams) error
 	// ListIntentRuleStats Hits and hit rate per intent rule
 	// (GET /admin/monitoring/intent-rules)
 	ListIntentRuleStats(ctx echo.Context, params ListIntentRuleStatsParams) error
@@ -3410,6 +3976,24 @@ type ServerInterface interface {
 	// StreamRagExperiment The same, as server-sent events
 	// (POST /admin/rag/experiments/stream)
 	StreamRagExperiment(ctx echo.Context, params StreamRagExperimentParams) error
+	// ListScriptFlows List script flows
+	// (GET /admin/script-flows)
+	ListScriptFlows(ctx echo.Context, params ListScriptFlowsParams) error
+	// CreateScriptFlow Create a script flow
+	// (POST /admin/script-flows)
+	CreateScriptFlow(ctx echo.Context, params CreateScriptFlowParams) error
+	// DeleteScriptFlow Delete a script flow
+	// (DELETE /admin/script-flows/{flowId})
+	DeleteScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params DeleteScriptFlowParams) error
+	// GetScriptFlow Get a script flow
+	// (GET /admin/script-flows/{flowId})
+	GetScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params GetScriptFlowParams) error
+	// UpdateScriptFlow Replace a script flow
+	// (PUT /admin/script-flows/{flowId})
+	UpdateScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params UpdateScriptFlowParams) error
+	// SimulateScriptFlow Run user inputs through a script flow without a session
+	// (POST /admin/script-flows/{flowId}/simulate)
+	SimulateScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params SimulateScriptFlowParams) error
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx echo.Context, params GetTenantSettingsParams) error
@@ -4996,6 +5580,64 @@ func (w *ServerInterfaceWrapper) DeleteMetadataSchema(ctx echo.Context) error {
 	return err
 }
 
+// GetFlowMonitoring converts echo context to params.
+func (w *ServerInterfaceWrapper) GetFlowMonitoring(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetFlowMonitoringParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetFlowMonitoring(ctx, params)
+	return err
+}
+
 // ListIntentRuleStats converts echo context to params.
 func (w *ServerInterfaceWrapper) ListIntentRuleStats(ctx echo.Context) error {
 	var err error
@@ -5164,6 +5806,233 @@ func (w *ServerInterfaceWrapper) StreamRagExperiment(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.StreamRagExperiment(ctx, params)
+	return err
+}
+
+// ListScriptFlows converts echo context to params.
+func (w *ServerInterfaceWrapper) ListScriptFlows(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListScriptFlowsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListScriptFlows(ctx, params)
+	return err
+}
+
+// CreateScriptFlow converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateScriptFlow(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateScriptFlowParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateScriptFlow(ctx, params)
+	return err
+}
+
+// DeleteScriptFlow converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteScriptFlow(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "flowId" -------------
+	var flowId ScriptFlowIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "flowId", ctx.Param("flowId"), &flowId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter flowId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteScriptFlowParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteScriptFlow(ctx, flowId, params)
+	return err
+}
+
+// GetScriptFlow converts echo context to params.
+func (w *ServerInterfaceWrapper) GetScriptFlow(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "flowId" -------------
+	var flowId ScriptFlowIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "flowId", ctx.Param("flowId"), &flowId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter flowId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetScriptFlowParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetScriptFlow(ctx, flowId, params)
+	return err
+}
+
+// UpdateScriptFlow converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateScriptFlow(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "flowId" -------------
+	var flowId ScriptFlowIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "flowId", ctx.Param("flowId"), &flowId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter flowId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateScriptFlowParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateScriptFlow(ctx, flowId, params)
+	return err
+}
+
+// SimulateScriptFlow converts echo context to params.
+func (w *ServerInterfaceWrapper) SimulateScriptFlow(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "flowId" -------------
+	var flowId ScriptFlowIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "flowId", ctx.Param("flowId"), &flowId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter flowId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SimulateScriptFlowParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SimulateScriptFlow(ctx, flowId, params)
 	return err
 }
 
@@ -5721,6 +6590,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/intent-rules/:ruleId/test", wrapper.TestIntentRule, options.OperationMiddlewares["testIntentRule"]...)
 	router.GET(options.BaseURL+"/admin/monitoring/intent-rules", wrapper.ListIntentRuleStats, options.OperationMiddlewares["listIntentRuleStats"]...)
 	router.GET(options.BaseURL+"/admin/monitoring/intent-rules/:ruleId/hits", wrapper.ListIntentRuleHits, options.OperationMiddlewares["listIntentRuleHits"]...)
+	router.GET(options.BaseURL+"/admin/script-flows", wrapper.ListScriptFlows, options.OperationMiddlewares["listScriptFlows"]...)
+	router.POST(options.BaseURL+"/admin/script-flows", wrapper.CreateScriptFlow, options.OperationMiddlewares["createScriptFlow"]...)
+	router.DELETE(options.BaseURL+"/admin/script-flows/:flowId", wrapper.DeleteScriptFlow, options.OperationMiddlewares["deleteScriptFlow"]...)
+	router.GET(options.BaseURL+"/admin/script-flows/:flowId", wrapper.GetScriptFlow, options.OperationMiddlewares["getScriptFlow"]...)
+	router.PUT(options.BaseURL+"/admin/script-flows/:flowId", wrapper.UpdateScriptFlow, options.OperationMiddlewares["updateScriptFlow"]...)
+	router.POST(options.BaseURL+"/admin/script-flows/:flowId/simulate", wrapper.SimulateScriptFlow, options.OperationMiddlewares["simulateScriptFlow"]...)
+	router.GET(options.BaseURL+"/admin/monitoring/flows", wrapper.GetFlowMonitoring, options.OperationMiddlewares["getFlowMonitoring"]...)
 
 }
 
@@ -10319,6 +11195,92 @@ func (response DeleteMetadataSchema500ApplicationProblemPlusJSONResponse) VisitD
 	return err
 }
 
+type GetFlowMonitoringRequestObject struct {
+	Params GetFlowMonitoringParams
+}
+
+type GetFlowMonitoringResponseObject interface {
+	VisitGetFlowMonitoringResponse(w http.ResponseWriter) error
+}
+
+type GetFlowMonitoring200JSONResponse FlowMonitoringReport
+
+func (response GetFlowMonitoring200JSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFlowMonitoring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetFlowMonitoring400ApplicationProblemPlusJSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFlowMonitoring401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetFlowMonitoring401ApplicationProblemPlusJSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFlowMonitoring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetFlowMonitoring403ApplicationProblemPlusJSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFlowMonitoring500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetFlowMonitoring500ApplicationProblemPlusJSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListIntentRuleStatsRequestObject struct {
 	Params ListIntentRuleStatsParams
 }
@@ -10764,6 +11726,707 @@ type StreamRagExperiment500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response StreamRagExperiment500ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScriptFlowsRequestObject struct {
+	Params ListScriptFlowsParams
+}
+
+type ListScriptFlowsResponseObject interface {
+	VisitListScriptFlowsResponse(w http.ResponseWriter) error
+}
+
+type ListScriptFlows200JSONResponse ScriptFlowList
+
+func (response ListScriptFlows200JSONResponse) VisitListScriptFlowsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScriptFlows400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListScriptFlows400ApplicationProblemPlusJSONResponse) VisitListScriptFlowsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScriptFlows401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListScriptFlows401ApplicationProblemPlusJSONResponse) VisitListScriptFlowsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScriptFlows403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListScriptFlows403ApplicationProblemPlusJSONResponse) VisitListScriptFlowsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScriptFlows500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListScriptFlows500ApplicationProblemPlusJSONResponse) VisitListScriptFlowsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlowRequestObject struct {
+	Params CreateScriptFlowParams
+	Body   *CreateScriptFlowJSONRequestBody
+}
+
+type CreateScriptFlowResponseObject interface {
+	VisitCreateScriptFlowResponse(w http.ResponseWriter) error
+}
+
+type CreateScriptFlow201ResponseHeaders struct {
+	Location string
+}
+
+type CreateScriptFlow201JSONResponse struct {
+	Body    ScriptFlow
+	Headers CreateScriptFlow201ResponseHeaders
+}
+
+func (response CreateScriptFlow201JSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow400ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow401ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow403ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow413ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow415ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow500ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScriptFlowRequestObject struct {
+	FlowId ScriptFlowIdPath `json:"flowId"`
+	Params DeleteScriptFlowParams
+}
+
+type DeleteScriptFlowResponseObject interface {
+	VisitDeleteScriptFlowResponse(w http.ResponseWriter) error
+}
+
+type DeleteScriptFlow204Response struct {
+}
+
+func (response DeleteScriptFlow204Response) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteScriptFlow400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteScriptFlow400ApplicationProblemPlusJSONResponse) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScriptFlow401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteScriptFlow401ApplicationProblemPlusJSONResponse) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScriptFlow403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteScriptFlow403ApplicationProblemPlusJSONResponse) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScriptFlow404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteScriptFlow404ApplicationProblemPlusJSONResponse) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScriptFlow500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteScriptFlow500ApplicationProblemPlusJSONResponse) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScriptFlowRequestObject struct {
+	FlowId ScriptFlowIdPath `json:"flowId"`
+	Params GetScriptFlowParams
+}
+
+type GetScriptFlowResponseObject interface {
+	VisitGetScriptFlowResponse(w http.ResponseWriter) error
+}
+
+type GetScriptFlow200JSONResponse ScriptFlow
+
+func (response GetScriptFlow200JSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScriptFlow400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetScriptFlow400ApplicationProblemPlusJSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScriptFlow401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetScriptFlow401ApplicationProblemPlusJSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScriptFlow403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetScriptFlow403ApplicationProblemPlusJSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScriptFlow404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetScriptFlow404ApplicationProblemPlusJSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScriptFlow500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetScriptFlow500ApplicationProblemPlusJSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlowRequestObject struct {
+	FlowId ScriptFlowIdPath `json:"flowId"`
+	Params UpdateScriptFlowParams
+	Body   *UpdateScriptFlowJSONRequestBody
+}
+
+type UpdateScriptFlowResponseObject interface {
+	VisitUpdateScriptFlowResponse(w http.ResponseWriter) error
+}
+
+type UpdateScriptFlow200JSONResponse ScriptFlow
+
+func (response UpdateScriptFlow200JSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow400ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow401ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow403ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow404ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow409ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow413ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow415ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow500ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlowRequestObject struct {
+	FlowId ScriptFlowIdPath `json:"flowId"`
+	Params SimulateScriptFlowParams
+	Body   *SimulateScriptFlowJSONRequestBody
+}
+
+type SimulateScriptFlowResponseObject interface {
+	VisitSimulateScriptFlowResponse(w http.ResponseWriter) error
+}
+
+type SimulateScriptFlow200JSONResponse ScriptFlowSimulation
+
+func (response SimulateScriptFlow200JSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow400ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow401ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow403ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow404ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow413ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow415ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow500ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -12491,6 +14154,9 @@ type StrictServerInterface interface {
 	// DeleteMetadataSchema Delete every field of a scope
 	// (DELETE /admin/metadata/schemas/{scope})
 	DeleteMetadataSchema(ctx context.Context, request DeleteMetadataSchemaRequestObject) (DeleteMetadataSchemaResponseObject, error)
+	// GetFlowMonitoring Starts, endings and drop-off per script flow
+	// (GET /admin/monitoring/flows)
+	GetFlowMonitoring(ctx context.Context, request GetFlowMonitoringRequestObject) (GetFlowMonitoringResponseObject, error)
 	// ListIntentRuleStats Hits and hit rate per intent rule
 	// (GET /admin/monitoring/intent-rules)
 	ListIntentRuleStats(ctx context.Context, request ListIntentRuleStatsRequestObject) (ListIntentRuleStatsResponseObject, error)
@@ -12503,6 +14169,24 @@ type StrictServerInterface interface {
 	// StreamRagExperiment The same, as server-sent events
 	// (POST /admin/rag/experiments/stream)
 	StreamRagExperiment(ctx context.Context, request StreamRagExperimentRequestObject) (StreamRagExperimentResponseObject, error)
+	// ListScriptFlows List script flows
+	// (GET /admin/script-flows)
+	ListScriptFlows(ctx context.Context, request ListScriptFlowsRequestObject) (ListScriptFlowsResponseObject, error)
+	// CreateScriptFlow Create a script flow
+	// (POST /admin/script-flows)
+	CreateScriptFlow(ctx context.Context, request CreateScriptFlowRequestObject) (CreateScriptFlowResponseObject, error)
+	// DeleteScriptFlow Delete a script flow
+	// (DELETE /admin/script-flows/{flowId})
+	DeleteScriptFlow(ctx context.Context, request DeleteScriptFlowRequestObject) (DeleteScriptFlowResponseObject, error)
+	// GetScriptFlow Get a script flow
+	// (GET /admin/script-flows/{flowId})
+	GetScriptFlow(ctx context.Context, request GetScriptFlowRequestObject) (GetScriptFlowResponseObject, error)
+	// UpdateScriptFlow Replace a script flow
+	// (PUT /admin/script-flows/{flowId})
+	UpdateScriptFlow(ctx context.Context, request UpdateScriptFlowRequestObject) (UpdateScriptFlowResponseObject, error)
+	// SimulateScriptFlow Run user inputs through a script flow without a session
+	// (POST /admin/script-flows/{flowId}/simulate)
+	SimulateScriptFlow(ctx context.Context, request SimulateScriptFlowRequestObject) (SimulateScriptFlowResponseObject, error)
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx context.Context, request GetTenantSettingsRequestObject) (GetTenantSettingsResponseObject, error)
@@ -13910,6 +15594,31 @@ func (sh *strictHandler) DeleteMetadataSchema(ctx echo.Context, scope MetadataSc
 	return nil
 }
 
+// GetFlowMonitoring operation middleware
+func (sh *strictHandler) GetFlowMonitoring(ctx echo.Context, params GetFlowMonitoringParams) error {
+	var request GetFlowMonitoringRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFlowMonitoring(ctx.Request().Context(), request.(GetFlowMonitoringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFlowMonitoring")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetFlowMonitoringResponseObject); ok {
+		return validResponse.VisitGetFlowMonitoringResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListIntentRuleStats operation middleware
 func (sh *strictHandler) ListIntentRuleStats(ctx echo.Context, params ListIntentRuleStatsParams) error {
 	var request ListIntentRuleStatsRequestObject
@@ -14051,6 +15760,229 @@ func (sh *strictHandler) StreamRagExperiment(ctx echo.Context, params StreamRagE
 		return err
 	} else if validResponse, ok := response.(StreamRagExperimentResponseObject); ok {
 		return validResponse.VisitStreamRagExperimentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListScriptFlows operation middleware
+func (sh *strictHandler) ListScriptFlows(ctx echo.Context, params ListScriptFlowsParams) error {
+	var request ListScriptFlowsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListScriptFlows(ctx.Request().Context(), request.(ListScriptFlowsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListScriptFlows")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListScriptFlowsResponseObject); ok {
+		return validResponse.VisitListScriptFlowsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateScriptFlow operation middleware
+func (sh *strictHandler) CreateScriptFlow(ctx echo.Context, params CreateScriptFlowParams) error {
+	var request CreateScriptFlowRequestObject
+
+	request.Params = params
+
+	var body CreateScriptFlowJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateScriptFlow(ctx.Request().Context(), request.(CreateScriptFlowRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateScriptFlow")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateScriptFlowResponseObject); ok {
+		return validResponse.VisitCreateScriptFlowResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteScriptFlow operation middleware
+func (sh *strictHandler) DeleteScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params DeleteScriptFlowParams) error {
+	var request DeleteScriptFlowRequestObject
+
+	request.FlowId = flowId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteScriptFlow(ctx.Request().Context(), request.(DeleteScriptFlowRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteScriptFlow")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteScriptFlowResponseObject); ok {
+		return validResponse.VisitDeleteScriptFlowResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetScriptFlow operation middleware
+func (sh *strictHandler) GetScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params GetScriptFlowParams) error {
+	var request GetScriptFlowRequestObject
+
+	request.FlowId = flowId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetScriptFlow(ctx.Request().Context(), request.(GetScriptFlowRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetScriptFlow")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetScriptFlowResponseObject); ok {
+		return validResponse.VisitGetScriptFlowResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateScriptFlow operation middleware
+func (sh *strictHandler) UpdateScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params UpdateScriptFlowParams) error {
+	var request UpdateScriptFlowRequestObject
+
+	request.FlowId = flowId
+	request.Params = params
+
+	var body UpdateScriptFlowJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateScriptFlow(ctx.Request().Context(), request.(UpdateScriptFlowRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateScriptFlow")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateScriptFlowResponseObject); ok {
+		return validResponse.VisitUpdateScriptFlowResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SimulateScriptFlow operation middleware
+func (sh *strictHandler) SimulateScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params SimulateScriptFlowParams) error {
+	var request SimulateScriptFlowRequestObject
+
+	request.FlowId = flowId
+	request.Params = params
+
+	var body SimulateScriptFlowJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SimulateScriptFlow(ctx.Request().Context(), request.(SimulateScriptFlowRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SimulateScriptFlow")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SimulateScriptFlowResponseObject); ok {
+		return validResponse.VisitSimulateScriptFlowResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

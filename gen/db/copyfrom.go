@@ -91,3 +91,49 @@ func (r iteratorForInsertChunks) Err() error {
 func (q *Queries) InsertChunks(ctx context.Context, arg []InsertChunksParams) (int64, error) {
 	return q.db.CopyFrom(ctx, []string{"chunks"}, []string{"id", "tenant_id", "kb_id", "document_id", "idx", "text", "tokens", "page", "sheet", "heading", "line_start", "line_end", "metadata"}, &iteratorForInsertChunks{rows: arg})
 }
+
+// iteratorForInsertFlowEvents implements pgx.CopyFromSource.
+type iteratorForInsertFlowEvents struct {
+	rows                 []InsertFlowEventsParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForInsertFlowEvents) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForInsertFlowEvents) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].TenantID,
+		r.rows[0].FlowID,
+		r.rows[0].SessionID,
+		r.rows[0].Kind,
+		r.rows[0].StepNo,
+		r.rows[0].TimedOut,
+		r.rows[0].At,
+	}, nil
+}
+
+func (r iteratorForInsertFlowEvents) Err() error {
+	return nil
+}
+
+// Every query filters by tenant_id.
+//
+// An instance is one run of a flow in one session: its "started" event and
+// the events after it, up to the next "started" of the same flow and
+// session. The window numbers the instances by counting the starts so far;
+// events before the first start in the range (inst = 0) belong to an
+// instance started before it and are left out. Instances count when they
+// started in [from, to); their later events count too.
+func (q *Queries) InsertFlowEvents(ctx context.Context, arg []InsertFlowEventsParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"flow_events"}, []string{"tenant_id", "flow_id", "session_id", "kind", "step_no", "timed_out", "at"}, &iteratorForInsertFlowEvents{rows: arg})
+}

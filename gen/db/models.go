@@ -85,6 +85,17 @@ type EmbeddingConfig struct {
 	UpdatedAt time.Time
 }
 
+type FlowEvent struct {
+	ID        int64
+	TenantID  string
+	FlowID    string
+	SessionID string
+	Kind      string
+	StepNo    int32
+	TimedOut  bool
+	At        time.Time
+}
+
 type IndexJob struct {
 	ID            string
 	TenantID      string
@@ -214,6 +225,18 @@ type RetrievalStrategyAudit struct {
 	FromConfig []byte
 	ToConfig   []byte
 	Findings   []byte
+}
+
+type ScriptFlow struct {
+	ID          string
+	TenantID    string
+	Name        string
+	Description string
+	Enabled     bool
+	Steps       []byte
+	Version     int32
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 type Tenant struct {
