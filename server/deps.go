@@ -93,6 +93,7 @@ type Deps struct {
 	// >>> script-flows deps
 	// <<< script-flows deps
 	// >>> prompt-templates deps
+	PromptTemplates PromptTemplates
 	// <<< prompt-templates deps
 	// >>> guardrails deps
 	// <<< guardrails deps

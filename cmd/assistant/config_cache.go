@@ -11,6 +11,8 @@ func (a *app) forgetConfig(kind domain.ConfigKind, tenant domain.TenantID) {
 	// >>> script-flows forget
 	// <<< script-flows forget
 	// >>> prompt-templates forget
+	case domain.ConfigPromptTemplates:
+		a.prompts.Drop(tenant)
 	// <<< prompt-templates forget
 	// >>> guardrails forget
 	// <<< guardrails forget

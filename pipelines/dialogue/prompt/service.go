@@ -86,6 +86,8 @@ func (s *Service) Rollback(ctx context.Context, tenant domain.TenantID, id strin
 type PreviewResult struct {
 	Version int
 	Rendered
+	// Unfilled are the optional variables nothing filled, sorted.
+	Unfilled []string
 }
 
 // Preview renders a version of a template (version nil: the published
@@ -119,7 +121,14 @@ func (s *Service) Preview(ctx context.Context, tenant domain.TenantID, id string
 	if err != nil {
 		return PreviewResult{}, err
 	}
-	return PreviewResult{Version: n, Rendered: r}, nil
+	out := PreviewResult{Version: n, Rendered: r}
+	for _, d := range v.Variables {
+		if _, ok := r.Filled[d.Name]; !ok {
+			out.Unfilled = append(out.Unfilled, d.Name)
+		}
+	}
+	slices.Sort(out.Unfilled)
+	return out, nil
 }
 
 // builtins are the built-ins a preview can know: the tenant's name and
