@@ -14,6 +14,7 @@ const (
 	DefaultMinEvidenceTokens           = 20
 	DefaultRetrievalScoreThreshold     = 0.3
 	DefaultKBVectorLogPath             = "kb-vector.log"
+	DefaultTimezone                    = "UTC"
 )
 
 // TenantSettings are the per-tenant knobs of answering and sharing.
@@ -29,8 +30,11 @@ type TenantSettings struct {
 	KBVectorLogEnabled bool
 	// KBVectorLogPath is relative to the tenant's folder in the data dir.
 	KBVectorLogPath string
-	Version         int32
-	UpdatedAt       time.Time
+	// Timezone is an IANA zone name ("Asia/Shanghai"); prompts show the
+	// current time in it.
+	Timezone  string
+	Version   int32
+	UpdatedAt time.Time
 }
 
 // Validate checks the rules the contract cannot express. Returns
@@ -42,10 +46,22 @@ func (s TenantSettings) Validate() error {
 		strings.HasSuffix(p, "/..") || strings.Contains(p, "/../") {
 		fields = append(fields, FieldError{Field: "/kb_vector_log_path", Message: "must stay inside the tenant's folder (no '..', not absolute)"})
 	}
+	// "" and "Local" would load the server's zone, not a tenant's.
+	if _, err := time.LoadLocation(s.Timezone); err != nil || s.Timezone == "" || s.Timezone == "Local" {
+		fields = append(fields, FieldError{Field: "/timezone", Message: "must be an IANA time zone name such as UTC or Europe/Paris"})
+	}
 	if len(fields) > 0 {
 		return &Error{Code: CodeValidation, Message: "The settings do not pass validation.", Fields: fields}
 	}
 	return nil
+}
+
+// Location returns the tenant's time zone, UTC when it cannot be loaded.
+func (s TenantSettings) Location() *time.Location {
+	if loc, err := time.LoadLocation(s.Timezone); err == nil && s.Timezone != "" && s.Timezone != "Local" {
+		return loc
+	}
+	return time.UTC
 }
 
 // SettingsStore persists tenant settings.

@@ -11,6 +11,7 @@ SET transfer_confidence_threshold = @transfer_confidence_threshold,
     frontend_base_url = sqlc.narg(frontend_base_url),
     kb_vector_log_enabled = @kb_vector_log_enabled,
     kb_vector_log_path = @kb_vector_log_path,
+    timezone = @timezone,
     version = version + 1,
     updated_at = now()
 WHERE tenant_id = @tenant_id AND version = @version

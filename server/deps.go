@@ -110,6 +110,7 @@ type Deps struct {
 	ScriptFlows ScriptFlows
 	// <<< script-flows deps
 	// >>> prompt-templates deps
+	PromptTemplates PromptTemplates
 	// <<< prompt-templates deps
 	// >>> guardrails deps
 	// <<< guardrails deps

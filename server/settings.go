@@ -39,6 +39,17 @@ func (h *handlers) UpdateTenantSettings(ctx context.Context, r api.UpdateTenantS
 		KBVectorLogPath:             b.KbVectorLogPath,
 		Version:                     b.Version,
 	}
+	if b.Timezone != nil {
+		in.Timezone = *b.Timezone
+	} else {
+		// An absent time zone keeps the current one; the version check
+		// of the update still refuses a write over someone else's change.
+		cur, err := h.d.Settings.GetSettings(ctx, tenant)
+		if err != nil {
+			return nil, err
+		}
+		in.Timezone = cur.Timezone
+	}
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -65,6 +76,7 @@ func (h *handlers) toAPISettings(s domain.TenantSettings) api.TenantSettings {
 		FrontendBaseUrl:             base,
 		KbVectorLogEnabled:          s.KBVectorLogEnabled,
 		KbVectorLogPath:             s.KBVectorLogPath,
+		Timezone:                    s.Timezone,
 		Version:                     s.Version,
 		UpdatedAt:                   s.UpdatedAt,
 	}

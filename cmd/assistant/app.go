@@ -16,6 +16,7 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
@@ -69,6 +70,10 @@ type app struct {
 	// >>> script-flows fields
 	// <<< script-flows fields
 	// >>> prompt-templates fields
+	// prompts serves the published prompt of each scene to the message
+	// pipeline, cached per tenant and dropped on every publish, rollback
+	// or delete.
+	prompts *prompt.Cache
 	// <<< prompt-templates fields
 	// >>> guardrails fields
 	// <<< guardrails fields
@@ -124,6 +129,7 @@ func (a *app) build(ctx context.Context) error {
 	// >>> script-flows build
 	// <<< script-flows build
 	// >>> prompt-templates build
+	a.prompts = prompt.NewCache(a.store, prompt.DefaultCacheTTL)
 	// <<< prompt-templates build
 	// >>> guardrails build
 	// <<< guardrails build
@@ -144,6 +150,7 @@ func (a *app) build(ctx context.Context) error {
 		ScriptFlows: newScriptFlows(a.store),
 		// <<< script-flows deps
 		// >>> prompt-templates deps
+		PromptTemplates: prompt.NewService(a.store, a.store, a.store),
 		// <<< prompt-templates deps
 		// >>> guardrails deps
 		// <<< guardrails deps

@@ -16,6 +16,8 @@ func (a *app) forgetConfig(kind domain.ConfigKind, tenant domain.TenantID) {
 		// starts or advances an instance, so edits apply at once.
 	// <<< script-flows forget
 	// >>> prompt-templates forget
+	case domain.ConfigPromptTemplates:
+		a.prompts.Drop(tenant)
 	// <<< prompt-templates forget
 	// >>> guardrails forget
 	// <<< guardrails forget

@@ -453,6 +453,27 @@ func (e MetadataScope) Valid() bool {
 	}
 }
 
+// Defines values for PromptFilledVariableSource.
+const (
+	PromptFilledVariableSourceBuiltin PromptFilledVariableSource = "builtin"
+	PromptFilledVariableSourceDefault PromptFilledVariableSource = "default"
+	PromptFilledVariableSourceValue   PromptFilledVariableSource = "value"
+)
+
+// Valid indicates whether the value is a known member of the PromptFilledVariableSource enum.
+func (e PromptFilledVariableSource) Valid() bool {
+	switch e {
+	case PromptFilledVariableSourceBuiltin:
+		return true
+	case PromptFilledVariableSourceDefault:
+		return true
+	case PromptFilledVariableSourceValue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PromptMessageRole.
 const (
 	PromptMessageRoleAssistant PromptMessageRole = "assistant"
@@ -468,6 +489,45 @@ func (e PromptMessageRole) Valid() bool {
 	case PromptMessageRoleSystem:
 		return true
 	case PromptMessageRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PromptScene.
+const (
+	PromptSceneChat    PromptScene = "chat"
+	PromptSceneRagLab  PromptScene = "rag_lab"
+	PromptSceneSummary PromptScene = "summary"
+)
+
+// Valid indicates whether the value is a known member of the PromptScene enum.
+func (e PromptScene) Valid() bool {
+	switch e {
+	case PromptSceneChat:
+		return true
+	case PromptSceneRagLab:
+		return true
+	case PromptSceneSummary:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PromptVariableKind.
+const (
+	PromptVariableKindBuiltin PromptVariableKind = "builtin"
+	PromptVariableKindCustom  PromptVariableKind = "custom"
+)
+
+// Valid indicates whether the value is a known member of the PromptVariableKind enum.
+func (e PromptVariableKind) Valid() bool {
+	switch e {
+	case PromptVariableKindBuiltin:
+		return true
+	case PromptVariableKindCustom:
 		return true
 	default:
 		return false
@@ -2276,6 +2336,31 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// PromptContent Example: {"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Answer only from: {{evidence}}","variables":[{"kind":"builtin","name":"tenant_name"},{"kind":"builtin","name":"evidence","required":true},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]}
+type PromptContent struct {
+	// SystemInstruction The instruction, with `{{name}}` placeholders (spaces inside the braces allowed).
+	//
+	// Example: You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Answer only from: {{evidence}}
+	SystemInstruction string            `json:"system_instruction"`
+	Variables         *[]PromptVariable `json:"variables,omitempty"`
+}
+
+// PromptFilledVariable defines model for PromptFilledVariable.
+type PromptFilledVariable struct {
+	// Name Example: brand_voice
+	Name PromptVariableName `json:"name"`
+
+	// Source `builtin`: injected by the service; `value`: from the request's values; `default`: the variable's default.
+	//
+	// Example: value
+	Source PromptFilledVariableSource `json:"source"`
+}
+
+// PromptFilledVariableSource `builtin`: injected by the service; `value`: from the request's values; `default`: the variable's default.
+//
+// Example: value
+type PromptFilledVariableSource string
+
 // PromptMessage defines model for PromptMessage.
 type PromptMessage struct {
 	// Content Example: You are a customer-service assistant.
@@ -2287,6 +2372,285 @@ type PromptMessage struct {
 
 // PromptMessageRole Example: system
 type PromptMessageRole string
+
+// PromptPreview defines model for PromptPreview.
+type PromptPreview struct {
+	// Filled The filled variables and where each value came from, by name.
+	Filled []PromptFilledVariable `json:"filled"`
+
+	// TemplateId Example: tpl_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TemplateId PromptTemplateId `json:"templateId"`
+
+	// Text The rendered system instruction.
+	//
+	// Example: You are the support assistant of Acme. Be formal.
+	Text string `json:"text"`
+
+	// Tokens The text's length in cl100k_base tokens.
+	//
+	// Example: 11
+	Tokens int32 `json:"tokens"`
+
+	// Unfilled Optional variables that nothing filled (rendered as empty text), by name.
+	Unfilled []PromptVariableName `json:"unfilled"`
+
+	// Version The version rendered.
+	//
+	// Example: 3
+	Version int32 `json:"version"`
+}
+
+// PromptPreviewRequest Example: {"values":{"brand_voice":"formal","message":"Where is my order?"},"version":3}
+type PromptPreviewRequest struct {
+	// Values Variable name → value.
+	//
+	// Example: {"brand_voice":"formal"}
+	Values *PromptValues `json:"values,omitempty"`
+
+	// Version The content version to render; default the published one, else the latest.
+	//
+	// Example: 3
+	Version *int32 `json:"version,omitempty"`
+}
+
+// PromptPublishRequest Example: {"version":2}
+type PromptPublishRequest struct {
+	// Version The content version to publish.
+	//
+	// Example: 2
+	Version int32 `json:"version"`
+}
+
+// PromptScene `chat`: customer answers; `rag_lab`: the RAG lab's generation; `summary`: conversation summaries.
+//
+// Example: chat
+type PromptScene string
+
+// PromptSceneUsage defines model for PromptSceneUsage.
+type PromptSceneUsage struct {
+	// Fallbacks Example: 1
+	Fallbacks int64 `json:"fallbacks"`
+
+	// Renders Example: 150
+	Renders int64 `json:"renders"`
+
+	// Scene Example: chat
+	Scene string `json:"scene"`
+
+	// TokensAvg Example: 117.33
+	TokensAvg float64 `json:"tokensAvg"`
+
+	// TokensTotal Example: 17600
+	TokensTotal int64 `json:"tokensTotal"`
+}
+
+// PromptTemplate defines model for PromptTemplate.
+type PromptTemplate struct {
+	// Content Example: {"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Answer only from: {{evidence}}","variables":[{"kind":"builtin","name":"tenant_name"},{"kind":"builtin","name":"evidence","required":true},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]}
+	Content PromptContent `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Description Example: The instruction of customer answers.
+	Description string `json:"description"`
+
+	// Id Example: tpl_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id PromptTemplateId `json:"id"`
+
+	// LatestVersion The newest content version.
+	//
+	// Example: 3
+	LatestVersion int32 `json:"latestVersion"`
+
+	// Name Example: Support answers
+	Name string `json:"name"`
+
+	// PublishedVersion The published content version; null until one is published.
+	//
+	// Example: 2
+	PublishedVersion *int32 `json:"publishedVersion"`
+
+	// Scene `chat`: customer answers; `rag_lab`: the RAG lab's generation; `summary`: conversation summaries.
+	//
+	// Example: chat
+	Scene PromptScene `json:"scene"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// PromptTemplateCreateRequest Example: {"content":{"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}.","variables":[{"kind":"builtin","name":"tenant_name"},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]},"description":"The instruction of customer answers.","name":"Support answers","scene":"chat"}
+type PromptTemplateCreateRequest struct {
+	// Content Example: {"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Answer only from: {{evidence}}","variables":[{"kind":"builtin","name":"tenant_name"},{"kind":"builtin","name":"evidence","required":true},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]}
+	Content PromptContent `json:"content"`
+
+	// Description Example: The instruction of customer answers.
+	Description *string `json:"description,omitempty"`
+
+	// Name Example: Support answers
+	Name string `json:"name"`
+
+	// Scene `chat`: customer answers; `rag_lab`: the RAG lab's generation; `summary`: conversation summaries.
+	//
+	// Example: chat
+	Scene PromptScene `json:"scene"`
+}
+
+// PromptTemplateId Example: tpl_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type PromptTemplateId = string
+
+// PromptTemplateList defines model for PromptTemplateList.
+type PromptTemplateList struct {
+	Items      []PromptTemplate `json:"items"`
+	NextCursor *string          `json:"nextCursor"`
+}
+
+// PromptTemplateMonitoring defines model for PromptTemplateMonitoring.
+type PromptTemplateMonitoring struct {
+	// From Example: 2026-11-15T08:00:00Z
+	From time.Time `json:"from"`
+
+	// Items Per template version and scene.
+	Items []PromptTemplateUsage `json:"items"`
+
+	// Scenes Per scene, by scene name.
+	Scenes []PromptSceneUsage `json:"scenes"`
+
+	// To Example: 2026-11-22T08:00:00Z
+	To time.Time `json:"to"`
+}
+
+// PromptTemplateUpdateRequest Example: {"content":{"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Never promise refunds.","variables":[{"kind":"builtin","name":"tenant_name"},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]},"description":"The instruction of customer answers.","name":"Support answers","version":1}
+type PromptTemplateUpdateRequest struct {
+	// Content Example: {"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Answer only from: {{evidence}}","variables":[{"kind":"builtin","name":"tenant_name"},{"kind":"builtin","name":"evidence","required":true},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]}
+	Content PromptContent `json:"content"`
+
+	// Description Example: The instruction of customer answers.
+	Description string `json:"description"`
+
+	// Name Example: Support answers
+	Name string `json:"name"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// PromptTemplateUsage defines model for PromptTemplateUsage.
+type PromptTemplateUsage struct {
+	// Fallbacks Renders where a required variable was unfilled and the built-in instruction was used.
+	//
+	// Example: 1
+	Fallbacks int64 `json:"fallbacks"`
+
+	// Renders Example: 120
+	Renders int64 `json:"renders"`
+
+	// Scene Example: chat
+	Scene string `json:"scene"`
+
+	// TemplateId The template; null for renders of the built-in instruction.
+	//
+	// Example: tpl_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TemplateId *string `json:"templateId"`
+
+	// TemplateName The template's current name; null once it is deleted.
+	//
+	// Example: Support answers
+	TemplateName *string `json:"templateName"`
+
+	// TokensAvg Example: 120
+	TokensAvg float64 `json:"tokensAvg"`
+
+	// TokensTotal Example: 14400
+	TokensTotal int64 `json:"tokensTotal"`
+
+	// Version Example: 2
+	Version int32 `json:"version"`
+}
+
+// PromptTemplateVersion defines model for PromptTemplateVersion.
+type PromptTemplateVersion struct {
+	// Content Example: {"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Answer only from: {{evidence}}","variables":[{"kind":"builtin","name":"tenant_name"},{"kind":"builtin","name":"evidence","required":true},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]}
+	Content PromptContent `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// LastPublishedAt When it last became the published version; null if it never was.
+	//
+	// Example: 2026-11-22T08:05:00Z
+	LastPublishedAt *time.Time `json:"lastPublishedAt"`
+
+	// Published This is the template's published version.
+	//
+	// Example: true
+	Published bool `json:"published"`
+
+	// Scene `chat`: customer answers; `rag_lab`: the RAG lab's generation; `summary`: conversation summaries.
+	//
+	// Example: chat
+	Scene PromptScene `json:"scene"`
+
+	// TemplateId Example: tpl_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TemplateId PromptTemplateId `json:"templateId"`
+
+	// Version Example: 2
+	Version int32 `json:"version"`
+}
+
+// PromptTemplateVersionList defines model for PromptTemplateVersionList.
+type PromptTemplateVersionList struct {
+	Items      []PromptTemplateVersion `json:"items"`
+	NextCursor *string                 `json:"nextCursor"`
+}
+
+// PromptValues Variable name → value.
+//
+// Example: {"brand_voice":"formal"}
+type PromptValues map[string]string
+
+// PromptVariable Example: {"default":"friendly and brief","description":"The tone of the answers.","kind":"custom","name":"brand_voice","required":false}
+type PromptVariable struct {
+	// Default Fills the variable when nothing else does; empty means no default.
+	//
+	// Example: friendly and brief
+	Default *string `json:"default,omitempty"`
+
+	// Description Example: The tone of the answers.
+	Description *string `json:"description,omitempty"`
+
+	// Kind `builtin`: injected by the service; `custom`: given with the request or defaulted.
+	//
+	// Example: custom
+	Kind PromptVariableKind `json:"kind"`
+
+	// Name Example: brand_voice
+	Name PromptVariableName `json:"name"`
+
+	// Required Example: false
+	Required *bool `json:"required,omitempty"`
+}
+
+// PromptVariableKind `builtin`: injected by the service; `custom`: given with the request or defaulted.
+//
+// Example: custom
+type PromptVariableKind string
+
+// PromptVariableName Example: brand_voice
+type PromptVariableName = string
 
 // RagCandidate defines model for RagCandidate.
 type RagCandidate struct {
@@ -3087,6 +3451,13 @@ type TenantSettings struct {
 	// Example: acme
 	TenantId TenantId `json:"tenantId"`
 
+	// Timezone The tenant's IANA time zone (default `UTC`); prompts show `current_time` in it. An unknown
+	// zone is 400. Optional in an update: when absent the current zone is kept.
+	//
+	//
+	// Example: Europe/Paris
+	Timezone TenantTimezone `json:"timezone"`
+
 	// TransferConfidenceThreshold Below this answer confidence the reply sets `shouldTransfer`.
 	//
 	// Example: 0.5
@@ -3101,7 +3472,7 @@ type TenantSettings struct {
 	Version Version `json:"version"`
 }
 
-// TenantSettingsUpdateRequest Example: {"frontend_base_url":"https://support.acme.example","kb_vector_log_enabled":false,"kb_vector_log_path":"kb-vector.log","minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"retrievalScoreThreshold":0.3,"transferConfidenceThreshold":0.5,"version":1}
+// TenantSettingsUpdateRequest Example: {"frontend_base_url":"https://support.acme.example","kb_vector_log_enabled":false,"kb_vector_log_path":"kb-vector.log","minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"retrievalScoreThreshold":0.3,"timezone":"Europe/Paris","transferConfidenceThreshold":0.5,"version":1}
 type TenantSettingsUpdateRequest struct {
 	// FrontendBaseUrl Null returns to the service default (`FRONTEND_BASE_URL`).
 	//
@@ -3126,6 +3497,13 @@ type TenantSettingsUpdateRequest struct {
 	// RetrievalScoreThreshold Example: 0.3
 	RetrievalScoreThreshold float64 `json:"retrievalScoreThreshold"`
 
+	// Timezone The tenant's IANA time zone (default `UTC`); prompts show `current_time` in it. An unknown
+	// zone is 400. Optional in an update: when absent the current zone is kept.
+	//
+	//
+	// Example: Europe/Paris
+	Timezone *TenantTimezone `json:"timezone,omitempty"`
+
 	// TransferConfidenceThreshold Example: 0.5
 	TransferConfidenceThreshold float64 `json:"transferConfidenceThreshold"`
 
@@ -3137,6 +3515,12 @@ type TenantSettingsUpdateRequest struct {
 
 // TenantStatus Example: active
 type TenantStatus string
+
+// TenantTimezone The tenant's IANA time zone (default `UTC`); prompts show `current_time` in it. An unknown
+// zone is 400. Optional in an update: when absent the current zone is kept.
+//
+// Example: Europe/Paris
+type TenantTimezone = string
 
 // TenantUpdateRequest Example: {"name":"ACME Support","status":"disabled","version":1}
 type TenantUpdateRequest struct {
@@ -3225,6 +3609,20 @@ type Limit = int32
 
 // MetadataFieldIdPath Example: mf_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type MetadataFieldIdPath = MetadataFieldId
+
+// PromptMonitoringFrom Example: 2026-11-15T00:00:00Z
+type PromptMonitoringFrom = time.Time
+
+// PromptMonitoringTo Example: 2026-11-22T00:00:00Z
+type PromptMonitoringTo = time.Time
+
+// PromptSceneQuery `chat`: customer answers; `rag_lab`: the RAG lab's generation; `summary`: conversation summaries.
+//
+// Example: chat
+type PromptSceneQuery = PromptScene
+
+// PromptTemplateIdPath Example: tpl_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type PromptTemplateIdPath = PromptTemplateId
 
 // ScriptFlowIdPath Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type ScriptFlowIdPath = ScriptFlowId
@@ -3620,6 +4018,90 @@ type ListIntentRuleHitsParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// GetPromptTemplateMonitoringParams defines parameters for GetPromptTemplateMonitoring.
+type GetPromptTemplateMonitoringParams struct {
+	// From Start of the period (inclusive); default `to` minus 7 days.
+	From *PromptMonitoringFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the period (exclusive); default now.
+	To *PromptMonitoringTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Scene Only this scene.
+	Scene *PromptSceneQuery `form:"scene,omitempty" json:"scene,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListPromptTemplatesParams defines parameters for ListPromptTemplates.
+type ListPromptTemplatesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Scene Only this scene.
+	Scene *PromptSceneQuery `form:"scene,omitempty" json:"scene,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreatePromptTemplateParams defines parameters for CreatePromptTemplate.
+type CreatePromptTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeletePromptTemplateParams defines parameters for DeletePromptTemplate.
+type DeletePromptTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetPromptTemplateParams defines parameters for GetPromptTemplate.
+type GetPromptTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdatePromptTemplateParams defines parameters for UpdatePromptTemplate.
+type UpdatePromptTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PreviewPromptTemplateParams defines parameters for PreviewPromptTemplate.
+type PreviewPromptTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PublishPromptTemplateParams defines parameters for PublishPromptTemplate.
+type PublishPromptTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// RollbackPromptTemplateParams defines parameters for RollbackPromptTemplate.
+type RollbackPromptTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListPromptTemplateVersionsParams defines parameters for ListPromptTemplateVersions.
+type ListPromptTemplateVersionsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // RunRagExperimentParams defines parameters for RunRagExperiment.
 type RunRagExperimentParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -3800,6 +4282,21 @@ type UpdateMetadataFieldJSONRequestBody = MetadataFieldUpdateRequest
 // ChangeMetadataFieldStatusJSONRequestBody defines body for ChangeMetadataFieldStatus for application/json ContentType.
 type ChangeMetadataFieldStatusJSONRequestBody = MetadataFieldStatusRequest
 
+// CreatePromptTemplateJSONRequestBody defines body for CreatePromptTemplate for application/json ContentType.
+type CreatePromptTemplateJSONRequestBody = PromptTemplateCreateRequest
+
+// UpdatePromptTemplateJSONRequestBody defines body for UpdatePromptTemplate for application/json ContentType.
+type UpdatePromptTemplateJSONRequestBody = PromptTemplateUpdateRequest
+
+// PreviewPromptTemplateJSONRequestBody defines body for PreviewPromptTemplate for application/json ContentType.
+type PreviewPromptTemplateJSONRequestBody = PromptPreviewRequest
+
+// PublishPromptTemplateJSONRequestBody defines body for PublishPromptTemplate for application/json ContentType.
+type PublishPromptTemplateJSONRequestBody = PromptPublishRequest
+
+// RollbackPromptTemplateJSONRequestBody defines body for RollbackPromptTemplate for application/json ContentType.
+type RollbackPromptTemplateJSONRequestBody = PromptPublishRequest
+
 // RunRagExperimentJSONRequestBody defines body for RunRagExperiment for application/json ContentType.
 type RunRagExperimentJSONRequestBody = RagExperimentRequest
 
@@ -3970,6 +4467,36 @@ type ServerInterface interface {
 	// ListIntentRuleHits List an intent rule's hits
 	// (GET /admin/monitoring/intent-rules/{ruleId}/hits)
 	ListIntentRuleHits(ctx echo.Context, ruleId IntentRuleIdPath, params ListIntentRuleHitsParams) error
+	// GetPromptTemplateMonitoring Renders and tokens per prompt template version and scene
+	// (GET /admin/monitoring/prompt-templates)
+	GetPromptTemplateMonitoring(ctx echo.Context, params GetPromptTemplateMonitoringParams) error
+	// ListPromptTemplates List prompt templates
+	// (GET /admin/prompt-templates)
+	ListPromptTemplates(ctx echo.Context, params ListPromptTemplatesParams) error
+	// CreatePromptTemplate Create a prompt template
+	// (POST /admin/prompt-templates)
+	CreatePromptTemplate(ctx echo.Context, params CreatePromptTemplateParams) error
+	// DeletePromptTemplate Delete a prompt template and its versions
+	// (DELETE /admin/prompt-templates/{tplId})
+	DeletePromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params DeletePromptTemplateParams) error
+	// GetPromptTemplate Get a prompt template
+	// (GET /admin/prompt-templates/{tplId})
+	GetPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params GetPromptTemplateParams) error
+	// UpdatePromptTemplate Replace a prompt template's name, description and content
+	// (PUT /admin/prompt-templates/{tplId})
+	UpdatePromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params UpdatePromptTemplateParams) error
+	// PreviewPromptTemplate Render a version of a prompt template
+	// (POST /admin/prompt-templates/{tplId}/preview)
+	PreviewPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params PreviewPromptTemplateParams) error
+	// PublishPromptTemplate Publish a version of a prompt template
+	// (POST /admin/prompt-templates/{tplId}/publish)
+	PublishPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params PublishPromptTemplateParams) error
+	// RollbackPromptTemplate Roll a prompt template back to an earlier version
+	// (POST /admin/prompt-templates/{tplId}/rollback)
+	RollbackPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params RollbackPromptTemplateParams) error
+	// ListPromptTemplateVersions List a prompt template's versions
+	// (GET /admin/prompt-templates/{tplId}/versions)
+	ListPromptTemplateVersions(ctx echo.Context, tplId PromptTemplateIdPath, params ListPromptTemplateVersionsParams) error
 	// RunRagExperiment Run a query through retrieval and generation, with the debug output
 	// (POST /admin/rag/experiments/run)
 	RunRagExperiment(ctx echo.Context, params RunRagExperimentParams) error
@@ -5747,6 +6274,418 @@ func (w *ServerInterfaceWrapper) ListIntentRuleHits(ctx echo.Context) error {
 	return err
 }
 
+// GetPromptTemplateMonitoring converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPromptTemplateMonitoring(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPromptTemplateMonitoringParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "scene" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "scene", ctx.QueryParams(), &params.Scene, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scene: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPromptTemplateMonitoring(ctx, params)
+	return err
+}
+
+// ListPromptTemplates converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPromptTemplates(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPromptTemplatesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "scene" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "scene", ctx.QueryParams(), &params.Scene, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scene: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPromptTemplates(ctx, params)
+	return err
+}
+
+// CreatePromptTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) CreatePromptTemplate(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreatePromptTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreatePromptTemplate(ctx, params)
+	return err
+}
+
+// DeletePromptTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) DeletePromptTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId PromptTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeletePromptTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeletePromptTemplate(ctx, tplId, params)
+	return err
+}
+
+// GetPromptTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPromptTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId PromptTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPromptTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPromptTemplate(ctx, tplId, params)
+	return err
+}
+
+// UpdatePromptTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdatePromptTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId PromptTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdatePromptTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdatePromptTemplate(ctx, tplId, params)
+	return err
+}
+
+// PreviewPromptTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) PreviewPromptTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId PromptTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PreviewPromptTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PreviewPromptTemplate(ctx, tplId, params)
+	return err
+}
+
+// PublishPromptTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) PublishPromptTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId PromptTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PublishPromptTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PublishPromptTemplate(ctx, tplId, params)
+	return err
+}
+
+// RollbackPromptTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) RollbackPromptTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId PromptTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RollbackPromptTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RollbackPromptTemplate(ctx, tplId, params)
+	return err
+}
+
+// ListPromptTemplateVersions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPromptTemplateVersions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId PromptTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPromptTemplateVersionsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPromptTemplateVersions(ctx, tplId, params)
+	return err
+}
+
 // RunRagExperiment converts echo context to params.
 func (w *ServerInterfaceWrapper) RunRagExperiment(ctx echo.Context) error {
 	var err error
@@ -6597,6 +7536,16 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PUT(options.BaseURL+"/admin/script-flows/:flowId", wrapper.UpdateScriptFlow, options.OperationMiddlewares["updateScriptFlow"]...)
 	router.POST(options.BaseURL+"/admin/script-flows/:flowId/simulate", wrapper.SimulateScriptFlow, options.OperationMiddlewares["simulateScriptFlow"]...)
 	router.GET(options.BaseURL+"/admin/monitoring/flows", wrapper.GetFlowMonitoring, options.OperationMiddlewares["getFlowMonitoring"]...)
+	router.GET(options.BaseURL+"/admin/prompt-templates", wrapper.ListPromptTemplates, options.OperationMiddlewares["listPromptTemplates"]...)
+	router.POST(options.BaseURL+"/admin/prompt-templates", wrapper.CreatePromptTemplate, options.OperationMiddlewares["createPromptTemplate"]...)
+	router.DELETE(options.BaseURL+"/admin/prompt-templates/:tplId", wrapper.DeletePromptTemplate, options.OperationMiddlewares["deletePromptTemplate"]...)
+	router.GET(options.BaseURL+"/admin/prompt-templates/:tplId", wrapper.GetPromptTemplate, options.OperationMiddlewares["getPromptTemplate"]...)
+	router.PUT(options.BaseURL+"/admin/prompt-templates/:tplId", wrapper.UpdatePromptTemplate, options.OperationMiddlewares["updatePromptTemplate"]...)
+	router.GET(options.BaseURL+"/admin/prompt-templates/:tplId/versions", wrapper.ListPromptTemplateVersions, options.OperationMiddlewares["listPromptTemplateVersions"]...)
+	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/publish", wrapper.PublishPromptTemplate, options.OperationMiddlewares["publishPromptTemplate"]...)
+	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/rollback", wrapper.RollbackPromptTemplate, options.OperationMiddlewares["rollbackPromptTemplate"]...)
+	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/preview", wrapper.PreviewPromptTemplate, options.OperationMiddlewares["previewPromptTemplate"]...)
+	router.GET(options.BaseURL+"/admin/monitoring/prompt-templates", wrapper.GetPromptTemplateMonitoring, options.OperationMiddlewares["getPromptTemplateMonitoring"]...)
 
 }
 
@@ -11470,6 +12419,1200 @@ func (response ListIntentRuleHits500ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type GetPromptTemplateMonitoringRequestObject struct {
+	Params GetPromptTemplateMonitoringParams
+}
+
+type GetPromptTemplateMonitoringResponseObject interface {
+	VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error
+}
+
+type GetPromptTemplateMonitoring200JSONResponse PromptTemplateMonitoring
+
+func (response GetPromptTemplateMonitoring200JSONResponse) VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplateMonitoring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplateMonitoring400ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplateMonitoring401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplateMonitoring401ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplateMonitoring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplateMonitoring403ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplateMonitoring500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplateMonitoring500ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplatesRequestObject struct {
+	Params ListPromptTemplatesParams
+}
+
+type ListPromptTemplatesResponseObject interface {
+	VisitListPromptTemplatesResponse(w http.ResponseWriter) error
+}
+
+type ListPromptTemplates200JSONResponse PromptTemplateList
+
+func (response ListPromptTemplates200JSONResponse) VisitListPromptTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplates400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplates400ApplicationProblemPlusJSONResponse) VisitListPromptTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplates401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplates401ApplicationProblemPlusJSONResponse) VisitListPromptTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplates403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplates403ApplicationProblemPlusJSONResponse) VisitListPromptTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplates500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplates500ApplicationProblemPlusJSONResponse) VisitListPromptTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplateRequestObject struct {
+	Params CreatePromptTemplateParams
+	Body   *CreatePromptTemplateJSONRequestBody
+}
+
+type CreatePromptTemplateResponseObject interface {
+	VisitCreatePromptTemplateResponse(w http.ResponseWriter) error
+}
+
+type CreatePromptTemplate201ResponseHeaders struct {
+	Location string
+}
+
+type CreatePromptTemplate201JSONResponse struct {
+	Body    PromptTemplate
+	Headers CreatePromptTemplate201ResponseHeaders
+}
+
+func (response CreatePromptTemplate201JSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate400ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate401ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate403ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate409ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate413ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate415ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate500ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePromptTemplateRequestObject struct {
+	TplId  PromptTemplateIdPath `json:"tplId"`
+	Params DeletePromptTemplateParams
+}
+
+type DeletePromptTemplateResponseObject interface {
+	VisitDeletePromptTemplateResponse(w http.ResponseWriter) error
+}
+
+type DeletePromptTemplate204Response struct {
+}
+
+func (response DeletePromptTemplate204Response) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeletePromptTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePromptTemplate400ApplicationProblemPlusJSONResponse) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePromptTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePromptTemplate401ApplicationProblemPlusJSONResponse) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePromptTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePromptTemplate403ApplicationProblemPlusJSONResponse) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePromptTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePromptTemplate404ApplicationProblemPlusJSONResponse) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePromptTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePromptTemplate500ApplicationProblemPlusJSONResponse) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplateRequestObject struct {
+	TplId  PromptTemplateIdPath `json:"tplId"`
+	Params GetPromptTemplateParams
+}
+
+type GetPromptTemplateResponseObject interface {
+	VisitGetPromptTemplateResponse(w http.ResponseWriter) error
+}
+
+type GetPromptTemplate200JSONResponse PromptTemplate
+
+func (response GetPromptTemplate200JSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplate400ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplate401ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplate403ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplate404ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplate500ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplateRequestObject struct {
+	TplId  PromptTemplateIdPath `json:"tplId"`
+	Params UpdatePromptTemplateParams
+	Body   *UpdatePromptTemplateJSONRequestBody
+}
+
+type UpdatePromptTemplateResponseObject interface {
+	VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error
+}
+
+type UpdatePromptTemplate200JSONResponse PromptTemplate
+
+func (response UpdatePromptTemplate200JSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate400ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate401ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate403ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate404ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate409ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate413ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate415ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate500ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplateRequestObject struct {
+	TplId  PromptTemplateIdPath `json:"tplId"`
+	Params PreviewPromptTemplateParams
+	Body   *PreviewPromptTemplateJSONRequestBody
+}
+
+type PreviewPromptTemplateResponseObject interface {
+	VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error
+}
+
+type PreviewPromptTemplate200JSONResponse PromptPreview
+
+func (response PreviewPromptTemplate200JSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate400ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate401ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate403ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate404ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate413ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate415ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate500ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplateRequestObject struct {
+	TplId  PromptTemplateIdPath `json:"tplId"`
+	Params PublishPromptTemplateParams
+	Body   *PublishPromptTemplateJSONRequestBody
+}
+
+type PublishPromptTemplateResponseObject interface {
+	VisitPublishPromptTemplateResponse(w http.ResponseWriter) error
+}
+
+type PublishPromptTemplate200JSONResponse PromptTemplate
+
+func (response PublishPromptTemplate200JSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate400ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate401ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate403ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate404ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate413ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate415ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate500ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplateRequestObject struct {
+	TplId  PromptTemplateIdPath `json:"tplId"`
+	Params RollbackPromptTemplateParams
+	Body   *RollbackPromptTemplateJSONRequestBody
+}
+
+type RollbackPromptTemplateResponseObject interface {
+	VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error
+}
+
+type RollbackPromptTemplate200JSONResponse PromptTemplate
+
+func (response RollbackPromptTemplate200JSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate400ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate401ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate403ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate404ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate409ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate413ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate415ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate500ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplateVersionsRequestObject struct {
+	TplId  PromptTemplateIdPath `json:"tplId"`
+	Params ListPromptTemplateVersionsParams
+}
+
+type ListPromptTemplateVersionsResponseObject interface {
+	VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error
+}
+
+type ListPromptTemplateVersions200JSONResponse PromptTemplateVersionList
+
+func (response ListPromptTemplateVersions200JSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplateVersions400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplateVersions400ApplicationProblemPlusJSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplateVersions401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplateVersions401ApplicationProblemPlusJSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplateVersions403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplateVersions403ApplicationProblemPlusJSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplateVersions404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplateVersions404ApplicationProblemPlusJSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplateVersions500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplateVersions500ApplicationProblemPlusJSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RunRagExperimentRequestObject struct {
 	Params RunRagExperimentParams
 	Body   *RunRagExperimentJSONRequestBody
@@ -14163,6 +16306,36 @@ type StrictServerInterface interface {
 	// ListIntentRuleHits List an intent rule's hits
 	// (GET /admin/monitoring/intent-rules/{ruleId}/hits)
 	ListIntentRuleHits(ctx context.Context, request ListIntentRuleHitsRequestObject) (ListIntentRuleHitsResponseObject, error)
+	// GetPromptTemplateMonitoring Renders and tokens per prompt template version and scene
+	// (GET /admin/monitoring/prompt-templates)
+	GetPromptTemplateMonitoring(ctx context.Context, request GetPromptTemplateMonitoringRequestObject) (GetPromptTemplateMonitoringResponseObject, error)
+	// ListPromptTemplates List prompt templates
+	// (GET /admin/prompt-templates)
+	ListPromptTemplates(ctx context.Context, request ListPromptTemplatesRequestObject) (ListPromptTemplatesResponseObject, error)
+	// CreatePromptTemplate Create a prompt template
+	// (POST /admin/prompt-templates)
+	CreatePromptTemplate(ctx context.Context, request CreatePromptTemplateRequestObject) (CreatePromptTemplateResponseObject, error)
+	// DeletePromptTemplate Delete a prompt template and its versions
+	// (DELETE /admin/prompt-templates/{tplId})
+	DeletePromptTemplate(ctx context.Context, request DeletePromptTemplateRequestObject) (DeletePromptTemplateResponseObject, error)
+	// GetPromptTemplate Get a prompt template
+	// (GET /admin/prompt-templates/{tplId})
+	GetPromptTemplate(ctx context.Context, request GetPromptTemplateRequestObject) (GetPromptTemplateResponseObject, error)
+	// UpdatePromptTemplate Replace a prompt template's name, description and content
+	// (PUT /admin/prompt-templates/{tplId})
+	UpdatePromptTemplate(ctx context.Context, request UpdatePromptTemplateRequestObject) (UpdatePromptTemplateResponseObject, error)
+	// PreviewPromptTemplate Render a version of a prompt template
+	// (POST /admin/prompt-templates/{tplId}/preview)
+	PreviewPromptTemplate(ctx context.Context, request PreviewPromptTemplateRequestObject) (PreviewPromptTemplateResponseObject, error)
+	// PublishPromptTemplate Publish a version of a prompt template
+	// (POST /admin/prompt-templates/{tplId}/publish)
+	PublishPromptTemplate(ctx context.Context, request PublishPromptTemplateRequestObject) (PublishPromptTemplateResponseObject, error)
+	// RollbackPromptTemplate Roll a prompt template back to an earlier version
+	// (POST /admin/prompt-templates/{tplId}/rollback)
+	RollbackPromptTemplate(ctx context.Context, request RollbackPromptTemplateRequestObject) (RollbackPromptTemplateResponseObject, error)
+	// ListPromptTemplateVersions List a prompt template's versions
+	// (GET /admin/prompt-templates/{tplId}/versions)
+	ListPromptTemplateVersions(ctx context.Context, request ListPromptTemplateVersionsRequestObject) (ListPromptTemplateVersionsResponseObject, error)
 	// RunRagExperiment Run a query through retrieval and generation, with the debug output
 	// (POST /admin/rag/experiments/run)
 	RunRagExperiment(ctx context.Context, request RunRagExperimentRequestObject) (RunRagExperimentResponseObject, error)
@@ -15664,6 +17837,378 @@ func (sh *strictHandler) ListIntentRuleHits(ctx echo.Context, ruleId IntentRuleI
 		return err
 	} else if validResponse, ok := response.(ListIntentRuleHitsResponseObject); ok {
 		return validResponse.VisitListIntentRuleHitsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPromptTemplateMonitoring operation middleware
+func (sh *strictHandler) GetPromptTemplateMonitoring(ctx echo.Context, params GetPromptTemplateMonitoringParams) error {
+	var request GetPromptTemplateMonitoringRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPromptTemplateMonitoring(ctx.Request().Context(), request.(GetPromptTemplateMonitoringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPromptTemplateMonitoring")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPromptTemplateMonitoringResponseObject); ok {
+		return validResponse.VisitGetPromptTemplateMonitoringResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPromptTemplates operation middleware
+func (sh *strictHandler) ListPromptTemplates(ctx echo.Context, params ListPromptTemplatesParams) error {
+	var request ListPromptTemplatesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPromptTemplates(ctx.Request().Context(), request.(ListPromptTemplatesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPromptTemplates")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPromptTemplatesResponseObject); ok {
+		return validResponse.VisitListPromptTemplatesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreatePromptTemplate operation middleware
+func (sh *strictHandler) CreatePromptTemplate(ctx echo.Context, params CreatePromptTemplateParams) error {
+	var request CreatePromptTemplateRequestObject
+
+	request.Params = params
+
+	var body CreatePromptTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreatePromptTemplate(ctx.Request().Context(), request.(CreatePromptTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreatePromptTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreatePromptTemplateResponseObject); ok {
+		return validResponse.VisitCreatePromptTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeletePromptTemplate operation middleware
+func (sh *strictHandler) DeletePromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params DeletePromptTemplateParams) error {
+	var request DeletePromptTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeletePromptTemplate(ctx.Request().Context(), request.(DeletePromptTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeletePromptTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeletePromptTemplateResponseObject); ok {
+		return validResponse.VisitDeletePromptTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPromptTemplate operation middleware
+func (sh *strictHandler) GetPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params GetPromptTemplateParams) error {
+	var request GetPromptTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPromptTemplate(ctx.Request().Context(), request.(GetPromptTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPromptTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPromptTemplateResponseObject); ok {
+		return validResponse.VisitGetPromptTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdatePromptTemplate operation middleware
+func (sh *strictHandler) UpdatePromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params UpdatePromptTemplateParams) error {
+	var request UpdatePromptTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body UpdatePromptTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdatePromptTemplate(ctx.Request().Context(), request.(UpdatePromptTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdatePromptTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdatePromptTemplateResponseObject); ok {
+		return validResponse.VisitUpdatePromptTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PreviewPromptTemplate operation middleware
+func (sh *strictHandler) PreviewPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params PreviewPromptTemplateParams) error {
+	var request PreviewPromptTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body PreviewPromptTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PreviewPromptTemplate(ctx.Request().Context(), request.(PreviewPromptTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PreviewPromptTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PreviewPromptTemplateResponseObject); ok {
+		return validResponse.VisitPreviewPromptTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PublishPromptTemplate operation middleware
+func (sh *strictHandler) PublishPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params PublishPromptTemplateParams) error {
+	var request PublishPromptTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body PublishPromptTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PublishPromptTemplate(ctx.Request().Context(), request.(PublishPromptTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PublishPromptTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PublishPromptTemplateResponseObject); ok {
+		return validResponse.VisitPublishPromptTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RollbackPromptTemplate operation middleware
+func (sh *strictHandler) RollbackPromptTemplate(ctx echo.Context, tplId PromptTemplateIdPath, params RollbackPromptTemplateParams) error {
+	var request RollbackPromptTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body RollbackPromptTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RollbackPromptTemplate(ctx.Request().Context(), request.(RollbackPromptTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RollbackPromptTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RollbackPromptTemplateResponseObject); ok {
+		return validResponse.VisitRollbackPromptTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPromptTemplateVersions operation middleware
+func (sh *strictHandler) ListPromptTemplateVersions(ctx echo.Context, tplId PromptTemplateIdPath, params ListPromptTemplateVersionsParams) error {
+	var request ListPromptTemplateVersionsRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPromptTemplateVersions(ctx.Request().Context(), request.(ListPromptTemplateVersionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPromptTemplateVersions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPromptTemplateVersionsResponseObject); ok {
+		return validResponse.VisitListPromptTemplateVersionsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -137,3 +137,43 @@ func (r iteratorForInsertFlowEvents) Err() error {
 func (q *Queries) InsertFlowEvents(ctx context.Context, arg []InsertFlowEventsParams) (int64, error) {
 	return q.db.CopyFrom(ctx, []string{"flow_events"}, []string{"tenant_id", "flow_id", "session_id", "kind", "step_no", "timed_out", "at"}, &iteratorForInsertFlowEvents{rows: arg})
 }
+
+// iteratorForInsertPromptRenders implements pgx.CopyFromSource.
+type iteratorForInsertPromptRenders struct {
+	rows                 []InsertPromptRendersParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForInsertPromptRenders) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForInsertPromptRenders) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].TenantID,
+		r.rows[0].TemplateID,
+		r.rows[0].Version,
+		r.rows[0].Scene,
+		r.rows[0].Tokens,
+		r.rows[0].Fallback,
+		r.rows[0].At,
+	}, nil
+}
+
+func (r iteratorForInsertPromptRenders) Err() error {
+	return nil
+}
+
+// Render records of prompt templates, written by the message pipeline and
+// aggregated by the template monitoring.
+func (q *Queries) InsertPromptRenders(ctx context.Context, arg []InsertPromptRendersParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"prompt_renders"}, []string{"tenant_id", "template_id", "version", "scene", "tokens", "fallback", "at"}, &iteratorForInsertPromptRenders{rows: arg})
+}

@@ -196,6 +196,46 @@ type MetadataField struct {
 	UpdatedAt   time.Time
 }
 
+type PromptRender struct {
+	TenantID   string
+	TemplateID string
+	Version    int32
+	Scene      string
+	Tokens     int32
+	Fallback   bool
+	At         time.Time
+}
+
+type PromptScene struct {
+	TenantID   string
+	Scene      string
+	TemplateID string
+	UpdatedAt  time.Time
+}
+
+type PromptTemplate struct {
+	ID               string
+	TenantID         string
+	Name             string
+	Description      string
+	Scene            string
+	LatestVersion    int32
+	PublishedVersion *int32
+	Version          int32
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type PromptTemplateVersion struct {
+	TenantID          string
+	TemplateID        string
+	Version           int32
+	SystemInstruction string
+	Variables         []byte
+	CreatedAt         time.Time
+	LastPublishedAt   *time.Time
+}
+
 type RetrievalEvent struct {
 	ID             int64
 	TenantID       string
@@ -260,4 +300,5 @@ type TenantSetting struct {
 	KbVectorLogPath             string
 	Version                     int32
 	UpdatedAt                   time.Time
+	Timezone                    string
 }

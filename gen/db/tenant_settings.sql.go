@@ -10,7 +10,7 @@ import (
 )
 
 const getTenantSettings = `-- name: GetTenantSettings :one
-SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at FROM tenant_settings WHERE tenant_id = $1
+SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone FROM tenant_settings WHERE tenant_id = $1
 `
 
 func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (TenantSetting, error) {
@@ -28,6 +28,7 @@ func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (Tenan
 		&i.KbVectorLogPath,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.Timezone,
 	)
 	return i, err
 }
@@ -42,10 +43,11 @@ SET transfer_confidence_threshold = $1,
     frontend_base_url = $6,
     kb_vector_log_enabled = $7,
     kb_vector_log_path = $8,
+    timezone = $9,
     version = version + 1,
     updated_at = now()
-WHERE tenant_id = $9 AND version = $10
-RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at
+WHERE tenant_id = $10 AND version = $11
+RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone
 `
 
 type UpdateTenantSettingsParams struct {
@@ -57,6 +59,7 @@ type UpdateTenantSettingsParams struct {
 	FrontendBaseUrl             *string
 	KbVectorLogEnabled          bool
 	KbVectorLogPath             string
+	Timezone                    string
 	TenantID                    string
 	Version                     int32
 }
@@ -71,6 +74,7 @@ func (q *Queries) UpdateTenantSettings(ctx context.Context, arg UpdateTenantSett
 		arg.FrontendBaseUrl,
 		arg.KbVectorLogEnabled,
 		arg.KbVectorLogPath,
+		arg.Timezone,
 		arg.TenantID,
 		arg.Version,
 	)
@@ -87,6 +91,7 @@ func (q *Queries) UpdateTenantSettings(ctx context.Context, arg UpdateTenantSett
 		&i.KbVectorLogPath,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.Timezone,
 	)
 	return i, err
 }

@@ -31,6 +31,7 @@ func (s *Store) UpdateSettings(ctx context.Context, in domain.TenantSettings) (d
 			FrontendBaseUrl:             in.FrontendBaseURL,
 			KbVectorLogEnabled:          in.KBVectorLogEnabled,
 			KbVectorLogPath:             in.KBVectorLogPath,
+			Timezone:                    in.Timezone,
 			Version:                     in.Version,
 		})
 		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
@@ -58,6 +59,7 @@ func settingsFromRow(r db.TenantSetting) domain.TenantSettings {
 		FrontendBaseURL:             r.FrontendBaseUrl,
 		KBVectorLogEnabled:          r.KbVectorLogEnabled,
 		KBVectorLogPath:             r.KbVectorLogPath,
+		Timezone:                    r.Timezone,
 		Version:                     r.Version,
 		UpdatedAt:                   r.UpdatedAt.UTC(),
 	}
