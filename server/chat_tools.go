@@ -5,6 +5,7 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/tools"
 	"github.com/cs-assistant/assistant/pipelines/search"
 )
 
@@ -37,4 +38,14 @@ func toAPIHit(h search.Hit) api.KbSearchHit {
 		ChunkId: c.ID, DocumentId: c.DocumentID, DocumentName: c.DocumentName, KbId: c.KBID,
 		Page: c.Page, Sheet: c.Sheet, Metadata: c.Metadata, Score: h.Score, Text: c.Text,
 	}
+}
+
+// ListChatTools implements GET /chat/tools: the registry, the same for
+// every tenant.
+func (h *handlers) ListChatTools(ctx context.Context, _ api.ListChatToolsRequestObject) (api.ListChatToolsResponseObject, error) {
+	return api.ListChatTools200JSONResponse{Items: convertAll(tools.Registry(), toAPIChatTool)}, nil
+}
+
+func toAPIChatTool(t tools.Tool) api.ChatTool {
+	return api.ChatTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
 }

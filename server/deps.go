@@ -115,6 +115,8 @@ type Deps struct {
 	// >>> guardrails deps
 	// <<< guardrails deps
 	// >>> dialogue deps
+	// Chat keeps sessions, messages, tool traces and reply events.
+	Chat domain.ChatStore
 	// <<< dialogue deps
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.

@@ -155,6 +155,7 @@ func (a *app) build(ctx context.Context) error {
 		// >>> guardrails deps
 		// <<< guardrails deps
 		// >>> dialogue deps
+		Chat: a.store,
 		// <<< dialogue deps
 		Answerer: answer.New(retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store),
 			a.models, buildChatModel),

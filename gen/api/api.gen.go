@@ -18,6 +18,69 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AdminChatMessageResponseType.
+const (
+	AdminChatMessageResponseTypeFixed       AdminChatMessageResponseType = "fixed"
+	AdminChatMessageResponseTypeFlow        AdminChatMessageResponseType = "flow"
+	AdminChatMessageResponseTypeLessThannil AdminChatMessageResponseType = "<nil>"
+	AdminChatMessageResponseTypeRag         AdminChatMessageResponseType = "rag"
+	AdminChatMessageResponseTypeTransfer    AdminChatMessageResponseType = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the AdminChatMessageResponseType enum.
+func (e AdminChatMessageResponseType) Valid() bool {
+	switch e {
+	case AdminChatMessageResponseTypeFixed:
+		return true
+	case AdminChatMessageResponseTypeFlow:
+		return true
+	case AdminChatMessageResponseTypeLessThannil:
+		return true
+	case AdminChatMessageResponseTypeRag:
+		return true
+	case AdminChatMessageResponseTypeTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminChatMessageRole.
+const (
+	AdminChatMessageRoleAssistant AdminChatMessageRole = "assistant"
+	AdminChatMessageRoleUser      AdminChatMessageRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the AdminChatMessageRole enum.
+func (e AdminChatMessageRole) Valid() bool {
+	switch e {
+	case AdminChatMessageRoleAssistant:
+		return true
+	case AdminChatMessageRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminChatMessageStatus.
+const (
+	AdminChatMessageStatusComplete    AdminChatMessageStatus = "complete"
+	AdminChatMessageStatusInterrupted AdminChatMessageStatus = "interrupted"
+)
+
+// Valid indicates whether the value is a known member of the AdminChatMessageStatus enum.
+func (e AdminChatMessageStatus) Valid() bool {
+	switch e {
+	case AdminChatMessageStatusComplete:
+		return true
+	case AdminChatMessageStatusInterrupted:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiKeyScope.
 const (
 	ApiKeyScopeAdmin ApiKeyScope = "admin"
@@ -30,6 +93,69 @@ func (e ApiKeyScope) Valid() bool {
 	case ApiKeyScopeAdmin:
 		return true
 	case ApiKeyScopeChat:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatMessageResponseType.
+const (
+	ChatMessageResponseTypeFixed       ChatMessageResponseType = "fixed"
+	ChatMessageResponseTypeFlow        ChatMessageResponseType = "flow"
+	ChatMessageResponseTypeLessThannil ChatMessageResponseType = "<nil>"
+	ChatMessageResponseTypeRag         ChatMessageResponseType = "rag"
+	ChatMessageResponseTypeTransfer    ChatMessageResponseType = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the ChatMessageResponseType enum.
+func (e ChatMessageResponseType) Valid() bool {
+	switch e {
+	case ChatMessageResponseTypeFixed:
+		return true
+	case ChatMessageResponseTypeFlow:
+		return true
+	case ChatMessageResponseTypeLessThannil:
+		return true
+	case ChatMessageResponseTypeRag:
+		return true
+	case ChatMessageResponseTypeTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatMessageRole.
+const (
+	ChatMessageRoleAssistant ChatMessageRole = "assistant"
+	ChatMessageRoleUser      ChatMessageRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the ChatMessageRole enum.
+func (e ChatMessageRole) Valid() bool {
+	switch e {
+	case ChatMessageRoleAssistant:
+		return true
+	case ChatMessageRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatMessageStatus.
+const (
+	ChatMessageStatusComplete    ChatMessageStatus = "complete"
+	ChatMessageStatusInterrupted ChatMessageStatus = "interrupted"
+)
+
+// Valid indicates whether the value is a known member of the ChatMessageStatus enum.
+func (e ChatMessageStatus) Valid() bool {
+	switch e {
+	case ChatMessageStatusComplete:
+		return true
+	case ChatMessageStatusInterrupted:
 		return true
 	default:
 		return false
@@ -62,16 +188,16 @@ func (e ChatReplyResponseType) Valid() bool {
 
 // Defines values for ChatReplyStatus.
 const (
-	Complete    ChatReplyStatus = "complete"
-	Interrupted ChatReplyStatus = "interrupted"
+	ChatReplyStatusComplete    ChatReplyStatus = "complete"
+	ChatReplyStatusInterrupted ChatReplyStatus = "interrupted"
 )
 
 // Valid indicates whether the value is a known member of the ChatReplyStatus enum.
 func (e ChatReplyStatus) Valid() bool {
 	switch e {
-	case Complete:
+	case ChatReplyStatusComplete:
 		return true
-	case Interrupted:
+	case ChatReplyStatusInterrupted:
 		return true
 	default:
 		return false
@@ -80,19 +206,19 @@ func (e ChatReplyStatus) Valid() bool {
 
 // Defines values for DialogueGuardHitKind.
 const (
-	HighRisk DialogueGuardHitKind = "high_risk"
-	Rule     DialogueGuardHitKind = "rule"
-	Word     DialogueGuardHitKind = "word"
+	DialogueGuardHitKindHighRisk DialogueGuardHitKind = "high_risk"
+	DialogueGuardHitKindRule     DialogueGuardHitKind = "rule"
+	DialogueGuardHitKindWord     DialogueGuardHitKind = "word"
 )
 
 // Valid indicates whether the value is a known member of the DialogueGuardHitKind enum.
 func (e DialogueGuardHitKind) Valid() bool {
 	switch e {
-	case HighRisk:
+	case DialogueGuardHitKindHighRisk:
 		return true
-	case Rule:
+	case DialogueGuardHitKindRule:
 		return true
-	case Word:
+	case DialogueGuardHitKindWord:
 		return true
 	default:
 		return false
@@ -101,16 +227,16 @@ func (e DialogueGuardHitKind) Valid() bool {
 
 // Defines values for DialogueGuardHitStage.
 const (
-	Input  DialogueGuardHitStage = "input"
-	Output DialogueGuardHitStage = "output"
+	DialogueGuardHitStageInput  DialogueGuardHitStage = "input"
+	DialogueGuardHitStageOutput DialogueGuardHitStage = "output"
 )
 
 // Valid indicates whether the value is a known member of the DialogueGuardHitStage enum.
 func (e DialogueGuardHitStage) Valid() bool {
 	switch e {
-	case Input:
+	case DialogueGuardHitStageInput:
 		return true
-	case Output:
+	case DialogueGuardHitStageOutput:
 		return true
 	default:
 		return false
@@ -348,6 +474,63 @@ func (e LlmUsageType) Valid() bool {
 	case LlmUsageTypeChat:
 		return true
 	case LlmUsageTypeKbProcessing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MemoryTurnRole.
+const (
+	MemoryTurnRoleAssistant MemoryTurnRole = "assistant"
+	MemoryTurnRoleUser      MemoryTurnRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the MemoryTurnRole enum.
+func (e MemoryTurnRole) Valid() bool {
+	switch e {
+	case MemoryTurnRoleAssistant:
+		return true
+	case MemoryTurnRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MessageGuardHitKind.
+const (
+	MessageGuardHitKindHighRisk MessageGuardHitKind = "high_risk"
+	MessageGuardHitKindRule     MessageGuardHitKind = "rule"
+	MessageGuardHitKindWord     MessageGuardHitKind = "word"
+)
+
+// Valid indicates whether the value is a known member of the MessageGuardHitKind enum.
+func (e MessageGuardHitKind) Valid() bool {
+	switch e {
+	case MessageGuardHitKindHighRisk:
+		return true
+	case MessageGuardHitKindRule:
+		return true
+	case MessageGuardHitKindWord:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MessageGuardHitStage.
+const (
+	MessageGuardHitStageInput  MessageGuardHitStage = "input"
+	MessageGuardHitStageOutput MessageGuardHitStage = "output"
+)
+
+// Valid indicates whether the value is a known member of the MessageGuardHitStage enum.
+func (e MessageGuardHitStage) Valid() bool {
+	switch e {
+	case MessageGuardHitStageInput:
+		return true
+	case MessageGuardHitStageOutput:
 		return true
 	default:
 		return false
@@ -804,6 +987,81 @@ func (e TransferReasonCode) Valid() bool {
 	}
 }
 
+// AdminChatMessage A message with, for the assistant's replies, its monitoring.
+type AdminChatMessage struct {
+	// Confidence Example: 0.72
+	Confidence *float64 `json:"confidence"`
+
+	// Content The customer's text, or the reply's answer.
+	//
+	// Example: Refunds reach your account within 3 working days.
+	Content string `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:01Z
+	CreatedAt time.Time        `json:"createdAt"`
+	Flow      *ChatMessageFlow `json:"flow,omitempty"`
+
+	// Id Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id         MessageId          `json:"id"`
+	Monitoring *MessageMonitoring `json:"monitoring,omitempty"`
+
+	// ResponseType How the reply was decided; null for the customer's messages.
+	//
+	// Example: rag
+	ResponseType *AdminChatMessageResponseType `json:"responseType"`
+
+	// Role Example: assistant
+	Role AdminChatMessageRole `json:"role"`
+
+	// ShouldTransfer Example: false
+	ShouldTransfer bool                `json:"shouldTransfer"`
+	Sources        []ChatMessageSource `json:"sources"`
+
+	// Status `interrupted`: the client left mid-stream; the content is what had been generated by then.
+	//
+	// Example: complete
+	Status AdminChatMessageStatus `json:"status"`
+
+	// Thought The model's reasoning, kept apart from the answer; null when there was none.
+	Thought *string `json:"thought"`
+
+	// TraceId The id of the reply's stage trace; null for the customer's messages.
+	//
+	// Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TraceId *string `json:"traceId"`
+
+	// TransferReason Why the reply hands off (`low_score`, `high_risk`, a flow's reason, ...).
+	TransferReason *string `json:"transferReason"`
+}
+
+// AdminChatMessageResponseType How the reply was decided; null for the customer's messages.
+//
+// Example: rag
+type AdminChatMessageResponseType string
+
+// AdminChatMessageRole Example: assistant
+type AdminChatMessageRole string
+
+// AdminChatMessageStatus `interrupted`: the client left mid-stream; the content is what had been generated by then.
+//
+// Example: complete
+type AdminChatMessageStatus string
+
+// AdminSessionDetail defines model for AdminSessionDetail.
+type AdminSessionDetail struct {
+	// Messages A page of the session's messages, oldest first.
+	Messages []AdminChatMessage `json:"messages"`
+
+	// NextCursor Continues the messages.
+	NextCursor *string     `json:"nextCursor"`
+	Session    ChatSession `json:"session"`
+
+	// Summary The session's rolling summary; empty when none.
+	//
+	// Example:
+	Summary string `json:"summary"`
+}
+
 // ApiKey defines model for ApiKey.
 type ApiKey struct {
 	// CreatedAt Example: 2026-11-22T08:00:00Z
@@ -875,6 +1133,92 @@ type ApiKeySecret struct {
 	Secret string `json:"secret"`
 }
 
+// ChatChannel Where the conversation happens (`web`, `app`, `wechat`, ...).
+//
+// Example: web
+type ChatChannel = string
+
+// ChatMessage defines model for ChatMessage.
+type ChatMessage struct {
+	// Confidence Example: 0.72
+	Confidence *float64 `json:"confidence"`
+
+	// Content The customer's text, or the reply's answer.
+	//
+	// Example: Refunds reach your account within 3 working days.
+	Content string `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:01Z
+	CreatedAt time.Time        `json:"createdAt"`
+	Flow      *ChatMessageFlow `json:"flow,omitempty"`
+
+	// Id Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id MessageId `json:"id"`
+
+	// ResponseType How the reply was decided; null for the customer's messages.
+	//
+	// Example: rag
+	ResponseType *ChatMessageResponseType `json:"responseType"`
+
+	// Role Example: assistant
+	Role ChatMessageRole `json:"role"`
+
+	// ShouldTransfer Example: false
+	ShouldTransfer bool                `json:"shouldTransfer"`
+	Sources        []ChatMessageSource `json:"sources"`
+
+	// Status `interrupted`: the client left mid-stream; the content is what had been generated by then.
+	//
+	// Example: complete
+	Status ChatMessageStatus `json:"status"`
+
+	// Thought The model's reasoning, kept apart from the answer; null when there was none.
+	Thought *string `json:"thought"`
+
+	// TraceId The id of the reply's stage trace; null for the customer's messages.
+	//
+	// Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TraceId *string `json:"traceId"`
+
+	// TransferReason Why the reply hands off (`low_score`, `high_risk`, a flow's reason, ...).
+	TransferReason *string `json:"transferReason"`
+}
+
+// ChatMessageResponseType How the reply was decided; null for the customer's messages.
+//
+// Example: rag
+type ChatMessageResponseType string
+
+// ChatMessageRole Example: assistant
+type ChatMessageRole string
+
+// ChatMessageStatus `interrupted`: the client left mid-stream; the content is what had been generated by then.
+//
+// Example: complete
+type ChatMessageStatus string
+
+// ChatMessageFlow defines model for ChatMessageFlow.
+type ChatMessageFlow struct {
+	// FlowId Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	FlowId string `json:"flowId"`
+
+	// Step The step the flow is at after the message.
+	//
+	// Example: 2
+	Step int32 `json:"step"`
+
+	// Waiting The step waits for the customer's answer.
+	//
+	// Example: true
+	Waiting bool `json:"waiting"`
+}
+
+// ChatMessageList defines model for ChatMessageList.
+type ChatMessageList struct {
+	Items      []ChatMessage `json:"items"`
+	NextCursor *string       `json:"nextCursor"`
+}
+
 // ChatMessageRequest Example: {"message":"Where is my order?"}
 type ChatMessageRequest struct {
 	// Message The customer's message.
@@ -884,6 +1228,24 @@ type ChatMessageRequest struct {
 	//
 	// Example: {"brand":"Acme"}
 	Values *TemplateValues `json:"values,omitempty"`
+}
+
+// ChatMessageSource defines model for ChatMessageSource.
+type ChatMessageSource struct {
+	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
+	ChunkId ChunkId `json:"chunkId"`
+
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId DocumentId `json:"documentId"`
+
+	// DocumentName Example: 退款.pdf
+	DocumentName string `json:"documentName"`
+
+	// Page Example: 2
+	Page *int32 `json:"page"`
+
+	// Score Example: 0.82
+	Score float64 `json:"score"`
 }
 
 // ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null}
@@ -920,6 +1282,155 @@ type ChatReplyResponseType string
 
 // ChatReplyStatus defines model for ChatReply.Status.
 type ChatReplyStatus string
+
+// ChatSession defines model for ChatSession.
+type ChatSession struct {
+	// Channel Where the conversation happens (`web`, `app`, `wechat`, ...).
+	//
+	// Example: web
+	Channel ChatChannel `json:"channel"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CustomerRef Example: crm-42
+	CustomerRef *string `json:"customerRef"`
+
+	// Id Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id SessionId `json:"id"`
+
+	// MessageCount The customer's messages and the assistant's replies stored so far.
+	//
+	// Example: 4
+	MessageCount int32 `json:"messageCount"`
+
+	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	//
+	//
+	// Example: {"order_no":"A10086","product":"router"}
+	Slots SlotValues `json:"slots"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:03:10Z
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// ChatSessionCreateRequest Example: {"channel":"web","customerRef":"crm-42","slots":{"product":"router"}}
+type ChatSessionCreateRequest struct {
+	Channel *ChatChannel `json:"channel,omitempty"`
+
+	// CustomerRef The tenant's own reference of the customer.
+	//
+	// Example: crm-42
+	CustomerRef *string `json:"customerRef,omitempty"`
+
+	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	//
+	//
+	// Example: {"order_no":"A10086","product":"router"}
+	Slots *SlotValues `json:"slots,omitempty"`
+}
+
+// ChatSessionList defines model for ChatSessionList.
+type ChatSessionList struct {
+	Items      []ChatSession `json:"items"`
+	NextCursor *string       `json:"nextCursor"`
+}
+
+// ChatSessionMemory defines model for ChatSessionMemory.
+type ChatSessionMemory struct {
+	// RecentTurns The last 6 messages, oldest first.
+	RecentTurns []MemoryTurn `json:"recentTurns"`
+
+	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	//
+	//
+	// Example: {"order_no":"A10086","product":"router"}
+	Slots SlotValues `json:"slots"`
+
+	// SummarizedUpTo The newest message the summary covers; null when there is no summary.
+	SummarizedUpTo *MessageId `json:"summarizedUpTo"`
+
+	// Summary The rolling summary of the messages older than the recent turns; empty when none.
+	//
+	// Example: The customer asked about refunds for a router bought last week.
+	Summary string `json:"summary"`
+}
+
+// ChatSessionSlots Example: {"slots":{"order_no":"A10086"}}
+type ChatSessionSlots struct {
+	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	//
+	//
+	// Example: {"order_no":"A10086","product":"router"}
+	Slots SlotValues `json:"slots"`
+}
+
+// ChatTool defines model for ChatTool.
+type ChatTool struct {
+	// Description Example: Search the tenant's knowledge bases for the chunks that best answer a query.
+	Description string `json:"description"`
+
+	// InputSchema A JSON Schema (draft 2020-12); free-form by nature.
+	//
+	// Example: {"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}
+	InputSchema JsonSchemaObject `json:"inputSchema"`
+
+	// Name Example: kb_search
+	Name string `json:"name"`
+}
+
+// ChatToolList defines model for ChatToolList.
+type ChatToolList struct {
+	Items []ChatTool `json:"items"`
+}
+
+// ChatToolTrace defines model for ChatToolTrace.
+type ChatToolTrace struct {
+	// CreatedAt Example: 2026-11-22T08:00:01Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Error Why the call failed; null when it did not.
+	Error *string `json:"error"`
+
+	// Id Example: tt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id ToolTraceId `json:"id"`
+
+	// Input A tool call's arguments, as the tool's input schema describes them.
+	//
+	// Example: {"query":"退款要多久到账","topK":5}
+	Input ToolInput `json:"input"`
+
+	// LatencyMs Example: 4.2
+	LatencyMs float64 `json:"latencyMs"`
+
+	// MessageId Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MessageId MessageId `json:"messageId"`
+
+	// Output The result, summarised in one line.
+	//
+	// Example: 3 hits, best 0.82 (退款.pdf p.2)
+	Output string `json:"output"`
+
+	// Tool The tool's name, as `GET /chat/tools` lists it.
+	//
+	// Example: kb_search
+	Tool string `json:"tool"`
+}
+
+// ChatToolTraceList defines model for ChatToolTraceList.
+type ChatToolTraceList struct {
+	Items      []ChatToolTrace `json:"items"`
+	NextCursor *string         `json:"nextCursor"`
+}
 
 // Chunk defines model for Chunk.
 type Chunk struct {
@@ -1844,6 +2355,11 @@ type IntentRuleUpdateRequest struct {
 	Version Version `json:"version"`
 }
 
+// JsonSchemaObject A JSON Schema (draft 2020-12); free-form by nature.
+//
+// Example: {"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}
+type JsonSchemaObject = map[string]any
+
 // KbSearchHit defines model for KbSearchHit.
 type KbSearchHit struct {
 	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
@@ -2108,6 +2624,82 @@ type LlmUsageTypeInfo struct {
 type LlmUsageTypeList struct {
 	Items     []LlmUsageTypeInfo `json:"items"`
 	Providers []LlmProviderKind  `json:"providers"`
+}
+
+// MemoryTurn defines model for MemoryTurn.
+type MemoryTurn struct {
+	// Content Example: How long does a refund take?
+	Content string `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Role Example: user
+	Role MemoryTurnRole `json:"role"`
+}
+
+// MemoryTurnRole Example: user
+type MemoryTurnRole string
+
+// MessageGuardHit defines model for MessageGuardHit.
+type MessageGuardHit struct {
+	// Action What the hit did (`mask`, `block`, `transfer`, `replace`, `append`).
+	//
+	// Example: mask
+	Action string `json:"action"`
+
+	// Category Example:
+	Category string `json:"category"`
+
+	// Kind Example: word
+	Kind MessageGuardHitKind `json:"kind"`
+
+	// Pattern What matched, as configured.
+	//
+	// Example: guaranteed
+	Pattern string `json:"pattern"`
+
+	// RefId The forbidden word's or behaviour rule's id; null for a high-risk list hit.
+	RefId *string `json:"refId"`
+
+	// Stage Example: output
+	Stage MessageGuardHitStage `json:"stage"`
+}
+
+// MessageGuardHitKind Example: word
+type MessageGuardHitKind string
+
+// MessageGuardHitStage Example: output
+type MessageGuardHitStage string
+
+// MessageId Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type MessageId = string
+
+// MessageMonitoring defines model for MessageMonitoring.
+type MessageMonitoring struct {
+	FlowId    *string           `json:"flowId"`
+	FlowStep  *int32            `json:"flowStep"`
+	GuardHits []MessageGuardHit `json:"guardHits"`
+
+	// Model The model that generated the reply; null when none did.
+	//
+	// Example: offline-extractive
+	Model *string `json:"model"`
+
+	// Retries Example: 0
+	Retries int32 `json:"retries"`
+
+	// RuleId The intent rule that decided the reply; null when none did.
+	RuleId          *string      `json:"ruleId"`
+	Stages          []StageTrace `json:"stages"`
+	TemplateId      *string      `json:"templateId"`
+	TemplateVersion *int32       `json:"templateVersion"`
+
+	// TokensIn Example: 812
+	TokensIn int32 `json:"tokensIn"`
+
+	// TokensOut Example: 64
+	TokensOut int32 `json:"tokensOut"`
 }
 
 // Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
@@ -3256,6 +3848,15 @@ type ScriptFlowUpdateRequest struct {
 	Version Version `json:"version"`
 }
 
+// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type SessionId = string
+
+// SlotValues Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
+// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+//
+// Example: {"order_no":"A10086","product":"router"}
+type SlotValues = map[string]string
+
 // StageDetail The stage's own facts (free-form JSON), e.g. the rule that matched or the retrieval's numbers.
 //
 // Example: {"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
@@ -3280,6 +3881,26 @@ type StageEvent struct {
 
 // StageEventStage defines model for StageEvent.Stage.
 type StageEventStage string
+
+// StageTrace defines model for StageTrace.
+type StageTrace struct {
+	// Detail The stage's own facts (free-form JSON), e.g. the rule that matched or the retrieval's numbers.
+	//
+	// Example: {"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+	Detail StageDetail `json:"detail"`
+
+	// DurationMs Example: 3.1
+	DurationMs float64 `json:"durationMs"`
+
+	// Outcome Example: hits
+	Outcome string `json:"outcome"`
+
+	// Stage Example: retrieve
+	Stage string `json:"stage"`
+
+	// StartedAt Example: 2026-11-22T08:00:01Z
+	StartedAt time.Time `json:"startedAt"`
+}
 
 // StrategyAuditEntry defines model for StrategyAuditEntry.
 type StrategyAuditEntry struct {
@@ -3536,6 +4157,14 @@ type TenantUpdateRequest struct {
 	Version *Version `json:"version,omitempty"`
 }
 
+// ToolInput A tool call's arguments, as the tool's input schema describes them.
+//
+// Example: {"query":"退款要多久到账","topK":5}
+type ToolInput = map[string]any
+
+// ToolTraceId Example: tt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ToolTraceId = string
+
 // TransferReason defines model for TransferReason.
 type TransferReason struct {
 	// Code Example: low_score
@@ -3626,6 +4255,9 @@ type PromptTemplateIdPath = PromptTemplateId
 
 // ScriptFlowIdPath Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type ScriptFlowIdPath = ScriptFlowId
+
+// SessionIdPath Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type SessionIdPath = SessionId
 
 // TenantHeader Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
 //
@@ -4156,6 +4788,33 @@ type SimulateScriptFlowParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListAdminSessionsParams defines parameters for ListAdminSessions.
+type ListAdminSessionsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Channel Only sessions of this channel.
+	Channel *ChatChannel `form:"channel,omitempty" json:"channel,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetAdminSessionParams defines parameters for GetAdminSession.
+type GetAdminSessionParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // GetTenantSettingsParams defines parameters for GetTenantSettings.
 type GetTenantSettingsParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -4180,19 +4839,79 @@ type ListTenantsParams struct {
 	Status *TenantStatus `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// CreateChatSessionParams defines parameters for CreateChatSession.
+type CreateChatSessionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetChatSessionParams defines parameters for GetChatSession.
+type GetChatSessionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // WatchChatSessionParams defines parameters for WatchChatSession.
 type WatchChatSessionParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
-// PostChatMessageParams defines parameters for PostChatMessage.
-type PostChatMessageParams struct {
+// GetChatSessionMemoryParams defines parameters for GetChatSessionMemory.
+type GetChatSessionMemoryParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
 
+// ListChatMessagesParams defines parameters for ListChatMessages.
+type ListChatMessagesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PostChatMessageParams defines parameters for PostChatMessage.
+type PostChatMessageParams struct {
 	// LastEventID `<messageId>:<seq>` of the last event received, to resume a streamed reply.
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetChatSessionSlotsParams defines parameters for GetChatSessionSlots.
+type GetChatSessionSlotsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ReplaceChatSessionSlotsParams defines parameters for ReplaceChatSessionSlots.
+type ReplaceChatSessionSlotsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListChatToolTracesParams defines parameters for ListChatToolTraces.
+type ListChatToolTracesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListChatToolsParams defines parameters for ListChatTools.
+type ListChatToolsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
 // SearchKnowledgeBaseParams defines parameters for SearchKnowledgeBase.
@@ -4318,8 +5037,14 @@ type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
 // UpdateTenantJSONRequestBody defines body for UpdateTenant for application/json ContentType.
 type UpdateTenantJSONRequestBody = TenantUpdateRequest
 
+// CreateChatSessionJSONRequestBody defines body for CreateChatSession for application/json ContentType.
+type CreateChatSessionJSONRequestBody = ChatSessionCreateRequest
+
 // PostChatMessageJSONRequestBody defines body for PostChatMessage for application/json ContentType.
 type PostChatMessageJSONRequestBody = ChatMessageRequest
+
+// ReplaceChatSessionSlotsJSONRequestBody defines body for ReplaceChatSessionSlots for application/json ContentType.
+type ReplaceChatSessionSlotsJSONRequestBody = ChatSessionSlots
 
 // SearchKnowledgeBaseJSONRequestBody defines body for SearchKnowledgeBase for application/json ContentType.
 type SearchKnowledgeBaseJSONRequestBody = KbSearchRequest
@@ -4521,6 +5246,12 @@ type ServerInterface interface {
 	// SimulateScriptFlow Run user inputs through a script flow without a session
 	// (POST /admin/script-flows/{flowId}/simulate)
 	SimulateScriptFlow(ctx echo.Context, flowId ScriptFlowIdPath, params SimulateScriptFlowParams) error
+	// ListAdminSessions List the tenant's sessions
+	// (GET /admin/sessions)
+	ListAdminSessions(ctx echo.Context, params ListAdminSessionsParams) error
+	// GetAdminSession Get a session with its messages and their monitoring
+	// (GET /admin/sessions/{sessionId})
+	GetAdminSession(ctx echo.Context, sessionId SessionIdPath, params GetAdminSessionParams) error
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx echo.Context, params GetTenantSettingsParams) error
@@ -4536,12 +5267,36 @@ type ServerInterface interface {
 	// UpdateTenant Rename, disable or enable a tenant
 	// (PATCH /admin/tenants/{tenantId})
 	UpdateTenant(ctx echo.Context, tenantId TenantIdPath) error
+	// CreateChatSession Start a conversation
+	// (POST /chat/sessions)
+	CreateChatSession(ctx echo.Context, params CreateChatSessionParams) error
+	// GetChatSession Get a session
+	// (GET /chat/sessions/{sessionId})
+	GetChatSession(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionParams) error
 	// WatchChatSession Watch a session's stages live (runtime observer)
 	// (GET /chat/sessions/{sessionId}/events)
-	WatchChatSession(ctx echo.Context, sessionId string, params WatchChatSessionParams) error
+	WatchChatSession(ctx echo.Context, sessionId SessionIdPath, params WatchChatSessionParams) error
+	// GetChatSessionMemory What the dialogue remembers of a session
+	// (GET /chat/sessions/{sessionId}/memory)
+	GetChatSessionMemory(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionMemoryParams) error
+	// ListChatMessages List a session's messages
+	// (GET /chat/sessions/{sessionId}/messages)
+	ListChatMessages(ctx echo.Context, sessionId SessionIdPath, params ListChatMessagesParams) error
 	// PostChatMessage Send a customer message and get the reply
 	// (POST /chat/sessions/{sessionId}/messages)
-	PostChatMessage(ctx echo.Context, sessionId string, params PostChatMessageParams) error
+	PostChatMessage(ctx echo.Context, sessionId SessionIdPath, params PostChatMessageParams) error
+	// GetChatSessionSlots Get a session's slots
+	// (GET /chat/sessions/{sessionId}/slots)
+	GetChatSessionSlots(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionSlotsParams) error
+	// ReplaceChatSessionSlots Replace a session's slots
+	// (PUT /chat/sessions/{sessionId}/slots)
+	ReplaceChatSessionSlots(ctx echo.Context, sessionId SessionIdPath, params ReplaceChatSessionSlotsParams) error
+	// ListChatToolTraces List the tool calls of a session
+	// (GET /chat/sessions/{sessionId}/tool-traces)
+	ListChatToolTraces(ctx echo.Context, sessionId SessionIdPath, params ListChatToolTracesParams) error
+	// ListChatTools The tools the dialogue can call
+	// (GET /chat/tools)
+	ListChatTools(ctx echo.Context, params ListChatToolsParams) error
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
@@ -6975,6 +7730,108 @@ func (w *ServerInterfaceWrapper) SimulateScriptFlow(ctx echo.Context) error {
 	return err
 }
 
+// ListAdminSessions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListAdminSessions(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListAdminSessionsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "channel" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "channel", ctx.QueryParams(), &params.Channel, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter channel: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListAdminSessions(ctx, params)
+	return err
+}
+
+// GetAdminSession converts echo context to params.
+func (w *ServerInterfaceWrapper) GetAdminSession(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetAdminSessionParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetAdminSession(ctx, sessionId, params)
+	return err
+}
+
 // GetTenantSettings converts echo context to params.
 func (w *ServerInterfaceWrapper) GetTenantSettings(ctx echo.Context) error {
 	var err error
@@ -7101,11 +7958,80 @@ func (w *ServerInterfaceWrapper) UpdateTenant(ctx echo.Context) error {
 	return err
 }
 
+// CreateChatSession converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateChatSession(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateChatSessionParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateChatSession(ctx, params)
+	return err
+}
+
+// GetChatSession converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChatSession(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetChatSessionParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChatSession(ctx, sessionId, params)
+	return err
+}
+
 // WatchChatSession converts echo context to params.
 func (w *ServerInterfaceWrapper) WatchChatSession(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "sessionId" -------------
-	var sessionId string
+	var sessionId SessionIdPath
 
 	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -7139,11 +8065,11 @@ func (w *ServerInterfaceWrapper) WatchChatSession(ctx echo.Context) error {
 	return err
 }
 
-// PostChatMessage converts echo context to params.
-func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
+// GetChatSessionMemory converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChatSessionMemory(ctx echo.Context) error {
 	var err error
 	// ------------- Path parameter "sessionId" -------------
-	var sessionId string
+	var sessionId SessionIdPath
 
 	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
 	if err != nil {
@@ -7151,7 +8077,7 @@ func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
 	}
 
 	// Parameter object where we will unmarshal all parameters from the context
-	var params PostChatMessageParams
+	var params GetChatSessionMemoryParams
 
 	headers := ctx.Request().Header
 	// ------------- Required header parameter "X-Tenant-Id" -------------
@@ -7171,6 +8097,78 @@ func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
 	} else {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
 	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChatSessionMemory(ctx, sessionId, params)
+	return err
+}
+
+// ListChatMessages converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChatMessages(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChatMessagesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChatMessages(ctx, sessionId, params)
+	return err
+}
+
+// PostChatMessage converts echo context to params.
+func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PostChatMessageParams
+
+	headers := ctx.Request().Header
 	// ------------- Optional header parameter "Last-Event-ID" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
 		var LastEventID string
@@ -7186,9 +8184,184 @@ func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
 
 		params.LastEventID = &LastEventID
 	}
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.PostChatMessage(ctx, sessionId, params)
+	return err
+}
+
+// GetChatSessionSlots converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChatSessionSlots(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetChatSessionSlotsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChatSessionSlots(ctx, sessionId, params)
+	return err
+}
+
+// ReplaceChatSessionSlots converts echo context to params.
+func (w *ServerInterfaceWrapper) ReplaceChatSessionSlots(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReplaceChatSessionSlotsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ReplaceChatSessionSlots(ctx, sessionId, params)
+	return err
+}
+
+// ListChatToolTraces converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChatToolTraces(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChatToolTracesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChatToolTraces(ctx, sessionId, params)
+	return err
+}
+
+// ListChatTools converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChatTools(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChatToolsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChatTools(ctx, params)
 	return err
 }
 
@@ -7518,7 +8691,6 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/llm/config/:usageType/test", wrapper.TestLlmConfig, options.OperationMiddlewares["testLlmConfig"]...)
 	router.POST(options.BaseURL+"/admin/rag/experiments/run", wrapper.RunRagExperiment, options.OperationMiddlewares["runRagExperiment"]...)
 	router.POST(options.BaseURL+"/admin/rag/experiments/stream", wrapper.StreamRagExperiment, options.OperationMiddlewares["streamRagExperiment"]...)
-	router.POST(options.BaseURL+"/chat/sessions/:sessionId/messages", wrapper.PostChatMessage, options.OperationMiddlewares["postChatMessage"]...)
 	router.GET(options.BaseURL+"/chat/sessions/:sessionId/events", wrapper.WatchChatSession, options.OperationMiddlewares["watchChatSession"]...)
 	router.POST(options.BaseURL+"/admin/dialogue/test", wrapper.TestDialogue, options.OperationMiddlewares["testDialogue"]...)
 	router.GET(options.BaseURL+"/admin/intent-rules", wrapper.ListIntentRules, options.OperationMiddlewares["listIntentRules"]...)
@@ -7546,6 +8718,17 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/rollback", wrapper.RollbackPromptTemplate, options.OperationMiddlewares["rollbackPromptTemplate"]...)
 	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/preview", wrapper.PreviewPromptTemplate, options.OperationMiddlewares["previewPromptTemplate"]...)
 	router.GET(options.BaseURL+"/admin/monitoring/prompt-templates", wrapper.GetPromptTemplateMonitoring, options.OperationMiddlewares["getPromptTemplateMonitoring"]...)
+	router.POST(options.BaseURL+"/chat/sessions", wrapper.CreateChatSession, options.OperationMiddlewares["createChatSession"]...)
+	router.GET(options.BaseURL+"/chat/sessions/:sessionId", wrapper.GetChatSession, options.OperationMiddlewares["getChatSession"]...)
+	router.GET(options.BaseURL+"/chat/sessions/:sessionId/messages", wrapper.ListChatMessages, options.OperationMiddlewares["listChatMessages"]...)
+	router.POST(options.BaseURL+"/chat/sessions/:sessionId/messages", wrapper.PostChatMessage, options.OperationMiddlewares["postChatMessage"]...)
+	router.GET(options.BaseURL+"/chat/sessions/:sessionId/memory", wrapper.GetChatSessionMemory, options.OperationMiddlewares["getChatSessionMemory"]...)
+	router.GET(options.BaseURL+"/chat/sessions/:sessionId/tool-traces", wrapper.ListChatToolTraces, options.OperationMiddlewares["listChatToolTraces"]...)
+	router.GET(options.BaseURL+"/chat/sessions/:sessionId/slots", wrapper.GetChatSessionSlots, options.OperationMiddlewares["getChatSessionSlots"]...)
+	router.PUT(options.BaseURL+"/chat/sessions/:sessionId/slots", wrapper.ReplaceChatSessionSlots, options.OperationMiddlewares["replaceChatSessionSlots"]...)
+	router.GET(options.BaseURL+"/chat/tools", wrapper.ListChatTools, options.OperationMiddlewares["listChatTools"]...)
+	router.GET(options.BaseURL+"/admin/sessions", wrapper.ListAdminSessions, options.OperationMiddlewares["listAdminSessions"]...)
+	router.GET(options.BaseURL+"/admin/sessions/:sessionId", wrapper.GetAdminSession, options.OperationMiddlewares["getAdminSession"]...)
 
 }
 
@@ -14581,6 +15764,195 @@ func (response SimulateScriptFlow500ApplicationProblemPlusJSONResponse) VisitSim
 	return err
 }
 
+type ListAdminSessionsRequestObject struct {
+	Params ListAdminSessionsParams
+}
+
+type ListAdminSessionsResponseObject interface {
+	VisitListAdminSessionsResponse(w http.ResponseWriter) error
+}
+
+type ListAdminSessions200JSONResponse ChatSessionList
+
+func (response ListAdminSessions200JSONResponse) VisitListAdminSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminSessions400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminSessions400ApplicationProblemPlusJSONResponse) VisitListAdminSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminSessions401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminSessions401ApplicationProblemPlusJSONResponse) VisitListAdminSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminSessions403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminSessions403ApplicationProblemPlusJSONResponse) VisitListAdminSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminSessions500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminSessions500ApplicationProblemPlusJSONResponse) VisitListAdminSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSessionRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    GetAdminSessionParams
+}
+
+type GetAdminSessionResponseObject interface {
+	VisitGetAdminSessionResponse(w http.ResponseWriter) error
+}
+
+type GetAdminSession200JSONResponse AdminSessionDetail
+
+func (response GetAdminSession200JSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSession400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSession400ApplicationProblemPlusJSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSession401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSession401ApplicationProblemPlusJSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSession403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSession403ApplicationProblemPlusJSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSession404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSession404ApplicationProblemPlusJSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSession500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSession500ApplicationProblemPlusJSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTenantSettingsRequestObject struct {
 	Params GetTenantSettingsParams
 }
@@ -15141,8 +16513,238 @@ func (response UpdateTenant500ApplicationProblemPlusJSONResponse) VisitUpdateTen
 	return err
 }
 
+type CreateChatSessionRequestObject struct {
+	Params CreateChatSessionParams
+	Body   *CreateChatSessionJSONRequestBody
+}
+
+type CreateChatSessionResponseObject interface {
+	VisitCreateChatSessionResponse(w http.ResponseWriter) error
+}
+
+type CreateChatSession201ResponseHeaders struct {
+	Location string
+}
+
+type CreateChatSession201JSONResponse struct {
+	Body    ChatSession
+	Headers CreateChatSession201ResponseHeaders
+}
+
+func (response CreateChatSession201JSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession400ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession401ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession403ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession413ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession415ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession500ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    GetChatSessionParams
+}
+
+type GetChatSessionResponseObject interface {
+	VisitGetChatSessionResponse(w http.ResponseWriter) error
+}
+
+type GetChatSession200JSONResponse ChatSession
+
+func (response GetChatSession200JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSession400ApplicationProblemPlusJSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSession401ApplicationProblemPlusJSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSession403ApplicationProblemPlusJSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSession404ApplicationProblemPlusJSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSession500ApplicationProblemPlusJSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type WatchChatSessionRequestObject struct {
-	SessionId string `json:"sessionId"`
+	SessionId SessionIdPath `json:"sessionId"`
 	Params    WatchChatSessionParams
 }
 
@@ -15273,8 +16875,214 @@ func (response WatchChatSession500ApplicationProblemPlusJSONResponse) VisitWatch
 	return err
 }
 
+type GetChatSessionMemoryRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    GetChatSessionMemoryParams
+}
+
+type GetChatSessionMemoryResponseObject interface {
+	VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error
+}
+
+type GetChatSessionMemory200JSONResponse ChatSessionMemory
+
+func (response GetChatSessionMemory200JSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionMemory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionMemory400ApplicationProblemPlusJSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionMemory401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionMemory401ApplicationProblemPlusJSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionMemory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionMemory403ApplicationProblemPlusJSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionMemory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionMemory404ApplicationProblemPlusJSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionMemory500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionMemory500ApplicationProblemPlusJSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatMessagesRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ListChatMessagesParams
+}
+
+type ListChatMessagesResponseObject interface {
+	VisitListChatMessagesResponse(w http.ResponseWriter) error
+}
+
+type ListChatMessages200JSONResponse ChatMessageList
+
+func (response ListChatMessages200JSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatMessages400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatMessages400ApplicationProblemPlusJSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatMessages401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatMessages401ApplicationProblemPlusJSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatMessages403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatMessages403ApplicationProblemPlusJSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatMessages404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatMessages404ApplicationProblemPlusJSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatMessages500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatMessages500ApplicationProblemPlusJSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PostChatMessageRequestObject struct {
-	SessionId string `json:"sessionId"`
+	SessionId SessionIdPath `json:"sessionId"`
 	Params    PostChatMessageParams
 	Body      *PostChatMessageJSONRequestBody
 }
@@ -15441,6 +17249,434 @@ type PostChatMessage500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response PostChatMessage500ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionSlotsRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    GetChatSessionSlotsParams
+}
+
+type GetChatSessionSlotsResponseObject interface {
+	VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error
+}
+
+type GetChatSessionSlots200JSONResponse ChatSessionSlots
+
+func (response GetChatSessionSlots200JSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionSlots400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionSlots400ApplicationProblemPlusJSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionSlots401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionSlots401ApplicationProblemPlusJSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionSlots403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionSlots403ApplicationProblemPlusJSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionSlots404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionSlots404ApplicationProblemPlusJSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionSlots500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionSlots500ApplicationProblemPlusJSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlotsRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ReplaceChatSessionSlotsParams
+	Body      *ReplaceChatSessionSlotsJSONRequestBody
+}
+
+type ReplaceChatSessionSlotsResponseObject interface {
+	VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error
+}
+
+type ReplaceChatSessionSlots200JSONResponse ChatSessionSlots
+
+func (response ReplaceChatSessionSlots200JSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots400ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots401ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots403ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots404ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots413ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots415ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots500ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolTracesRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ListChatToolTracesParams
+}
+
+type ListChatToolTracesResponseObject interface {
+	VisitListChatToolTracesResponse(w http.ResponseWriter) error
+}
+
+type ListChatToolTraces200JSONResponse ChatToolTraceList
+
+func (response ListChatToolTraces200JSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolTraces400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatToolTraces400ApplicationProblemPlusJSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolTraces401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatToolTraces401ApplicationProblemPlusJSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolTraces403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatToolTraces403ApplicationProblemPlusJSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolTraces404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatToolTraces404ApplicationProblemPlusJSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolTraces500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatToolTraces500ApplicationProblemPlusJSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolsRequestObject struct {
+	Params ListChatToolsParams
+}
+
+type ListChatToolsResponseObject interface {
+	VisitListChatToolsResponse(w http.ResponseWriter) error
+}
+
+type ListChatTools200JSONResponse ChatToolList
+
+func (response ListChatTools200JSONResponse) VisitListChatToolsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatTools400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatTools400ApplicationProblemPlusJSONResponse) VisitListChatToolsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatTools401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatTools401ApplicationProblemPlusJSONResponse) VisitListChatToolsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatTools403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatTools403ApplicationProblemPlusJSONResponse) VisitListChatToolsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatTools500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatTools500ApplicationProblemPlusJSONResponse) VisitListChatToolsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -16360,6 +18596,12 @@ type StrictServerInterface interface {
 	// SimulateScriptFlow Run user inputs through a script flow without a session
 	// (POST /admin/script-flows/{flowId}/simulate)
 	SimulateScriptFlow(ctx context.Context, request SimulateScriptFlowRequestObject) (SimulateScriptFlowResponseObject, error)
+	// ListAdminSessions List the tenant's sessions
+	// (GET /admin/sessions)
+	ListAdminSessions(ctx context.Context, request ListAdminSessionsRequestObject) (ListAdminSessionsResponseObject, error)
+	// GetAdminSession Get a session with its messages and their monitoring
+	// (GET /admin/sessions/{sessionId})
+	GetAdminSession(ctx context.Context, request GetAdminSessionRequestObject) (GetAdminSessionResponseObject, error)
 	// GetTenantSettings Get the tenant's settings
 	// (GET /admin/settings)
 	GetTenantSettings(ctx context.Context, request GetTenantSettingsRequestObject) (GetTenantSettingsResponseObject, error)
@@ -16375,12 +18617,36 @@ type StrictServerInterface interface {
 	// UpdateTenant Rename, disable or enable a tenant
 	// (PATCH /admin/tenants/{tenantId})
 	UpdateTenant(ctx context.Context, request UpdateTenantRequestObject) (UpdateTenantResponseObject, error)
+	// CreateChatSession Start a conversation
+	// (POST /chat/sessions)
+	CreateChatSession(ctx context.Context, request CreateChatSessionRequestObject) (CreateChatSessionResponseObject, error)
+	// GetChatSession Get a session
+	// (GET /chat/sessions/{sessionId})
+	GetChatSession(ctx context.Context, request GetChatSessionRequestObject) (GetChatSessionResponseObject, error)
 	// WatchChatSession Watch a session's stages live (runtime observer)
 	// (GET /chat/sessions/{sessionId}/events)
 	WatchChatSession(ctx context.Context, request WatchChatSessionRequestObject) (WatchChatSessionResponseObject, error)
+	// GetChatSessionMemory What the dialogue remembers of a session
+	// (GET /chat/sessions/{sessionId}/memory)
+	GetChatSessionMemory(ctx context.Context, request GetChatSessionMemoryRequestObject) (GetChatSessionMemoryResponseObject, error)
+	// ListChatMessages List a session's messages
+	// (GET /chat/sessions/{sessionId}/messages)
+	ListChatMessages(ctx context.Context, request ListChatMessagesRequestObject) (ListChatMessagesResponseObject, error)
 	// PostChatMessage Send a customer message and get the reply
 	// (POST /chat/sessions/{sessionId}/messages)
 	PostChatMessage(ctx context.Context, request PostChatMessageRequestObject) (PostChatMessageResponseObject, error)
+	// GetChatSessionSlots Get a session's slots
+	// (GET /chat/sessions/{sessionId}/slots)
+	GetChatSessionSlots(ctx context.Context, request GetChatSessionSlotsRequestObject) (GetChatSessionSlotsResponseObject, error)
+	// ReplaceChatSessionSlots Replace a session's slots
+	// (PUT /chat/sessions/{sessionId}/slots)
+	ReplaceChatSessionSlots(ctx context.Context, request ReplaceChatSessionSlotsRequestObject) (ReplaceChatSessionSlotsResponseObject, error)
+	// ListChatToolTraces List the tool calls of a session
+	// (GET /chat/sessions/{sessionId}/tool-traces)
+	ListChatToolTraces(ctx context.Context, request ListChatToolTracesRequestObject) (ListChatToolTracesResponseObject, error)
+	// ListChatTools The tools the dialogue can call
+	// (GET /chat/tools)
+	ListChatTools(ctx context.Context, request ListChatToolsRequestObject) (ListChatToolsResponseObject, error)
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx context.Context, request SearchKnowledgeBaseRequestObject) (SearchKnowledgeBaseResponseObject, error)
@@ -18534,6 +20800,57 @@ func (sh *strictHandler) SimulateScriptFlow(ctx echo.Context, flowId ScriptFlowI
 	return nil
 }
 
+// ListAdminSessions operation middleware
+func (sh *strictHandler) ListAdminSessions(ctx echo.Context, params ListAdminSessionsParams) error {
+	var request ListAdminSessionsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAdminSessions(ctx.Request().Context(), request.(ListAdminSessionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAdminSessions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListAdminSessionsResponseObject); ok {
+		return validResponse.VisitListAdminSessionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetAdminSession operation middleware
+func (sh *strictHandler) GetAdminSession(ctx echo.Context, sessionId SessionIdPath, params GetAdminSessionParams) error {
+	var request GetAdminSessionRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAdminSession(ctx.Request().Context(), request.(GetAdminSessionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAdminSession")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetAdminSessionResponseObject); ok {
+		return validResponse.VisitGetAdminSessionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetTenantSettings operation middleware
 func (sh *strictHandler) GetTenantSettings(ctx echo.Context, params GetTenantSettingsParams) error {
 	var request GetTenantSettingsRequestObject
@@ -18705,8 +21022,82 @@ func (sh *strictHandler) UpdateTenant(ctx echo.Context, tenantId TenantIdPath) e
 	return nil
 }
 
+// CreateChatSession operation middleware
+func (sh *strictHandler) CreateChatSession(ctx echo.Context, params CreateChatSessionParams) error {
+	var request CreateChatSessionRequestObject
+
+	request.Params = params
+
+	var body CreateChatSessionJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateChatSession(ctx.Request().Context(), request.(CreateChatSessionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateChatSession")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateChatSessionResponseObject); ok {
+		return validResponse.VisitCreateChatSessionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetChatSession operation middleware
+func (sh *strictHandler) GetChatSession(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionParams) error {
+	var request GetChatSessionRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChatSession(ctx.Request().Context(), request.(GetChatSessionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChatSession")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChatSessionResponseObject); ok {
+		return validResponse.VisitGetChatSessionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // WatchChatSession operation middleware
-func (sh *strictHandler) WatchChatSession(ctx echo.Context, sessionId string, params WatchChatSessionParams) error {
+func (sh *strictHandler) WatchChatSession(ctx echo.Context, sessionId SessionIdPath, params WatchChatSessionParams) error {
 	var request WatchChatSessionRequestObject
 
 	request.SessionId = sessionId
@@ -18731,8 +21122,60 @@ func (sh *strictHandler) WatchChatSession(ctx echo.Context, sessionId string, pa
 	return nil
 }
 
+// GetChatSessionMemory operation middleware
+func (sh *strictHandler) GetChatSessionMemory(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionMemoryParams) error {
+	var request GetChatSessionMemoryRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChatSessionMemory(ctx.Request().Context(), request.(GetChatSessionMemoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChatSessionMemory")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChatSessionMemoryResponseObject); ok {
+		return validResponse.VisitGetChatSessionMemoryResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChatMessages operation middleware
+func (sh *strictHandler) ListChatMessages(ctx echo.Context, sessionId SessionIdPath, params ListChatMessagesParams) error {
+	var request ListChatMessagesRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChatMessages(ctx.Request().Context(), request.(ListChatMessagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChatMessages")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChatMessagesResponseObject); ok {
+		return validResponse.VisitListChatMessagesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // PostChatMessage operation middleware
-func (sh *strictHandler) PostChatMessage(ctx echo.Context, sessionId string, params PostChatMessageParams) error {
+func (sh *strictHandler) PostChatMessage(ctx echo.Context, sessionId SessionIdPath, params PostChatMessageParams) error {
 	var request PostChatMessageRequestObject
 
 	request.SessionId = sessionId
@@ -18774,6 +21217,132 @@ func (sh *strictHandler) PostChatMessage(ctx echo.Context, sessionId string, par
 		return err
 	} else if validResponse, ok := response.(PostChatMessageResponseObject); ok {
 		return validResponse.VisitPostChatMessageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetChatSessionSlots operation middleware
+func (sh *strictHandler) GetChatSessionSlots(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionSlotsParams) error {
+	var request GetChatSessionSlotsRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChatSessionSlots(ctx.Request().Context(), request.(GetChatSessionSlotsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChatSessionSlots")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChatSessionSlotsResponseObject); ok {
+		return validResponse.VisitGetChatSessionSlotsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ReplaceChatSessionSlots operation middleware
+func (sh *strictHandler) ReplaceChatSessionSlots(ctx echo.Context, sessionId SessionIdPath, params ReplaceChatSessionSlotsParams) error {
+	var request ReplaceChatSessionSlotsRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body ReplaceChatSessionSlotsJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ReplaceChatSessionSlots(ctx.Request().Context(), request.(ReplaceChatSessionSlotsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReplaceChatSessionSlots")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ReplaceChatSessionSlotsResponseObject); ok {
+		return validResponse.VisitReplaceChatSessionSlotsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChatToolTraces operation middleware
+func (sh *strictHandler) ListChatToolTraces(ctx echo.Context, sessionId SessionIdPath, params ListChatToolTracesParams) error {
+	var request ListChatToolTracesRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChatToolTraces(ctx.Request().Context(), request.(ListChatToolTracesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChatToolTraces")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChatToolTracesResponseObject); ok {
+		return validResponse.VisitListChatToolTracesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChatTools operation middleware
+func (sh *strictHandler) ListChatTools(ctx echo.Context, params ListChatToolsParams) error {
+	var request ListChatToolsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChatTools(ctx.Request().Context(), request.(ListChatToolsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChatTools")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChatToolsResponseObject); ok {
+		return validResponse.VisitListChatToolsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -177,3 +177,85 @@ func (r iteratorForInsertPromptRenders) Err() error {
 func (q *Queries) InsertPromptRenders(ctx context.Context, arg []InsertPromptRendersParams) (int64, error) {
 	return q.db.CopyFrom(ctx, []string{"prompt_renders"}, []string{"tenant_id", "template_id", "version", "scene", "tokens", "fallback", "at"}, &iteratorForInsertPromptRenders{rows: arg})
 }
+
+// iteratorForInsertReplyEvents implements pgx.CopyFromSource.
+type iteratorForInsertReplyEvents struct {
+	rows                 []InsertReplyEventsParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForInsertReplyEvents) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForInsertReplyEvents) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].TenantID,
+		r.rows[0].SessionID,
+		r.rows[0].MessageID,
+		r.rows[0].Seq,
+		r.rows[0].Event,
+		r.rows[0].Data,
+		r.rows[0].CreatedAt,
+	}, nil
+}
+
+func (r iteratorForInsertReplyEvents) Err() error {
+	return nil
+}
+
+// Every query filters by tenant_id, except the purge (PurgeReplyEvents),
+// which deletes by age across tenants.
+func (q *Queries) InsertReplyEvents(ctx context.Context, arg []InsertReplyEventsParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"reply_events"}, []string{"tenant_id", "session_id", "message_id", "seq", "event", "data", "created_at"}, &iteratorForInsertReplyEvents{rows: arg})
+}
+
+// iteratorForInsertToolTraces implements pgx.CopyFromSource.
+type iteratorForInsertToolTraces struct {
+	rows                 []InsertToolTracesParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForInsertToolTraces) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForInsertToolTraces) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].ID,
+		r.rows[0].TenantID,
+		r.rows[0].SessionID,
+		r.rows[0].MessageID,
+		r.rows[0].Tool,
+		r.rows[0].Input,
+		r.rows[0].Output,
+		r.rows[0].LatencyUs,
+		r.rows[0].Error,
+		r.rows[0].CreatedAt,
+	}, nil
+}
+
+func (r iteratorForInsertToolTraces) Err() error {
+	return nil
+}
+
+// Every query filters by tenant_id.
+func (q *Queries) InsertToolTraces(ctx context.Context, arg []InsertToolTracesParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"tool_traces"}, []string{"id", "tenant_id", "session_id", "message_id", "tool", "input", "output", "latency_us", "error", "created_at"}, &iteratorForInsertToolTraces{rows: arg})
+}

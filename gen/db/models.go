@@ -22,6 +22,40 @@ type ApiKey struct {
 	RevokedAt  *time.Time
 }
 
+type ChatMessage struct {
+	ID             string
+	TenantID       string
+	SessionID      string
+	Role           string
+	Content        string
+	Thought        *string
+	ResponseType   *string
+	Confidence     *float64
+	ShouldTransfer bool
+	TransferReason *string
+	Sources        []byte
+	Flow           []byte
+	TraceID        string
+	Status         string
+	Monitoring     []byte
+	CreatedAt      time.Time
+}
+
+type ChatSession struct {
+	ID             string
+	TenantID       string
+	Channel        string
+	CustomerRef    *string
+	Slots          []byte
+	Summary        string
+	SummarizedUpTo string
+	FlowState      []byte
+	FlowDeadline   *time.Time
+	MessageCount   int32
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
 type Chunk struct {
 	ID         string
 	TenantID   string
@@ -236,6 +270,16 @@ type PromptTemplateVersion struct {
 	LastPublishedAt   *time.Time
 }
 
+type ReplyEvent struct {
+	TenantID  string
+	SessionID string
+	MessageID string
+	Seq       int32
+	Event     string
+	Data      []byte
+	CreatedAt time.Time
+}
+
 type RetrievalEvent struct {
 	ID             int64
 	TenantID       string
@@ -301,4 +345,17 @@ type TenantSetting struct {
 	Version                     int32
 	UpdatedAt                   time.Time
 	Timezone                    string
+}
+
+type ToolTrace struct {
+	ID        string
+	TenantID  string
+	SessionID string
+	MessageID string
+	Tool      string
+	Input     []byte
+	Output    string
+	LatencyUs int64
+	Error     *string
+	CreatedAt time.Time
 }

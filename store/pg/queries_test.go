@@ -17,11 +17,14 @@ func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 	// The tables whose every row belongs to one tenant.
 	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents", "metadata_fields",
 		"document_files", "chunks", "chunk_vectors", "index_jobs", "embedding_configs",
-		"retrieval_strategies", "retrieval_strategy_audit", "retrieval_events", "llm_configs"}
+		"retrieval_strategies", "retrieval_strategy_audit", "retrieval_events", "llm_configs",
+		"chat_sessions", "chat_messages", "tool_traces", "reply_events"}
 	// The worker's queue queries act on jobs by id across tenants: a worker
 	// serves every tenant, and holds the job it updates by its lease.
 	workerQueries := map[string]bool{"ClaimIndexJob": true, "RenewIndexJobLeases": true, "SetIndexJobStage": true,
-		"FinishIndexJob": true, "RequeueIndexJob": true, "ListVectorTenants": true, "ListChunkTenants": true}
+		"FinishIndexJob": true, "RequeueIndexJob": true, "ListVectorTenants": true, "ListChunkTenants": true,
+		// The flow-timeout sweeper and the reply-event purge serve every tenant.
+		"ListDueFlows": true, "PurgeReplyEvents": true}
 	files, err := filepath.Glob("../../queries/*.sql")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

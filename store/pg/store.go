@@ -35,6 +35,7 @@ var (
 	_ domain.EmbeddingConfigStore = (*Store)(nil)
 	_ domain.StrategyStore        = (*Store)(nil)
 	_ domain.LLMConfigStore       = (*Store)(nil)
+	_ domain.ChatStore            = (*Store)(nil)
 )
 
 // New returns a store on pool. The pool stays owned by the caller.

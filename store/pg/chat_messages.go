@@ -1,0 +1,120 @@
+package pg
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/gen/db"
+)
+
+const messageNotFound = "Message not found."
+
+// AddMessage implements domain.ChatStore: the message is stored and
+// counted in one transaction. A session not in the tenant is
+// CodeNotFound.
+func (s *Store) AddMessage(ctx context.Context, m domain.SessionMessage) error {
+	params, err := messageParams(m)
+	if err != nil {
+		return err
+	}
+	err = s.inTx(ctx, func(q *db.Queries) error {
+		n, err := q.CountChatMessage(ctx, db.CountChatMessageParams{TenantID: params.TenantID, ID: params.SessionID})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return domain.Errorf(domain.CodeNotFound, sessionNotFound)
+		}
+		return q.InsertChatMessage(ctx, params)
+	})
+	return mapError(err, sessionNotFound)
+}
+
+// ListMessages implements domain.ChatStore: oldest first, the cursor being
+// the last id seen (ids are UUIDv7, so they sort by time).
+func (s *Store) ListMessages(ctx context.Context, tenant domain.TenantID, sessionID string, p domain.PageRequest) (domain.Page[domain.SessionMessage], error) {
+	rows, err := s.q.ListChatMessages(ctx, db.ListChatMessagesParams{
+		TenantID: string(tenant), SessionID: sessionID, After: p.After, Lim: int32(p.Limit + 1),
+	})
+	if err != nil {
+		return domain.Page[domain.SessionMessage]{}, mapError(err, "")
+	}
+	if len(rows) == 0 {
+		if err := s.sessionExists(ctx, tenant, sessionID); err != nil {
+			return domain.Page[domain.SessionMessage]{}, err
+		}
+	}
+	items, err := convertRows(rows, messageFromRow)
+	if err != nil {
+		return domain.Page[domain.SessionMessage]{}, err
+	}
+	return domain.PageOf(items, p, func(m domain.SessionMessage) string { return m.ID }), nil
+}
+
+// RecentMessages implements domain.ChatStore.
+func (s *Store) RecentMessages(ctx context.Context, tenant domain.TenantID, sessionID string, n int) ([]domain.SessionMessage, error) {
+	rows, err := s.q.RecentChatMessages(ctx, db.RecentChatMessagesParams{TenantID: string(tenant), SessionID: sessionID, Lim: int32(max(n, 0))})
+	if err != nil {
+		return nil, mapError(err, "")
+	}
+	if len(rows) == 0 {
+		if err := s.sessionExists(ctx, tenant, sessionID); err != nil {
+			return nil, err
+		}
+	}
+	slices.Reverse(rows)
+	return convertRows(rows, messageFromRow)
+}
+
+// GetMessage implements domain.ChatStore.
+func (s *Store) GetMessage(ctx context.Context, tenant domain.TenantID, sessionID, id string) (domain.SessionMessage, error) {
+	row, err := s.q.GetChatMessage(ctx, db.GetChatMessageParams{TenantID: string(tenant), SessionID: sessionID, ID: id})
+	if err != nil {
+		return domain.SessionMessage{}, mapError(err, messageNotFound)
+	}
+	return messageFromRow(row)
+}
+
+// messageParams encodes a message for its insert: a missing status is
+// complete, a missing time is now.
+func messageParams(m domain.SessionMessage) (db.InsertChatMessageParams, error) {
+	monitoring, err := encodeMonitoring(m.Monitoring)
+	if err != nil {
+		return db.InsertChatMessageParams{}, err
+	}
+	status := m.Status
+	if status == "" {
+		status = domain.MessageComplete
+	}
+	at := m.CreatedAt
+	if at.IsZero() {
+		at = time.Now()
+	}
+	return db.InsertChatMessageParams{
+		ID: m.ID, TenantID: string(m.TenantID), SessionID: m.SessionID, Role: m.Role, Content: m.Content,
+		Thought: m.Thought, ResponseType: m.ResponseType, Confidence: m.Confidence, ShouldTransfer: m.ShouldTransfer,
+		TransferReason: m.TransferReason, Sources: encodeSources(m.Sources), Flow: encodeMessageFlow(m.Flow),
+		TraceID: m.TraceID, Status: string(status), Monitoring: monitoring, CreatedAt: at.UTC(),
+	}, nil
+}
+
+func messageFromRow(r db.ChatMessage) (domain.SessionMessage, error) {
+	m := domain.SessionMessage{
+		ID: r.ID, TenantID: domain.TenantID(r.TenantID), SessionID: r.SessionID, Role: r.Role, Content: r.Content,
+		Thought: r.Thought, ResponseType: r.ResponseType, Confidence: r.Confidence, ShouldTransfer: r.ShouldTransfer,
+		TransferReason: r.TransferReason, TraceID: r.TraceID, Status: domain.MessageStatus(r.Status), CreatedAt: r.CreatedAt.UTC(),
+	}
+	var err error
+	if m.Sources, err = decodeSources(r.Sources); err != nil {
+		return domain.SessionMessage{}, mapError(err, "")
+	}
+	if m.Flow, err = decodeMessageFlow(r.Flow); err != nil {
+		return domain.SessionMessage{}, mapError(err, "")
+	}
+	if m.Monitoring, err = decodeMonitoring(r.Monitoring, m); err != nil {
+		return domain.SessionMessage{}, mapError(err, "")
+	}
+	return m, nil
+}
