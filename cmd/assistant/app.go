@@ -18,6 +18,7 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
@@ -78,6 +79,9 @@ type app struct {
 	// >>> guardrails fields
 	// <<< guardrails fields
 	// >>> dialogue fields
+	// dialogue runs customer messages, fires flow timeouts and purges
+	// old reply events.
+	dialogue *turn.Runner
 	// <<< dialogue fields
 
 	// stopBackground ends the background loops (key-usage flushing, cache
@@ -134,6 +138,9 @@ func (a *app) build(ctx context.Context) error {
 	// >>> guardrails build
 	// <<< guardrails build
 	// >>> dialogue build
+	answerer := answer.New(retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store),
+		a.models, buildChatModel)
+	a.dialogue = a.buildDialogue(answerer)
 	// <<< dialogue build
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
@@ -155,10 +162,9 @@ func (a *app) build(ctx context.Context) error {
 		// >>> guardrails deps
 		// <<< guardrails deps
 		// >>> dialogue deps
-		Chat: a.store,
+		Chat: a.store, Dialogue: a.dialogue,
 		// <<< dialogue deps
-		Answerer: answer.New(retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store),
-			a.models, buildChatModel),
+		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
 	})
@@ -286,6 +292,7 @@ func (a *app) startBackground(ctx context.Context) {
 	a.stopBackground = stop
 	a.background.Go(func() { a.usage.Run(bg) })
 	a.background.Go(func() { a.worker.Run(bg) })
+	a.background.Go(func() { a.dialogue.RunSweeper(bg) })
 	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
 	if a.embedded != nil {
 		a.background.Go(func() {

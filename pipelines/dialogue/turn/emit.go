@@ -4,13 +4,14 @@ import (
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/tools"
 )
 
-// Tools the pipeline calls (the registry of GET /chat/tools names them).
+// Tools the pipeline calls, as the registry of GET /chat/tools names them.
 const (
-	toolKBSearch = "kb_search"
-	toolHandoff  = "handoff"
-	toolSlotFill = "slot_fill"
+	toolKBSearch = tools.ToolKBSearch
+	toolHandoff  = tools.ToolHandoff
+	toolSlotFill = tools.ToolSlotFill
 )
 
 // emit sends one event of a streamed reply and keeps it for replay. Once

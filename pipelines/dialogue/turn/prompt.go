@@ -13,16 +13,6 @@ import (
 // SceneChat is the prompt-template scene of the dialogue's answers.
 const SceneChat = "chat"
 
-// Builtin variable names of prompt templates.
-const (
-	VarTenantName  = "tenant_name"
-	VarCurrentTime = "current_time"
-	VarSlots       = "slots"
-	VarEvidence    = "evidence"
-	VarSummary     = "summary"
-	VarMessage     = "message"
-)
-
 type promptDetail struct {
 	outcome string
 	m       map[string]any
@@ -79,12 +69,12 @@ func (t *run) builtins(evidence string) map[string]string {
 		name = tn.Name
 	}
 	return map[string]string{
-		VarTenantName:  name,
-		VarCurrentTime: t.r.d.now().In(t.zone()).Format(time.RFC3339),
-		VarSlots:       slotLines(t.session.Slots),
-		VarEvidence:    evidence,
-		VarSummary:     t.session.Summary,
-		VarMessage:     t.in.Message,
+		domain.BuiltinTenantName:  name,
+		domain.BuiltinCurrentTime: t.r.d.now().In(t.zone()).Format(time.RFC3339),
+		domain.BuiltinSlots:       slotLines(t.session.Slots),
+		domain.BuiltinEvidence:    evidence,
+		domain.BuiltinSummary:     t.session.Summary,
+		domain.BuiltinMessage:     t.in.Message,
 	}
 }
 
@@ -94,7 +84,7 @@ func (t *run) zone() *time.Location {
 	if err != nil {
 		return time.UTC
 	}
-	return zoneOf(s)
+	return s.Location()
 }
 
 func slotLines(slots map[string]string) string {
