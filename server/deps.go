@@ -95,6 +95,7 @@ type Deps struct {
 	// >>> prompt-templates deps
 	// <<< prompt-templates deps
 	// >>> guardrails deps
+	Guardrails Guardrails
 	// <<< guardrails deps
 	// >>> dialogue deps
 	// <<< dialogue deps

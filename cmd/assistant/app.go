@@ -66,6 +66,10 @@ type app struct {
 	// >>> prompt-templates fields
 	// <<< prompt-templates fields
 	// >>> guardrails fields
+	// guards hands out each tenant's compiled guard.Guard (guards.For), for
+	// the message pipeline's input and output checks.
+	guards     *guardCache
+	guardAdmin *guardAdmin
 	// <<< guardrails fields
 	// >>> dialogue fields
 	// <<< dialogue fields
@@ -120,6 +124,7 @@ func (a *app) build(ctx context.Context) error {
 	// >>> prompt-templates build
 	// <<< prompt-templates build
 	// >>> guardrails build
+	a.buildGuardrails()
 	// <<< guardrails build
 	// >>> dialogue build
 	// <<< dialogue build
@@ -138,6 +143,7 @@ func (a *app) build(ctx context.Context) error {
 		// >>> prompt-templates deps
 		// <<< prompt-templates deps
 		// >>> guardrails deps
+		Guardrails: a.guardAdmin,
 		// <<< guardrails deps
 		// >>> dialogue deps
 		// <<< dialogue deps
