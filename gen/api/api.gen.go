@@ -1353,8 +1353,10 @@ type GuardrailRuleStats struct {
 	// Example: \brefunds?\b
 	Pattern string `json:"pattern"`
 
-	// RuleId Example: br_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
-	RuleId BehaviorRuleId `json:"ruleId"`
+	// RuleId The rule's id, as recorded with the hits.
+	//
+	// Example: br_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId string `json:"ruleId"`
 
 	// Transfers Hits that handed over.
 	//
@@ -1555,8 +1557,10 @@ type GuardrailWordStats struct {
 	// Example: cheap
 	Word string `json:"word"`
 
-	// WordId Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
-	WordId ForbiddenWordId `json:"wordId"`
+	// WordId The word's id, as recorded with the hits.
+	//
+	// Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	WordId string `json:"wordId"`
 }
 
 // HighRiskCategory A high-risk category; built in: `self_harm`, `threat`, `legal_emergency`, `medical_emergency`.
