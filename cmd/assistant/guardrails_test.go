@@ -143,6 +143,12 @@ func TestForbiddenWordCRUD(t *testing.T) {
 			assert.Equal(t, made[len(made)-1-i], seen[i])
 		}
 	})
+	t.Run("a chat key may not manage guardrails", func(t *testing.T) {
+		_, chat := e.createKey(ptr("acme"), "chat")
+		r := e.do(req{method: "GET", path: wordsURL, tenant: "acme", key: chat})
+		assert.Equal(t, http.StatusForbidden, r.Status)
+		assert.Equal(t, "forbidden", r.Code(t))
+	})
 	t.Run("delete removes it", func(t *testing.T) {
 		assert.Equal(t, http.StatusNoContent, e.do(req{method: "DELETE", path: path, tenant: "acme"}).Status)
 		assert.Equal(t, http.StatusNotFound, e.do(req{method: "GET", path: path, tenant: "acme"}).Status)

@@ -1518,7 +1518,7 @@ type GuardrailTestResult struct {
 	// Example: output
 	Stage GuardStage `json:"stage"`
 
-	// Text What would be released - the text with its masks and notices, or the text that replaces it.
+	// Text What would be released - the text with its masks and notices, or the text that replaces it (masks with long replacements can make it longer than the input).
 	//
 	// Example: Our ***** plan comes with a refund guarantee.
 	Text string `json:"text"`
