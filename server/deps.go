@@ -113,6 +113,7 @@ type Deps struct {
 	PromptTemplates PromptTemplates
 	// <<< prompt-templates deps
 	// >>> guardrails deps
+	Guardrails Guardrails
 	// <<< guardrails deps
 	// >>> dialogue deps
 	// Chat keeps sessions, messages, tool traces and reply events.

@@ -77,6 +77,10 @@ type app struct {
 	prompts *prompt.Cache
 	// <<< prompt-templates fields
 	// >>> guardrails fields
+	// guards hands out each tenant's compiled guard.Guard (guards.For), for
+	// the message pipeline's input and output checks.
+	guards     *guardCache
+	guardAdmin *guardAdmin
 	// <<< guardrails fields
 	// >>> dialogue fields
 	// dialogue runs customer messages, fires flow timeouts and purges
@@ -136,6 +140,7 @@ func (a *app) build(ctx context.Context) error {
 	a.prompts = prompt.NewCache(a.store, prompt.DefaultCacheTTL)
 	// <<< prompt-templates build
 	// >>> guardrails build
+	a.buildGuardrails()
 	// <<< guardrails build
 	// >>> dialogue build
 	answerer := answer.New(retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store),
@@ -160,6 +165,7 @@ func (a *app) build(ctx context.Context) error {
 		PromptTemplates: prompt.NewService(a.store, a.store, a.store),
 		// <<< prompt-templates deps
 		// >>> guardrails deps
+		Guardrails: a.guardAdmin,
 		// <<< guardrails deps
 		// >>> dialogue deps
 		Chat: a.store, Dialogue: a.dialogue,

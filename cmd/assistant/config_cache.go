@@ -20,6 +20,8 @@ func (a *app) forgetConfig(kind domain.ConfigKind, tenant domain.TenantID) {
 		a.prompts.Drop(tenant)
 	// <<< prompt-templates forget
 	// >>> guardrails forget
+	case domain.ConfigGuardrails:
+		a.guards.Drop(tenant)
 	// <<< guardrails forget
 	default:
 		a.log.Debug("ignoring an invalidation of an unknown configuration kind", "kind", kind, "tenant", tenant)

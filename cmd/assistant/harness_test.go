@@ -271,3 +271,15 @@ func (e *env) createKB(key, tenant, name string) map[string]any {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// fieldErrors maps a problem's field pointers to their messages.
+func fieldErrors(t *testing.T, r response) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	errs, _ := r.JSON(t)["errors"].([]any)
+	for _, x := range errs {
+		m := x.(map[string]any)
+		out[m["field"].(string)] = m["message"].(string)
+	}
+	return out
+}

@@ -23,17 +23,6 @@ func (e *env) createRule(tenant string, body map[string]any) map[string]any {
 	return r.JSON(e.t)
 }
 
-// fieldErrors returns a problem's errors as field → message.
-func fieldErrors(t *testing.T, r response) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	errs, _ := r.JSON(t)["errors"].([]any)
-	for _, it := range errs {
-		m := it.(map[string]any)
-		out[m["field"].(string)] = m["message"].(string)
-	}
-	return out
-}
 
 func TestIntentRuleCRUD(t *testing.T) {
 	e := newEnv(t)

@@ -99,6 +99,48 @@ func (e ApiKeyScope) Valid() bool {
 	}
 }
 
+// Defines values for BehaviorRuleAction.
+const (
+	BehaviorRuleActionAppend   BehaviorRuleAction = "append"
+	BehaviorRuleActionReplace  BehaviorRuleAction = "replace"
+	BehaviorRuleActionTransfer BehaviorRuleAction = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the BehaviorRuleAction enum.
+func (e BehaviorRuleAction) Valid() bool {
+	switch e {
+	case BehaviorRuleActionAppend:
+		return true
+	case BehaviorRuleActionReplace:
+		return true
+	case BehaviorRuleActionTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BehaviorRuleKind.
+const (
+	BehaviorRuleKindContains BehaviorRuleKind = "contains"
+	BehaviorRuleKindHighRisk BehaviorRuleKind = "high_risk"
+	BehaviorRuleKindRegex    BehaviorRuleKind = "regex"
+)
+
+// Valid indicates whether the value is a known member of the BehaviorRuleKind enum.
+func (e BehaviorRuleKind) Valid() bool {
+	switch e {
+	case BehaviorRuleKindContains:
+		return true
+	case BehaviorRuleKindHighRisk:
+		return true
+	case BehaviorRuleKindRegex:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChatMessageResponseType.
 const (
 	ChatMessageResponseTypeFixed       ChatMessageResponseType = "fixed"
@@ -339,6 +381,111 @@ func (e EmbeddingProviderKind) Valid() bool {
 	case EmbeddingProviderKindOllama:
 		return true
 	case EmbeddingProviderKindOpenaiCompatible:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ForbiddenWordAction.
+const (
+	ForbiddenWordActionBlock    ForbiddenWordAction = "block"
+	ForbiddenWordActionMask     ForbiddenWordAction = "mask"
+	ForbiddenWordActionTransfer ForbiddenWordAction = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the ForbiddenWordAction enum.
+func (e ForbiddenWordAction) Valid() bool {
+	switch e {
+	case ForbiddenWordActionBlock:
+		return true
+	case ForbiddenWordActionMask:
+		return true
+	case ForbiddenWordActionTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuardHitAction.
+const (
+	GuardHitActionAppend   GuardHitAction = "append"
+	GuardHitActionBlock    GuardHitAction = "block"
+	GuardHitActionMask     GuardHitAction = "mask"
+	GuardHitActionReplace  GuardHitAction = "replace"
+	GuardHitActionTransfer GuardHitAction = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the GuardHitAction enum.
+func (e GuardHitAction) Valid() bool {
+	switch e {
+	case GuardHitActionAppend:
+		return true
+	case GuardHitActionBlock:
+		return true
+	case GuardHitActionMask:
+		return true
+	case GuardHitActionReplace:
+		return true
+	case GuardHitActionTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuardHitKind.
+const (
+	GuardHitKindHighRisk GuardHitKind = "high_risk"
+	GuardHitKindRule     GuardHitKind = "rule"
+	GuardHitKindWord     GuardHitKind = "word"
+)
+
+// Valid indicates whether the value is a known member of the GuardHitKind enum.
+func (e GuardHitKind) Valid() bool {
+	switch e {
+	case GuardHitKindHighRisk:
+		return true
+	case GuardHitKindRule:
+		return true
+	case GuardHitKindWord:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuardMatchMode.
+const (
+	GuardMatchModeContains GuardMatchMode = "contains"
+	GuardMatchModeExact    GuardMatchMode = "exact"
+)
+
+// Valid indicates whether the value is a known member of the GuardMatchMode enum.
+func (e GuardMatchMode) Valid() bool {
+	switch e {
+	case GuardMatchModeContains:
+		return true
+	case GuardMatchModeExact:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GuardStage.
+const (
+	GuardStageInput  GuardStage = "input"
+	GuardStageOutput GuardStage = "output"
+)
+
+// Valid indicates whether the value is a known member of the GuardStage enum.
+func (e GuardStage) Valid() bool {
+	switch e {
+	case GuardStageInput:
+		return true
+	case GuardStageOutput:
 		return true
 	default:
 		return false
@@ -1133,6 +1280,156 @@ type ApiKeySecret struct {
 	Secret string `json:"secret"`
 }
 
+// BehaviorRule defines model for BehaviorRule.
+type BehaviorRule struct {
+	// Action `replace` the answer with the rule's text, `append` the text as a notice, or `transfer` (the rule's text, else the safe text, meanwhile).
+	//
+	// Example: append
+	Action BehaviorRuleAction `json:"action"`
+
+	// Category The high-risk category of a `high_risk` rule; empty means any category (and always for other kinds).
+	//
+	// Example:
+	Category string `json:"category"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Enabled Example: true
+	Enabled bool `json:"enabled"`
+
+	// Id Example: br_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id BehaviorRuleId `json:"id"`
+
+	// Kind The condition on the answer: it `contains` the pattern (folded like a word), a `regex` (RE2, on the normalised lower-case text) matches, or it hits a `high_risk` category.
+	//
+	// Example: regex
+	Kind BehaviorRuleKind `json:"kind"`
+
+	// Name Example: Refund notice
+	Name string `json:"name"`
+
+	// Pattern The text (`contains`) or RE2 expression (`regex`); empty for `high_risk`.
+	//
+	// Example: \brefunds?\b
+	Pattern string `json:"pattern"`
+
+	// Position Rules apply in ascending position, then in the order they were created.
+	//
+	// Example: 10
+	Position int32 `json:"position"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// Text Example: Refunds take up to 5 business days.
+	Text string `json:"text"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// BehaviorRuleAction `replace` the answer with the rule's text, `append` the text as a notice, or `transfer` (the rule's text, else the safe text, meanwhile).
+//
+// Example: append
+type BehaviorRuleAction string
+
+// BehaviorRuleCreateRequest Example: {"action":"append","kind":"regex","name":"Refund notice","pattern":"\\brefunds?\\b","text":"Refunds take up to 5 business days."}
+type BehaviorRuleCreateRequest struct {
+	// Action `replace` the answer with the rule's text, `append` the text as a notice, or `transfer` (the rule's text, else the safe text, meanwhile).
+	//
+	// Example: append
+	Action BehaviorRuleAction `json:"action"`
+
+	// Category Only for `high_risk`; omitted means any category.
+	Category *HighRiskCategory `json:"category,omitempty"`
+
+	// Enabled Example: true
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Kind The condition on the answer: it `contains` the pattern (folded like a word), a `regex` (RE2, on the normalised lower-case text) matches, or it hits a `high_risk` category.
+	//
+	// Example: regex
+	Kind BehaviorRuleKind `json:"kind"`
+
+	// Name Example: Refund notice
+	Name string `json:"name"`
+
+	// Pattern Required for `contains` and `regex`; none for `high_risk`.
+	//
+	// Example: \brefunds?\b
+	Pattern *string `json:"pattern,omitempty"`
+
+	// Position Omitted places the rule after the last one.
+	//
+	// Example: 10
+	Position *int32 `json:"position,omitempty"`
+
+	// Text Required for `replace` and `append`.
+	//
+	// Example: Refunds take up to 5 business days.
+	Text *string `json:"text,omitempty"`
+}
+
+// BehaviorRuleId Example: br_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type BehaviorRuleId = string
+
+// BehaviorRuleKind The condition on the answer: it `contains` the pattern (folded like a word), a `regex` (RE2, on the normalised lower-case text) matches, or it hits a `high_risk` category.
+//
+// Example: regex
+type BehaviorRuleKind string
+
+// BehaviorRuleList defines model for BehaviorRuleList.
+type BehaviorRuleList struct {
+	Items []BehaviorRule `json:"items"`
+
+	// NextCursor Example: MTAvYnJfMDE5M2EwYzRlM2I4N2QyYTlmMWM0YjVlNmQ3YThiOWM
+	NextCursor *string `json:"nextCursor"`
+}
+
+// BehaviorRuleUpdateRequest Example: {"action":"append","enabled":false,"kind":"regex","name":"Refund notice","pattern":"\\brefunds?\\b","position":20,"text":"Refunds take up to 5 business days.","version":1}
+type BehaviorRuleUpdateRequest struct {
+	// Action `replace` the answer with the rule's text, `append` the text as a notice, or `transfer` (the rule's text, else the safe text, meanwhile).
+	//
+	// Example: append
+	Action BehaviorRuleAction `json:"action"`
+
+	// Category Only for `high_risk`; omitted means any category.
+	Category *HighRiskCategory `json:"category,omitempty"`
+
+	// Enabled Example: false
+	Enabled bool `json:"enabled"`
+
+	// Kind The condition on the answer: it `contains` the pattern (folded like a word), a `regex` (RE2, on the normalised lower-case text) matches, or it hits a `high_risk` category.
+	//
+	// Example: regex
+	Kind BehaviorRuleKind `json:"kind"`
+
+	// Name Example: Refund notice
+	Name string `json:"name"`
+
+	// Pattern Example: \brefunds?\b
+	Pattern *string `json:"pattern,omitempty"`
+
+	// Position Example: 20
+	Position int32 `json:"position"`
+
+	// Text Example: Refunds take up to 5 business days.
+	Text *string `json:"text,omitempty"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
 // ChatChannel Where the conversation happens (`web`, `app`, `wechat`, ...).
 //
 // Example: web
@@ -1900,6 +2197,430 @@ type FlowMonitoringStep struct {
 	//
 	// Example: 2
 	StepNo ScriptFlowStepNo `json:"step_no"`
+}
+
+// ForbiddenWord defines model for ForbiddenWord.
+type ForbiddenWord struct {
+	// Action `mask` the word and keep the answer; `block` the answer (the safe text replaces it); `transfer` to a human (the safe text meanwhile).
+	//
+	// Example: mask
+	Action ForbiddenWordAction `json:"action"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id ForbiddenWordId `json:"id"`
+
+	// MatchMode `exact`: a whole word (in scripts written without spaces, the exact string); `contains`: anywhere, inside other words too.
+	//
+	// Example: exact
+	MatchMode GuardMatchMode `json:"matchMode"`
+
+	// Replacement What replaces a masked word; empty masks with one `*` per character.
+	//
+	// Example:
+	Replacement string `json:"replacement"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+
+	// Word Example: cheap
+	Word string `json:"word"`
+}
+
+// ForbiddenWordAction `mask` the word and keep the answer; `block` the answer (the safe text replaces it); `transfer` to a human (the safe text meanwhile).
+//
+// Example: mask
+type ForbiddenWordAction string
+
+// ForbiddenWordCreateRequest Example: {"action":"mask","matchMode":"exact","replacement":"affordable","word":"cheap"}
+type ForbiddenWordCreateRequest struct {
+	// Action `mask` the word and keep the answer; `block` the answer (the safe text replaces it); `transfer` to a human (the safe text meanwhile).
+	//
+	// Example: mask
+	Action *ForbiddenWordAction `json:"action,omitempty"`
+
+	// MatchMode `exact`: a whole word (in scripts written without spaces, the exact string); `contains`: anywhere, inside other words too.
+	//
+	// Example: exact
+	MatchMode *GuardMatchMode `json:"matchMode,omitempty"`
+
+	// Replacement Only for `mask`; empty masks with one `*` per character.
+	//
+	// Example: affordable
+	Replacement *string `json:"replacement,omitempty"`
+
+	// Word Surrounding spaces are ignored; at most 64 characters once normalised.
+	//
+	// Example: cheap
+	Word string `json:"word"`
+}
+
+// ForbiddenWordId Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ForbiddenWordId = string
+
+// ForbiddenWordList defines model for ForbiddenWordList.
+type ForbiddenWordList struct {
+	Items []ForbiddenWord `json:"items"`
+
+	// NextCursor Example: ZndfMDE5M2EwYzRlM2I4N2QyYTlmMWM0YjVlNmQ3YThiOWM
+	NextCursor *string `json:"nextCursor"`
+}
+
+// ForbiddenWordUpdateRequest Example: {"action":"block","matchMode":"contains","version":1,"word":"cheap"}
+type ForbiddenWordUpdateRequest struct {
+	// Action `mask` the word and keep the answer; `block` the answer (the safe text replaces it); `transfer` to a human (the safe text meanwhile).
+	//
+	// Example: mask
+	Action ForbiddenWordAction `json:"action"`
+
+	// MatchMode `exact`: a whole word (in scripts written without spaces, the exact string); `contains`: anywhere, inside other words too.
+	//
+	// Example: exact
+	MatchMode GuardMatchMode `json:"matchMode"`
+
+	// Replacement Only for `mask`; omitted or empty masks with one `*` per character.
+	//
+	// Example:
+	Replacement *string `json:"replacement,omitempty"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+
+	// Word Example: cheap
+	Word string `json:"word"`
+}
+
+// GuardHitAction Example: mask
+type GuardHitAction string
+
+// GuardHitKind Example: word
+type GuardHitKind string
+
+// GuardMatchMode `exact`: a whole word (in scripts written without spaces, the exact string); `contains`: anywhere, inside other words too.
+//
+// Example: exact
+type GuardMatchMode string
+
+// GuardStage `input`: a customer's message (high risk only); `output`: a generated answer.
+//
+// Example: output
+type GuardStage string
+
+// GuardrailCategoryStats defines model for GuardrailCategoryStats.
+type GuardrailCategoryStats struct {
+	// Category Example: self_harm
+	Category string `json:"category"`
+
+	// Hits Example: 2
+	Hits int32 `json:"hits"`
+
+	// InputHits Hits in customers' messages.
+	//
+	// Example: 2
+	InputHits int32 `json:"inputHits"`
+
+	// LastHitAt Example: 2026-11-22T08:00:00Z
+	LastHitAt time.Time `json:"lastHitAt"`
+
+	// OutputHits Hits in generated answers.
+	//
+	// Example: 0
+	OutputHits int32 `json:"outputHits"`
+
+	// Transfers Hits that handed over.
+	//
+	// Example: 2
+	Transfers int32 `json:"transfers"`
+}
+
+// GuardrailMonitoring defines model for GuardrailMonitoring.
+type GuardrailMonitoring struct {
+	// From Example: 2026-11-15T08:00:00Z
+	From time.Time `json:"from"`
+
+	// HighRisk Hits per high-risk category, most first.
+	HighRisk []GuardrailCategoryStats `json:"highRisk"`
+
+	// Rules The most hit behaviour rules, most first.
+	Rules []GuardrailRuleStats `json:"rules"`
+
+	// Stages One entry per stage, `input` first.
+	Stages []GuardrailStageStats `json:"stages"`
+
+	// To Example: 2026-11-22T08:00:00Z
+	To time.Time `json:"to"`
+
+	// Words The most hit forbidden words, most first.
+	Words []GuardrailWordStats `json:"words"`
+}
+
+// GuardrailRuleStats defines model for GuardrailRuleStats.
+type GuardrailRuleStats struct {
+	// Blocks Hits that replaced the answer.
+	//
+	// Example: 0
+	Blocks int32 `json:"blocks"`
+
+	// Exists Example: true
+	Exists bool `json:"exists"`
+
+	// Hits Example: 3
+	Hits int32 `json:"hits"`
+
+	// LastHitAt Example: 2026-11-22T08:00:00Z
+	LastHitAt time.Time `json:"lastHitAt"`
+
+	// Name The rule's name; null once the rule is deleted.
+	//
+	// Example: Refund notice
+	Name *string `json:"name"`
+
+	// Pattern The rule's pattern (a `high_risk` rule's category) at its latest hit.
+	//
+	// Example: \brefunds?\b
+	Pattern string `json:"pattern"`
+
+	// RuleId The rule's id, as recorded with the hits.
+	//
+	// Example: br_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId string `json:"ruleId"`
+
+	// Transfers Hits that handed over.
+	//
+	// Example: 0
+	Transfers int32 `json:"transfers"`
+}
+
+// GuardrailSettings defines model for GuardrailSettings.
+type GuardrailSettings struct {
+	// DefaultHighRisk Read-only. The built-in lists.
+	DefaultHighRisk []HighRiskList `json:"defaultHighRisk"`
+
+	// DefaultSafeText Read-only. The built-in safe text.
+	//
+	// Example: I'm sorry, I can't answer that here. I'm connecting you with a member of our team who can help.
+	DefaultSafeText string `json:"defaultSafeText"`
+
+	// HighRisk The tenant's own lists, used together with the built-in ones.
+	HighRisk []HighRiskList `json:"highRisk"`
+
+	// SafeText Released instead of a withheld answer; empty uses `defaultSafeText`.
+	//
+	// Example: Let me connect you with a colleague who can help.
+	SafeText string `json:"safeText"`
+
+	// SkipDefaultHighRisk Leave the built-in high-risk lists out (for a tenant whose ordinary vocabulary trips them).
+	//
+	// Example: false
+	SkipDefaultHighRisk bool `json:"skipDefaultHighRisk"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Null until the first save.
+	//
+	// Example: 2026-11-22T08:00:00Z
+	UpdatedAt *time.Time `json:"updatedAt"`
+
+	// Version 0 until the tenant first saves its settings.
+	//
+	// Example: 1
+	Version int32 `json:"version"`
+}
+
+// GuardrailSettingsUpdateRequest Example: {"highRisk":[{"category":"self_harm","keywords":["want to die"],"patterns":[]}],"safeText":"Let me connect you with a colleague who can help.","skipDefaultHighRisk":false,"version":0}
+type GuardrailSettingsUpdateRequest struct {
+	HighRisk []HighRiskList `json:"highRisk"`
+
+	// SafeText Example: Let me connect you with a colleague who can help.
+	SafeText string `json:"safeText"`
+
+	// SkipDefaultHighRisk Example: false
+	SkipDefaultHighRisk bool `json:"skipDefaultHighRisk"`
+
+	// Version The version read; 0 for the first save.
+	//
+	// Example: 0
+	Version int32 `json:"version"`
+}
+
+// GuardrailStageStats defines model for GuardrailStageStats.
+type GuardrailStageStats struct {
+	// BlockedMessages Messages withheld by a blocking word or a replacing rule.
+	//
+	// Example: 2
+	BlockedMessages int32 `json:"blockedMessages"`
+
+	// Hits Example: 12
+	Hits int32 `json:"hits"`
+
+	// Messages Messages with at least one hit.
+	//
+	// Example: 9
+	Messages int32 `json:"messages"`
+
+	// Stage `input`: a customer's message (high risk only); `output`: a generated answer.
+	//
+	// Example: output
+	Stage GuardStage `json:"stage"`
+
+	// TransferredMessages Messages handed over by a transferring word or rule or a high-risk hit.
+	//
+	// Example: 1
+	TransferredMessages int32 `json:"transferredMessages"`
+}
+
+// GuardrailTestHit defines model for GuardrailTestHit.
+type GuardrailTestHit struct {
+	// Action Example: mask
+	Action GuardHitAction `json:"action"`
+
+	// Category The high-risk category (of a high-risk hit, or of the hit that set off a `high_risk` rule).
+	Category *string `json:"category"`
+
+	// CharEnd The same end counted in Unicode code points (not UTF-16 units).
+	//
+	// Example: 9
+	CharEnd int32 `json:"charEnd"`
+
+	// CharStart The same start counted in Unicode code points (not UTF-16 units).
+	//
+	// Example: 4
+	CharStart int32 `json:"charStart"`
+
+	// End Byte offset of the end of the match in the UTF-8 text (exclusive).
+	//
+	// Example: 9
+	End int32 `json:"end"`
+
+	// Id The word's or rule's id; null for a high-risk list hit.
+	//
+	// Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id *string `json:"id"`
+
+	// Kind Example: word
+	Kind GuardHitKind `json:"kind"`
+
+	// Matched The text as written.
+	//
+	// Example: cheap
+	Matched string `json:"matched"`
+
+	// Pattern What matched as configured (the word, keyword, pattern; a `high_risk` rule's category).
+	//
+	// Example: cheap
+	Pattern string `json:"pattern"`
+
+	// Start Byte offset of the match in the UTF-8 text (inclusive).
+	//
+	// Example: 4
+	Start int32 `json:"start"`
+}
+
+// GuardrailTestRequest Example: {"stage":"output","text":"Our cheap plan comes with a refund guarantee."}
+type GuardrailTestRequest struct {
+	Stage *GuardStage `json:"stage,omitempty"`
+
+	// Text Example: Our cheap plan comes with a refund guarantee.
+	Text string `json:"text"`
+}
+
+// GuardrailTestResult Example: {"blocked":false,"hits":[{"action":"mask","category":null,"charEnd":9,"charStart":4,"end":9,"id":"fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","kind":"word","matched":"cheap","pattern":"cheap","start":4}],"reason":null,"stage":"output","text":"Our ***** plan comes with a refund guarantee.","transfer":false}
+type GuardrailTestResult struct {
+	// Blocked The answer is withheld (a blocking word or a replacing rule).
+	//
+	// Example: false
+	Blocked bool `json:"blocked"`
+
+	// Hits Every hit, ordered by start, then end.
+	Hits []GuardrailTestHit `json:"hits"`
+
+	// Reason What withheld the text: `high_risk:<category>`, `word:<id>` or `rule:<id>`; null when nothing did.
+	Reason *string `json:"reason"`
+
+	// Stage `input`: a customer's message (high risk only); `output`: a generated answer.
+	//
+	// Example: output
+	Stage GuardStage `json:"stage"`
+
+	// Text What would be released - the text with its masks and notices, or the text that replaces it (masks with long replacements can make it longer than the input).
+	//
+	// Example: Our ***** plan comes with a refund guarantee.
+	Text string `json:"text"`
+
+	// Transfer The conversation would be handed to a human.
+	//
+	// Example: false
+	Transfer bool `json:"transfer"`
+}
+
+// GuardrailWordStats defines model for GuardrailWordStats.
+type GuardrailWordStats struct {
+	// Blocks Hits that blocked the answer.
+	//
+	// Example: 0
+	Blocks int32 `json:"blocks"`
+
+	// Exists False once the word is deleted.
+	//
+	// Example: true
+	Exists bool `json:"exists"`
+
+	// Hits Example: 7
+	Hits int32 `json:"hits"`
+
+	// LastHitAt Example: 2026-11-22T08:00:00Z
+	LastHitAt time.Time `json:"lastHitAt"`
+
+	// Transfers Hits that handed over.
+	//
+	// Example: 0
+	Transfers int32 `json:"transfers"`
+
+	// Word The word as it is now, or as it last hit once deleted.
+	//
+	// Example: cheap
+	Word string `json:"word"`
+
+	// WordId The word's id, as recorded with the hits.
+	//
+	// Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	WordId string `json:"wordId"`
+}
+
+// HighRiskCategory A high-risk category; built in: `self_harm`, `threat`, `legal_emergency`, `medical_emergency`.
+//
+// Example: self_harm
+type HighRiskCategory = string
+
+// HighRiskList Example: {"category":"self_harm","keywords":["want to die"],"patterns":["\\bjump off (a|the) bridge\\b"]}
+type HighRiskList struct {
+	// Category A high-risk category; built in: `self_harm`, `threat`, `legal_emergency`, `medical_emergency`.
+	//
+	// Example: self_harm
+	Category HighRiskCategory `json:"category"`
+
+	// Keywords Matched as whole words (in scripts written without spaces, anywhere), after folding.
+	Keywords []string `json:"keywords"`
+
+	// Patterns RE2 expressions over the normalised lower-case text.
+	Patterns []string `json:"patterns"`
 }
 
 // HistoryTurn Example: {"content":"Hello","role":"user"}
@@ -4218,6 +4939,18 @@ type FlowMonitoringFrom = time.Time
 // FlowMonitoringTo Example: 2026-11-22T00:00:00Z
 type FlowMonitoringTo = time.Time
 
+// GuardRuleIdPath Example: br_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type GuardRuleIdPath = BehaviorRuleId
+
+// GuardStatsFrom defines model for GuardStatsFrom.
+type GuardStatsFrom = time.Time
+
+// GuardStatsTo defines model for GuardStatsTo.
+type GuardStatsTo = time.Time
+
+// GuardWordIdPath Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type GuardWordIdPath = ForbiddenWordId
+
 // IncludeDeprecated defines model for IncludeDeprecated.
 type IncludeDeprecated = bool
 
@@ -4340,6 +5073,96 @@ type ListEmbeddingProvidersParams struct {
 
 // TestEmbeddingConfigParams defines parameters for TestEmbeddingConfig.
 type TestEmbeddingConfigParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListBehaviorRulesParams defines parameters for ListBehaviorRules.
+type ListBehaviorRulesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateBehaviorRuleParams defines parameters for CreateBehaviorRule.
+type CreateBehaviorRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteBehaviorRuleParams defines parameters for DeleteBehaviorRule.
+type DeleteBehaviorRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetBehaviorRuleParams defines parameters for GetBehaviorRule.
+type GetBehaviorRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateBehaviorRuleParams defines parameters for UpdateBehaviorRule.
+type UpdateBehaviorRuleParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListForbiddenWordsParams defines parameters for ListForbiddenWords.
+type ListForbiddenWordsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateForbiddenWordParams defines parameters for CreateForbiddenWord.
+type CreateForbiddenWordParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteForbiddenWordParams defines parameters for DeleteForbiddenWord.
+type DeleteForbiddenWordParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetForbiddenWordParams defines parameters for GetForbiddenWord.
+type GetForbiddenWordParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateForbiddenWordParams defines parameters for UpdateForbiddenWord.
+type UpdateForbiddenWordParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetGuardrailSettingsParams defines parameters for GetGuardrailSettings.
+type GetGuardrailSettingsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateGuardrailSettingsParams defines parameters for UpdateGuardrailSettings.
+type UpdateGuardrailSettingsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// TestGuardrailsParams defines parameters for TestGuardrails.
+type TestGuardrailsParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -4615,6 +5438,18 @@ type GetFlowMonitoringParams struct {
 
 	// Cursor The `nextCursor` of the previous page.
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetGuardrailMonitoringParams defines parameters for GetGuardrailMonitoring.
+type GetGuardrailMonitoringParams struct {
+	// From Start of the range (inclusive); default 7 days before `to`.
+	From *GuardStatsFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range (exclusive); default now. At most 366 days after `from`.
+	To *GuardStatsTo `form:"to,omitempty" json:"to,omitempty"`
 
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
@@ -4971,6 +5806,24 @@ type TestDialogueJSONRequestBody = DialogueTestRequest
 // UpdateEmbeddingConfigJSONRequestBody defines body for UpdateEmbeddingConfig for application/json ContentType.
 type UpdateEmbeddingConfigJSONRequestBody = EmbeddingConfigUpdateRequest
 
+// CreateBehaviorRuleJSONRequestBody defines body for CreateBehaviorRule for application/json ContentType.
+type CreateBehaviorRuleJSONRequestBody = BehaviorRuleCreateRequest
+
+// UpdateBehaviorRuleJSONRequestBody defines body for UpdateBehaviorRule for application/json ContentType.
+type UpdateBehaviorRuleJSONRequestBody = BehaviorRuleUpdateRequest
+
+// CreateForbiddenWordJSONRequestBody defines body for CreateForbiddenWord for application/json ContentType.
+type CreateForbiddenWordJSONRequestBody = ForbiddenWordCreateRequest
+
+// UpdateForbiddenWordJSONRequestBody defines body for UpdateForbiddenWord for application/json ContentType.
+type UpdateForbiddenWordJSONRequestBody = ForbiddenWordUpdateRequest
+
+// UpdateGuardrailSettingsJSONRequestBody defines body for UpdateGuardrailSettings for application/json ContentType.
+type UpdateGuardrailSettingsJSONRequestBody = GuardrailSettingsUpdateRequest
+
+// TestGuardrailsJSONRequestBody defines body for TestGuardrails for application/json ContentType.
+type TestGuardrailsJSONRequestBody = GuardrailTestRequest
+
 // CreateIntentRuleJSONRequestBody defines body for CreateIntentRule for application/json ContentType.
 type CreateIntentRuleJSONRequestBody = IntentRuleCreateRequest
 
@@ -5087,6 +5940,45 @@ type ServerInterface interface {
 	// TestEmbeddingConfig Try the tenant's embedding configuration
 	// (POST /admin/embedding/test)
 	TestEmbeddingConfig(ctx echo.Context, params TestEmbeddingConfigParams) error
+	// ListBehaviorRules List behaviour rules
+	// (GET /admin/guardrails/behavior-rules)
+	ListBehaviorRules(ctx echo.Context, params ListBehaviorRulesParams) error
+	// CreateBehaviorRule Add a behaviour rule
+	// (POST /admin/guardrails/behavior-rules)
+	CreateBehaviorRule(ctx echo.Context, params CreateBehaviorRuleParams) error
+	// DeleteBehaviorRule Delete a behaviour rule
+	// (DELETE /admin/guardrails/behavior-rules/{ruleId})
+	DeleteBehaviorRule(ctx echo.Context, ruleId GuardRuleIdPath, params DeleteBehaviorRuleParams) error
+	// GetBehaviorRule Get a behaviour rule
+	// (GET /admin/guardrails/behavior-rules/{ruleId})
+	GetBehaviorRule(ctx echo.Context, ruleId GuardRuleIdPath, params GetBehaviorRuleParams) error
+	// UpdateBehaviorRule Replace a behaviour rule
+	// (PUT /admin/guardrails/behavior-rules/{ruleId})
+	UpdateBehaviorRule(ctx echo.Context, ruleId GuardRuleIdPath, params UpdateBehaviorRuleParams) error
+	// ListForbiddenWords List forbidden words
+	// (GET /admin/guardrails/forbidden-words)
+	ListForbiddenWords(ctx echo.Context, params ListForbiddenWordsParams) error
+	// CreateForbiddenWord Add a forbidden word
+	// (POST /admin/guardrails/forbidden-words)
+	CreateForbiddenWord(ctx echo.Context, params CreateForbiddenWordParams) error
+	// DeleteForbiddenWord Delete a forbidden word
+	// (DELETE /admin/guardrails/forbidden-words/{wordId})
+	DeleteForbiddenWord(ctx echo.Context, wordId GuardWordIdPath, params DeleteForbiddenWordParams) error
+	// GetForbiddenWord Get a forbidden word
+	// (GET /admin/guardrails/forbidden-words/{wordId})
+	GetForbiddenWord(ctx echo.Context, wordId GuardWordIdPath, params GetForbiddenWordParams) error
+	// UpdateForbiddenWord Replace a forbidden word
+	// (PUT /admin/guardrails/forbidden-words/{wordId})
+	UpdateForbiddenWord(ctx echo.Context, wordId GuardWordIdPath, params UpdateForbiddenWordParams) error
+	// GetGuardrailSettings Get the guardrail settings
+	// (GET /admin/guardrails/settings)
+	GetGuardrailSettings(ctx echo.Context, params GetGuardrailSettingsParams) error
+	// UpdateGuardrailSettings Replace the guardrail settings
+	// (PUT /admin/guardrails/settings)
+	UpdateGuardrailSettings(ctx echo.Context, params UpdateGuardrailSettingsParams) error
+	// TestGuardrails Check a text with the tenant's guardrails
+	// (POST /admin/guardrails/test)
+	TestGuardrails(ctx echo.Context, params TestGuardrailsParams) error
 	// ListIntentRules List intent rules
 	// (GET /admin/intent-rules)
 	ListIntentRules(ctx echo.Context, params ListIntentRulesParams) error
@@ -5186,6 +6078,9 @@ type ServerInterface interface {
 	// GetFlowMonitoring Starts, endings and drop-off per script flow
 	// (GET /admin/monitoring/flows)
 	GetFlowMonitoring(ctx echo.Context, params GetFlowMonitoringParams) error
+	// GetGuardrailMonitoring Guardrail hits per word, rule and high-risk category
+	// (GET /admin/monitoring/guardrails)
+	GetGuardrailMonitoring(ctx echo.Context, params GetGuardrailMonitoringParams) error
 	// ListIntentRuleStats Hits and hit rate per intent rule
 	// (GET /admin/monitoring/intent-rules)
 	ListIntentRuleStats(ctx echo.Context, params ListIntentRuleStatsParams) error
@@ -5573,6 +6468,477 @@ func (w *ServerInterfaceWrapper) TestEmbeddingConfig(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TestEmbeddingConfig(ctx, params)
+	return err
+}
+
+// ListBehaviorRules converts echo context to params.
+func (w *ServerInterfaceWrapper) ListBehaviorRules(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListBehaviorRulesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListBehaviorRules(ctx, params)
+	return err
+}
+
+// CreateBehaviorRule converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateBehaviorRule(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateBehaviorRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateBehaviorRule(ctx, params)
+	return err
+}
+
+// DeleteBehaviorRule converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteBehaviorRule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId GuardRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteBehaviorRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteBehaviorRule(ctx, ruleId, params)
+	return err
+}
+
+// GetBehaviorRule converts echo context to params.
+func (w *ServerInterfaceWrapper) GetBehaviorRule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId GuardRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBehaviorRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetBehaviorRule(ctx, ruleId, params)
+	return err
+}
+
+// UpdateBehaviorRule converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateBehaviorRule(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "ruleId" -------------
+	var ruleId GuardRuleIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "ruleId", ctx.Param("ruleId"), &ruleId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateBehaviorRuleParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateBehaviorRule(ctx, ruleId, params)
+	return err
+}
+
+// ListForbiddenWords converts echo context to params.
+func (w *ServerInterfaceWrapper) ListForbiddenWords(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListForbiddenWordsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListForbiddenWords(ctx, params)
+	return err
+}
+
+// CreateForbiddenWord converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateForbiddenWord(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateForbiddenWordParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateForbiddenWord(ctx, params)
+	return err
+}
+
+// DeleteForbiddenWord converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteForbiddenWord(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "wordId" -------------
+	var wordId GuardWordIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "wordId", ctx.Param("wordId"), &wordId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter wordId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteForbiddenWordParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteForbiddenWord(ctx, wordId, params)
+	return err
+}
+
+// GetForbiddenWord converts echo context to params.
+func (w *ServerInterfaceWrapper) GetForbiddenWord(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "wordId" -------------
+	var wordId GuardWordIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "wordId", ctx.Param("wordId"), &wordId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter wordId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetForbiddenWordParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetForbiddenWord(ctx, wordId, params)
+	return err
+}
+
+// UpdateForbiddenWord converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateForbiddenWord(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "wordId" -------------
+	var wordId GuardWordIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "wordId", ctx.Param("wordId"), &wordId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter wordId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateForbiddenWordParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateForbiddenWord(ctx, wordId, params)
+	return err
+}
+
+// GetGuardrailSettings converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGuardrailSettings(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetGuardrailSettingsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGuardrailSettings(ctx, params)
+	return err
+}
+
+// UpdateGuardrailSettings converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateGuardrailSettings(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateGuardrailSettingsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateGuardrailSettings(ctx, params)
+	return err
+}
+
+// TestGuardrails converts echo context to params.
+func (w *ServerInterfaceWrapper) TestGuardrails(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params TestGuardrailsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TestGuardrails(ctx, params)
 	return err
 }
 
@@ -6917,6 +8283,50 @@ func (w *ServerInterfaceWrapper) GetFlowMonitoring(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetFlowMonitoring(ctx, params)
+	return err
+}
+
+// GetGuardrailMonitoring converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGuardrailMonitoring(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetGuardrailMonitoringParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGuardrailMonitoring(ctx, params)
 	return err
 }
 
@@ -8718,6 +10128,20 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/rollback", wrapper.RollbackPromptTemplate, options.OperationMiddlewares["rollbackPromptTemplate"]...)
 	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/preview", wrapper.PreviewPromptTemplate, options.OperationMiddlewares["previewPromptTemplate"]...)
 	router.GET(options.BaseURL+"/admin/monitoring/prompt-templates", wrapper.GetPromptTemplateMonitoring, options.OperationMiddlewares["getPromptTemplateMonitoring"]...)
+	router.GET(options.BaseURL+"/admin/guardrails/forbidden-words", wrapper.ListForbiddenWords, options.OperationMiddlewares["listForbiddenWords"]...)
+	router.POST(options.BaseURL+"/admin/guardrails/forbidden-words", wrapper.CreateForbiddenWord, options.OperationMiddlewares["createForbiddenWord"]...)
+	router.DELETE(options.BaseURL+"/admin/guardrails/forbidden-words/:wordId", wrapper.DeleteForbiddenWord, options.OperationMiddlewares["deleteForbiddenWord"]...)
+	router.GET(options.BaseURL+"/admin/guardrails/forbidden-words/:wordId", wrapper.GetForbiddenWord, options.OperationMiddlewares["getForbiddenWord"]...)
+	router.PUT(options.BaseURL+"/admin/guardrails/forbidden-words/:wordId", wrapper.UpdateForbiddenWord, options.OperationMiddlewares["updateForbiddenWord"]...)
+	router.GET(options.BaseURL+"/admin/guardrails/behavior-rules", wrapper.ListBehaviorRules, options.OperationMiddlewares["listBehaviorRules"]...)
+	router.POST(options.BaseURL+"/admin/guardrails/behavior-rules", wrapper.CreateBehaviorRule, options.OperationMiddlewares["createBehaviorRule"]...)
+	router.DELETE(options.BaseURL+"/admin/guardrails/behavior-rules/:ruleId", wrapper.DeleteBehaviorRule, options.OperationMiddlewares["deleteBehaviorRule"]...)
+	router.GET(options.BaseURL+"/admin/guardrails/behavior-rules/:ruleId", wrapper.GetBehaviorRule, options.OperationMiddlewares["getBehaviorRule"]...)
+	router.PUT(options.BaseURL+"/admin/guardrails/behavior-rules/:ruleId", wrapper.UpdateBehaviorRule, options.OperationMiddlewares["updateBehaviorRule"]...)
+	router.GET(options.BaseURL+"/admin/guardrails/settings", wrapper.GetGuardrailSettings, options.OperationMiddlewares["getGuardrailSettings"]...)
+	router.PUT(options.BaseURL+"/admin/guardrails/settings", wrapper.UpdateGuardrailSettings, options.OperationMiddlewares["updateGuardrailSettings"]...)
+	router.POST(options.BaseURL+"/admin/guardrails/test", wrapper.TestGuardrails, options.OperationMiddlewares["testGuardrails"]...)
+	router.GET(options.BaseURL+"/admin/monitoring/guardrails", wrapper.GetGuardrailMonitoring, options.OperationMiddlewares["getGuardrailMonitoring"]...)
 	router.POST(options.BaseURL+"/chat/sessions", wrapper.CreateChatSession, options.OperationMiddlewares["createChatSession"]...)
 	router.GET(options.BaseURL+"/chat/sessions/:sessionId", wrapper.GetChatSession, options.OperationMiddlewares["getChatSession"]...)
 	router.GET(options.BaseURL+"/chat/sessions/:sessionId/messages", wrapper.ListChatMessages, options.OperationMiddlewares["listChatMessages"]...)
@@ -9795,6 +11219,1492 @@ type TestEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response TestEmbeddingConfig500ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBehaviorRulesRequestObject struct {
+	Params ListBehaviorRulesParams
+}
+
+type ListBehaviorRulesResponseObject interface {
+	VisitListBehaviorRulesResponse(w http.ResponseWriter) error
+}
+
+type ListBehaviorRules200JSONResponse BehaviorRuleList
+
+func (response ListBehaviorRules200JSONResponse) VisitListBehaviorRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBehaviorRules400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListBehaviorRules400ApplicationProblemPlusJSONResponse) VisitListBehaviorRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBehaviorRules401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListBehaviorRules401ApplicationProblemPlusJSONResponse) VisitListBehaviorRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBehaviorRules403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListBehaviorRules403ApplicationProblemPlusJSONResponse) VisitListBehaviorRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBehaviorRules500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListBehaviorRules500ApplicationProblemPlusJSONResponse) VisitListBehaviorRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRuleRequestObject struct {
+	Params CreateBehaviorRuleParams
+	Body   *CreateBehaviorRuleJSONRequestBody
+}
+
+type CreateBehaviorRuleResponseObject interface {
+	VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error
+}
+
+type CreateBehaviorRule201ResponseHeaders struct {
+	Location string
+}
+
+type CreateBehaviorRule201JSONResponse struct {
+	Body    BehaviorRule
+	Headers CreateBehaviorRule201ResponseHeaders
+}
+
+func (response CreateBehaviorRule201JSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule400ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule401ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule403ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRule413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule413ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRule415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule415ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule500ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBehaviorRuleRequestObject struct {
+	RuleId GuardRuleIdPath `json:"ruleId"`
+	Params DeleteBehaviorRuleParams
+}
+
+type DeleteBehaviorRuleResponseObject interface {
+	VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error
+}
+
+type DeleteBehaviorRule204Response struct {
+}
+
+func (response DeleteBehaviorRule204Response) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteBehaviorRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBehaviorRule400ApplicationProblemPlusJSONResponse) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBehaviorRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBehaviorRule401ApplicationProblemPlusJSONResponse) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBehaviorRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBehaviorRule403ApplicationProblemPlusJSONResponse) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBehaviorRule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBehaviorRule404ApplicationProblemPlusJSONResponse) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBehaviorRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBehaviorRule500ApplicationProblemPlusJSONResponse) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBehaviorRuleRequestObject struct {
+	RuleId GuardRuleIdPath `json:"ruleId"`
+	Params GetBehaviorRuleParams
+}
+
+type GetBehaviorRuleResponseObject interface {
+	VisitGetBehaviorRuleResponse(w http.ResponseWriter) error
+}
+
+type GetBehaviorRule200JSONResponse BehaviorRule
+
+func (response GetBehaviorRule200JSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBehaviorRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBehaviorRule400ApplicationProblemPlusJSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBehaviorRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBehaviorRule401ApplicationProblemPlusJSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBehaviorRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetBehaviorRule403ApplicationProblemPlusJSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBehaviorRule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBehaviorRule404ApplicationProblemPlusJSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBehaviorRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetBehaviorRule500ApplicationProblemPlusJSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRuleRequestObject struct {
+	RuleId GuardRuleIdPath `json:"ruleId"`
+	Params UpdateBehaviorRuleParams
+	Body   *UpdateBehaviorRuleJSONRequestBody
+}
+
+type UpdateBehaviorRuleResponseObject interface {
+	VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error
+}
+
+type UpdateBehaviorRule200JSONResponse BehaviorRule
+
+func (response UpdateBehaviorRule200JSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule400ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule401ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule403ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule404ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule409ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule413ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule415ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule500ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListForbiddenWordsRequestObject struct {
+	Params ListForbiddenWordsParams
+}
+
+type ListForbiddenWordsResponseObject interface {
+	VisitListForbiddenWordsResponse(w http.ResponseWriter) error
+}
+
+type ListForbiddenWords200JSONResponse ForbiddenWordList
+
+func (response ListForbiddenWords200JSONResponse) VisitListForbiddenWordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListForbiddenWords400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListForbiddenWords400ApplicationProblemPlusJSONResponse) VisitListForbiddenWordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListForbiddenWords401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListForbiddenWords401ApplicationProblemPlusJSONResponse) VisitListForbiddenWordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListForbiddenWords403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListForbiddenWords403ApplicationProblemPlusJSONResponse) VisitListForbiddenWordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListForbiddenWords500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListForbiddenWords500ApplicationProblemPlusJSONResponse) VisitListForbiddenWordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWordRequestObject struct {
+	Params CreateForbiddenWordParams
+	Body   *CreateForbiddenWordJSONRequestBody
+}
+
+type CreateForbiddenWordResponseObject interface {
+	VisitCreateForbiddenWordResponse(w http.ResponseWriter) error
+}
+
+type CreateForbiddenWord201ResponseHeaders struct {
+	Location string
+}
+
+type CreateForbiddenWord201JSONResponse struct {
+	Body    ForbiddenWord
+	Headers CreateForbiddenWord201ResponseHeaders
+}
+
+func (response CreateForbiddenWord201JSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord400ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord401ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord403ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord409ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord413ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord415ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord500ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteForbiddenWordRequestObject struct {
+	WordId GuardWordIdPath `json:"wordId"`
+	Params DeleteForbiddenWordParams
+}
+
+type DeleteForbiddenWordResponseObject interface {
+	VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error
+}
+
+type DeleteForbiddenWord204Response struct {
+}
+
+func (response DeleteForbiddenWord204Response) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteForbiddenWord400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteForbiddenWord400ApplicationProblemPlusJSONResponse) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteForbiddenWord401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteForbiddenWord401ApplicationProblemPlusJSONResponse) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteForbiddenWord403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteForbiddenWord403ApplicationProblemPlusJSONResponse) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteForbiddenWord404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteForbiddenWord404ApplicationProblemPlusJSONResponse) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteForbiddenWord500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteForbiddenWord500ApplicationProblemPlusJSONResponse) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForbiddenWordRequestObject struct {
+	WordId GuardWordIdPath `json:"wordId"`
+	Params GetForbiddenWordParams
+}
+
+type GetForbiddenWordResponseObject interface {
+	VisitGetForbiddenWordResponse(w http.ResponseWriter) error
+}
+
+type GetForbiddenWord200JSONResponse ForbiddenWord
+
+func (response GetForbiddenWord200JSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForbiddenWord400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetForbiddenWord400ApplicationProblemPlusJSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForbiddenWord401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetForbiddenWord401ApplicationProblemPlusJSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForbiddenWord403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetForbiddenWord403ApplicationProblemPlusJSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForbiddenWord404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetForbiddenWord404ApplicationProblemPlusJSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForbiddenWord500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetForbiddenWord500ApplicationProblemPlusJSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWordRequestObject struct {
+	WordId GuardWordIdPath `json:"wordId"`
+	Params UpdateForbiddenWordParams
+	Body   *UpdateForbiddenWordJSONRequestBody
+}
+
+type UpdateForbiddenWordResponseObject interface {
+	VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error
+}
+
+type UpdateForbiddenWord200JSONResponse ForbiddenWord
+
+func (response UpdateForbiddenWord200JSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord400ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord401ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord403ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord404ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord409ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord413ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord415ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord500ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailSettingsRequestObject struct {
+	Params GetGuardrailSettingsParams
+}
+
+type GetGuardrailSettingsResponseObject interface {
+	VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error
+}
+
+type GetGuardrailSettings200JSONResponse GuardrailSettings
+
+func (response GetGuardrailSettings200JSONResponse) VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailSettings400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailSettings400ApplicationProblemPlusJSONResponse) VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailSettings401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailSettings401ApplicationProblemPlusJSONResponse) VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailSettings403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailSettings403ApplicationProblemPlusJSONResponse) VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailSettings500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailSettings500ApplicationProblemPlusJSONResponse) VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettingsRequestObject struct {
+	Params UpdateGuardrailSettingsParams
+	Body   *UpdateGuardrailSettingsJSONRequestBody
+}
+
+type UpdateGuardrailSettingsResponseObject interface {
+	VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error
+}
+
+type UpdateGuardrailSettings200JSONResponse GuardrailSettings
+
+func (response UpdateGuardrailSettings200JSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings400ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings401ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings403ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings409ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings413ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings415ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings500ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrailsRequestObject struct {
+	Params TestGuardrailsParams
+	Body   *TestGuardrailsJSONRequestBody
+}
+
+type TestGuardrailsResponseObject interface {
+	VisitTestGuardrailsResponse(w http.ResponseWriter) error
+}
+
+type TestGuardrails200JSONResponse GuardrailTestResult
+
+func (response TestGuardrails200JSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails400ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails401ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails403ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails413ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails415ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails500ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -13402,6 +16312,92 @@ type GetFlowMonitoring500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetFlowMonitoring500ApplicationProblemPlusJSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailMonitoringRequestObject struct {
+	Params GetGuardrailMonitoringParams
+}
+
+type GetGuardrailMonitoringResponseObject interface {
+	VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error
+}
+
+type GetGuardrailMonitoring200JSONResponse GuardrailMonitoring
+
+func (response GetGuardrailMonitoring200JSONResponse) VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailMonitoring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailMonitoring400ApplicationProblemPlusJSONResponse) VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailMonitoring401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailMonitoring401ApplicationProblemPlusJSONResponse) VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailMonitoring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailMonitoring403ApplicationProblemPlusJSONResponse) VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailMonitoring500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailMonitoring500ApplicationProblemPlusJSONResponse) VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -18437,6 +21433,45 @@ type StrictServerInterface interface {
 	// TestEmbeddingConfig Try the tenant's embedding configuration
 	// (POST /admin/embedding/test)
 	TestEmbeddingConfig(ctx context.Context, request TestEmbeddingConfigRequestObject) (TestEmbeddingConfigResponseObject, error)
+	// ListBehaviorRules List behaviour rules
+	// (GET /admin/guardrails/behavior-rules)
+	ListBehaviorRules(ctx context.Context, request ListBehaviorRulesRequestObject) (ListBehaviorRulesResponseObject, error)
+	// CreateBehaviorRule Add a behaviour rule
+	// (POST /admin/guardrails/behavior-rules)
+	CreateBehaviorRule(ctx context.Context, request CreateBehaviorRuleRequestObject) (CreateBehaviorRuleResponseObject, error)
+	// DeleteBehaviorRule Delete a behaviour rule
+	// (DELETE /admin/guardrails/behavior-rules/{ruleId})
+	DeleteBehaviorRule(ctx context.Context, request DeleteBehaviorRuleRequestObject) (DeleteBehaviorRuleResponseObject, error)
+	// GetBehaviorRule Get a behaviour rule
+	// (GET /admin/guardrails/behavior-rules/{ruleId})
+	GetBehaviorRule(ctx context.Context, request GetBehaviorRuleRequestObject) (GetBehaviorRuleResponseObject, error)
+	// UpdateBehaviorRule Replace a behaviour rule
+	// (PUT /admin/guardrails/behavior-rules/{ruleId})
+	UpdateBehaviorRule(ctx context.Context, request UpdateBehaviorRuleRequestObject) (UpdateBehaviorRuleResponseObject, error)
+	// ListForbiddenWords List forbidden words
+	// (GET /admin/guardrails/forbidden-words)
+	ListForbiddenWords(ctx context.Context, request ListForbiddenWordsRequestObject) (ListForbiddenWordsResponseObject, error)
+	// CreateForbiddenWord Add a forbidden word
+	// (POST /admin/guardrails/forbidden-words)
+	CreateForbiddenWord(ctx context.Context, request CreateForbiddenWordRequestObject) (CreateForbiddenWordResponseObject, error)
+	// DeleteForbiddenWord Delete a forbidden word
+	// (DELETE /admin/guardrails/forbidden-words/{wordId})
+	DeleteForbiddenWord(ctx context.Context, request DeleteForbiddenWordRequestObject) (DeleteForbiddenWordResponseObject, error)
+	// GetForbiddenWord Get a forbidden word
+	// (GET /admin/guardrails/forbidden-words/{wordId})
+	GetForbiddenWord(ctx context.Context, request GetForbiddenWordRequestObject) (GetForbiddenWordResponseObject, error)
+	// UpdateForbiddenWord Replace a forbidden word
+	// (PUT /admin/guardrails/forbidden-words/{wordId})
+	UpdateForbiddenWord(ctx context.Context, request UpdateForbiddenWordRequestObject) (UpdateForbiddenWordResponseObject, error)
+	// GetGuardrailSettings Get the guardrail settings
+	// (GET /admin/guardrails/settings)
+	GetGuardrailSettings(ctx context.Context, request GetGuardrailSettingsRequestObject) (GetGuardrailSettingsResponseObject, error)
+	// UpdateGuardrailSettings Replace the guardrail settings
+	// (PUT /admin/guardrails/settings)
+	UpdateGuardrailSettings(ctx context.Context, request UpdateGuardrailSettingsRequestObject) (UpdateGuardrailSettingsResponseObject, error)
+	// TestGuardrails Check a text with the tenant's guardrails
+	// (POST /admin/guardrails/test)
+	TestGuardrails(ctx context.Context, request TestGuardrailsRequestObject) (TestGuardrailsResponseObject, error)
 	// ListIntentRules List intent rules
 	// (GET /admin/intent-rules)
 	ListIntentRules(ctx context.Context, request ListIntentRulesRequestObject) (ListIntentRulesResponseObject, error)
@@ -18536,6 +21571,9 @@ type StrictServerInterface interface {
 	// GetFlowMonitoring Starts, endings and drop-off per script flow
 	// (GET /admin/monitoring/flows)
 	GetFlowMonitoring(ctx context.Context, request GetFlowMonitoringRequestObject) (GetFlowMonitoringResponseObject, error)
+	// GetGuardrailMonitoring Guardrail hits per word, rule and high-risk category
+	// (GET /admin/monitoring/guardrails)
+	GetGuardrailMonitoring(ctx context.Context, request GetGuardrailMonitoringRequestObject) (GetGuardrailMonitoringResponseObject, error)
 	// ListIntentRuleStats Hits and hit rate per intent rule
 	// (GET /admin/monitoring/intent-rules)
 	ListIntentRuleStats(ctx context.Context, request ListIntentRuleStatsRequestObject) (ListIntentRuleStatsResponseObject, error)
@@ -18993,6 +22031,475 @@ func (sh *strictHandler) TestEmbeddingConfig(ctx echo.Context, params TestEmbedd
 		return err
 	} else if validResponse, ok := response.(TestEmbeddingConfigResponseObject); ok {
 		return validResponse.VisitTestEmbeddingConfigResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListBehaviorRules operation middleware
+func (sh *strictHandler) ListBehaviorRules(ctx echo.Context, params ListBehaviorRulesParams) error {
+	var request ListBehaviorRulesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBehaviorRules(ctx.Request().Context(), request.(ListBehaviorRulesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBehaviorRules")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListBehaviorRulesResponseObject); ok {
+		return validResponse.VisitListBehaviorRulesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateBehaviorRule operation middleware
+func (sh *strictHandler) CreateBehaviorRule(ctx echo.Context, params CreateBehaviorRuleParams) error {
+	var request CreateBehaviorRuleRequestObject
+
+	request.Params = params
+
+	var body CreateBehaviorRuleJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBehaviorRule(ctx.Request().Context(), request.(CreateBehaviorRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBehaviorRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateBehaviorRuleResponseObject); ok {
+		return validResponse.VisitCreateBehaviorRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteBehaviorRule operation middleware
+func (sh *strictHandler) DeleteBehaviorRule(ctx echo.Context, ruleId GuardRuleIdPath, params DeleteBehaviorRuleParams) error {
+	var request DeleteBehaviorRuleRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteBehaviorRule(ctx.Request().Context(), request.(DeleteBehaviorRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteBehaviorRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteBehaviorRuleResponseObject); ok {
+		return validResponse.VisitDeleteBehaviorRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetBehaviorRule operation middleware
+func (sh *strictHandler) GetBehaviorRule(ctx echo.Context, ruleId GuardRuleIdPath, params GetBehaviorRuleParams) error {
+	var request GetBehaviorRuleRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBehaviorRule(ctx.Request().Context(), request.(GetBehaviorRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBehaviorRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetBehaviorRuleResponseObject); ok {
+		return validResponse.VisitGetBehaviorRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateBehaviorRule operation middleware
+func (sh *strictHandler) UpdateBehaviorRule(ctx echo.Context, ruleId GuardRuleIdPath, params UpdateBehaviorRuleParams) error {
+	var request UpdateBehaviorRuleRequestObject
+
+	request.RuleId = ruleId
+	request.Params = params
+
+	var body UpdateBehaviorRuleJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateBehaviorRule(ctx.Request().Context(), request.(UpdateBehaviorRuleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateBehaviorRule")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateBehaviorRuleResponseObject); ok {
+		return validResponse.VisitUpdateBehaviorRuleResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListForbiddenWords operation middleware
+func (sh *strictHandler) ListForbiddenWords(ctx echo.Context, params ListForbiddenWordsParams) error {
+	var request ListForbiddenWordsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListForbiddenWords(ctx.Request().Context(), request.(ListForbiddenWordsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListForbiddenWords")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListForbiddenWordsResponseObject); ok {
+		return validResponse.VisitListForbiddenWordsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateForbiddenWord operation middleware
+func (sh *strictHandler) CreateForbiddenWord(ctx echo.Context, params CreateForbiddenWordParams) error {
+	var request CreateForbiddenWordRequestObject
+
+	request.Params = params
+
+	var body CreateForbiddenWordJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateForbiddenWord(ctx.Request().Context(), request.(CreateForbiddenWordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateForbiddenWord")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateForbiddenWordResponseObject); ok {
+		return validResponse.VisitCreateForbiddenWordResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteForbiddenWord operation middleware
+func (sh *strictHandler) DeleteForbiddenWord(ctx echo.Context, wordId GuardWordIdPath, params DeleteForbiddenWordParams) error {
+	var request DeleteForbiddenWordRequestObject
+
+	request.WordId = wordId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteForbiddenWord(ctx.Request().Context(), request.(DeleteForbiddenWordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteForbiddenWord")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteForbiddenWordResponseObject); ok {
+		return validResponse.VisitDeleteForbiddenWordResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetForbiddenWord operation middleware
+func (sh *strictHandler) GetForbiddenWord(ctx echo.Context, wordId GuardWordIdPath, params GetForbiddenWordParams) error {
+	var request GetForbiddenWordRequestObject
+
+	request.WordId = wordId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetForbiddenWord(ctx.Request().Context(), request.(GetForbiddenWordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetForbiddenWord")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetForbiddenWordResponseObject); ok {
+		return validResponse.VisitGetForbiddenWordResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateForbiddenWord operation middleware
+func (sh *strictHandler) UpdateForbiddenWord(ctx echo.Context, wordId GuardWordIdPath, params UpdateForbiddenWordParams) error {
+	var request UpdateForbiddenWordRequestObject
+
+	request.WordId = wordId
+	request.Params = params
+
+	var body UpdateForbiddenWordJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateForbiddenWord(ctx.Request().Context(), request.(UpdateForbiddenWordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateForbiddenWord")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateForbiddenWordResponseObject); ok {
+		return validResponse.VisitUpdateForbiddenWordResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetGuardrailSettings operation middleware
+func (sh *strictHandler) GetGuardrailSettings(ctx echo.Context, params GetGuardrailSettingsParams) error {
+	var request GetGuardrailSettingsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetGuardrailSettings(ctx.Request().Context(), request.(GetGuardrailSettingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetGuardrailSettings")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetGuardrailSettingsResponseObject); ok {
+		return validResponse.VisitGetGuardrailSettingsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateGuardrailSettings operation middleware
+func (sh *strictHandler) UpdateGuardrailSettings(ctx echo.Context, params UpdateGuardrailSettingsParams) error {
+	var request UpdateGuardrailSettingsRequestObject
+
+	request.Params = params
+
+	var body UpdateGuardrailSettingsJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateGuardrailSettings(ctx.Request().Context(), request.(UpdateGuardrailSettingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateGuardrailSettings")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateGuardrailSettingsResponseObject); ok {
+		return validResponse.VisitUpdateGuardrailSettingsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// TestGuardrails operation middleware
+func (sh *strictHandler) TestGuardrails(ctx echo.Context, params TestGuardrailsParams) error {
+	var request TestGuardrailsRequestObject
+
+	request.Params = params
+
+	var body TestGuardrailsJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.TestGuardrails(ctx.Request().Context(), request.(TestGuardrailsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TestGuardrails")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TestGuardrailsResponseObject); ok {
+		return validResponse.VisitTestGuardrailsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -20052,6 +23559,31 @@ func (sh *strictHandler) GetFlowMonitoring(ctx echo.Context, params GetFlowMonit
 		return err
 	} else if validResponse, ok := response.(GetFlowMonitoringResponseObject); ok {
 		return validResponse.VisitGetFlowMonitoringResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetGuardrailMonitoring operation middleware
+func (sh *strictHandler) GetGuardrailMonitoring(ctx echo.Context, params GetGuardrailMonitoringParams) error {
+	var request GetGuardrailMonitoringRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetGuardrailMonitoring(ctx.Request().Context(), request.(GetGuardrailMonitoringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetGuardrailMonitoring")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetGuardrailMonitoringResponseObject); ok {
+		return validResponse.VisitGetGuardrailMonitoringResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

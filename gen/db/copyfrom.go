@@ -138,6 +138,49 @@ func (q *Queries) InsertFlowEvents(ctx context.Context, arg []InsertFlowEventsPa
 	return q.db.CopyFrom(ctx, []string{"flow_events"}, []string{"tenant_id", "flow_id", "session_id", "kind", "step_no", "timed_out", "at"}, &iteratorForInsertFlowEvents{rows: arg})
 }
 
+// iteratorForInsertGuardHits implements pgx.CopyFromSource.
+type iteratorForInsertGuardHits struct {
+	rows                 []InsertGuardHitsParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForInsertGuardHits) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForInsertGuardHits) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].TenantID,
+		r.rows[0].SessionID,
+		r.rows[0].MessageID,
+		r.rows[0].Stage,
+		r.rows[0].Kind,
+		r.rows[0].RefID,
+		r.rows[0].Category,
+		r.rows[0].Pattern,
+		r.rows[0].Action,
+		r.rows[0].At,
+	}, nil
+}
+
+func (r iteratorForInsertGuardHits) Err() error {
+	return nil
+}
+
+// Guardrail hits recorded by the dialogue, and their aggregates for
+// monitoring. Every query filters by tenant_id.
+func (q *Queries) InsertGuardHits(ctx context.Context, arg []InsertGuardHitsParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"guard_hits"}, []string{"tenant_id", "session_id", "message_id", "stage", "kind", "ref_id", "category", "pattern", "action", "at"}, &iteratorForInsertGuardHits{rows: arg})
+}
+
 // iteratorForInsertPromptRenders implements pgx.CopyFromSource.
 type iteratorForInsertPromptRenders struct {
 	rows                 []InsertPromptRendersParams

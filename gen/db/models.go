@@ -130,6 +130,57 @@ type FlowEvent struct {
 	At        time.Time
 }
 
+type GuardBehaviorRule struct {
+	ID        string
+	TenantID  string
+	Name      string
+	Kind      string
+	Pattern   string
+	Category  string
+	Action    string
+	Text      string
+	Enabled   bool
+	Position  int32
+	Version   int32
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+type GuardForbiddenWord struct {
+	ID          string
+	TenantID    string
+	Word        string
+	MatchMode   string
+	Action      string
+	Replacement string
+	Version     int32
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+type GuardHit struct {
+	ID        int64
+	TenantID  string
+	SessionID string
+	MessageID string
+	Stage     string
+	Kind      string
+	RefID     string
+	Category  string
+	Pattern   string
+	Action    string
+	At        time.Time
+}
+
+type GuardSetting struct {
+	TenantID            string
+	SafeText            string
+	SkipDefaultHighRisk bool
+	HighRisk            []byte
+	Version             int32
+	UpdatedAt           time.Time
+}
+
 type IndexJob struct {
 	ID            string
 	TenantID      string

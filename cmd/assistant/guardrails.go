@@ -1,0 +1,21 @@
+package main
+
+import "github.com/cs-assistant/assistant/pipelines/dialogue/guardrails"
+
+// The guardrail types the app holds, named here so that app.go needs no
+// import of its own for them.
+type (
+	// guardCache hands out each tenant's compiled Guard:
+	// For(ctx, tenant) (*guard.Guard, error).
+	guardCache = guardrails.Guards
+	// guardAdmin is the admin side: words, rules, settings, test, stats.
+	guardAdmin = guardrails.Service
+)
+
+// buildGuardrails builds the per-tenant Guard cache (a 60 s TTL as the
+// safety net; writes drop a tenant's entry here at once and on other
+// replicas through forgetConfig) and the admin service over the store.
+func (a *app) buildGuardrails() {
+	a.guards = guardrails.NewGuards(a.store.LoadGuardConfig, guardrails.DefaultTTL)
+	a.guardAdmin = guardrails.NewService(a.store, a.guards)
+}
