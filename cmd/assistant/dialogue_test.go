@@ -40,7 +40,7 @@ func dialogueEnv(t *testing.T) (*env, map[string]string) {
 	ids["word"] = e.create(t, "acme", "/admin/guardrails/forbidden-words", map[string]any{"word": "warranty", "matchMode": "exact", "action": "mask"})
 	ids["template"] = e.create(t, "acme", "/admin/prompt-templates", map[string]any{"name": "Chat", "scene": "chat", "content": map[string]any{
 		"system_instruction": "You answer for {{tenant_name}} from this evidence only:\n{{evidence}}",
-		"variables": []any{map[string]any{"name": "tenant_name", "kind": "builtin"}, map[string]any{"name": "evidence", "kind": "builtin"}}}})
+		"variables":          []any{map[string]any{"name": "tenant_name", "kind": "builtin"}, map[string]any{"name": "evidence", "kind": "builtin"}}}})
 	r := e.do(req{method: "POST", path: "/api/v1/admin/prompt-templates/" + ids["template"] + "/publish", tenant: "acme", body: map[string]any{"version": 1}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	return e, ids

@@ -46,7 +46,6 @@ func (e *env) guardTest(tenant, text, stage string) map[string]any {
 	return r.JSON(e.t)
 }
 
-
 func TestForbiddenWordCRUD(t *testing.T) {
 	e := newEnv(t)
 	w := e.guardWord("acme", map[string]any{"word": "  Cheap "})

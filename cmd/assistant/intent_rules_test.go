@@ -23,7 +23,6 @@ func (e *env) createRule(tenant string, body map[string]any) map[string]any {
 	return r.JSON(e.t)
 }
 
-
 func TestIntentRuleCRUD(t *testing.T) {
 	e := newEnv(t)
 	r := e.do(req{method: "POST", path: intentRulesPath, tenant: "acme", body: map[string]any{

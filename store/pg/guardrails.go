@@ -17,7 +17,7 @@ import (
 var _ domain.GuardrailStore = (*Store)(nil)
 
 const (
-	wordNotFound = "Forbidden word not found."
+	wordNotFound         = "Forbidden word not found."
 	behaviorRuleNotFound = "Behaviour rule not found."
 )
 
