@@ -89,6 +89,17 @@ func (t *run) answer(kbIDs []string) error {
 			t.interrupted = true
 			t.reply.ResponseType = ResponseRAG
 			t.reply.Answer = released.String()
+			if gs != nil {
+				// Keep all that was generated, checked: the held-back
+				// tail too (no client will see it, the record will).
+				rest, v := gs.Close()
+				t.addGuardHits(domain.GuardOutput, v.Hits)
+				if v.Blocked || v.Transfer {
+					t.reply.Answer = v.Text
+				} else {
+					t.reply.Answer += rest
+				}
+			}
 			t.record(domain.StageTrace{Stage: StageGeneration, StartedAt: t.r.d.now().UTC(), Duration: time.Since(genStart), Outcome: "interrupted"})
 			t.skipRest()
 			return nil
