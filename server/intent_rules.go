@@ -134,7 +134,9 @@ func (h *handlers) TestIntentRule(ctx context.Context, r api.TestIntentRuleReque
 
 // validateIntentRule checks a rule before it is written: the matcher's own
 // rules (patterns compile, the target fits the response type) and that the
-// knowledge bases of a rag rule exist in the tenant.
+// knowledge bases of a rag rule and the flow of a flow rule exist in the
+// tenant (a flow deleted later is skipped at run time: the message goes on
+// to retrieval, and the trace says why).
 func (h *handlers) validateIntentRule(ctx context.Context, r domain.IntentRule) error {
 	if err := intent.Validate(intent.RuleFromDomain(r)); err != nil {
 		return err
@@ -148,6 +150,18 @@ func (h *handlers) validateIntentRule(ctx context.Context, r domain.IntentRule) 
 				bad = domain.Invalid(field, msg)
 			} else {
 				bad.Fields = append(bad.Fields, domain.FieldError{Field: field, Message: msg})
+			}
+		} else if err != nil {
+			return err
+		}
+	}
+	if r.FlowID != "" && h.d.ScriptFlows != nil {
+		_, err := h.d.ScriptFlows.Get(ctx, r.TenantID, r.FlowID)
+		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
+			if bad == nil {
+				bad = domain.Invalid("/flowId", "no such script flow in this tenant")
+			} else {
+				bad.Fields = append(bad.Fields, domain.FieldError{Field: "/flowId", Message: "no such script flow in this tenant"})
 			}
 		} else if err != nil {
 			return err
