@@ -185,6 +185,6 @@ func TestFlowMonitoring(t *testing.T) {
 			"from": {now.Format(time.RFC3339)}, "to": {now.Add(-time.Hour).Format(time.RFC3339)},
 		}.Encode(), tenant: "acme"})
 		require.Equal(t, http.StatusBadRequest, r.Status)
-		assert.Equal(t, []string{"query.from"}, fieldErrors(t, r))
+		assert.Equal(t, []string{"query.from"}, flowFieldErrors(t, r))
 	})
 }
