@@ -18,7 +18,10 @@ func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents", "metadata_fields",
 		"document_files", "chunks", "chunk_vectors", "index_jobs", "embedding_configs",
 		"retrieval_strategies", "retrieval_strategy_audit", "retrieval_events", "llm_configs",
-		"chat_sessions", "chat_messages", "tool_traces", "reply_events"}
+		"chat_sessions", "chat_messages", "tool_traces", "reply_events",
+		"intent_rules", "intent_hits", "intent_evaluations", "script_flows", "flow_events",
+		"prompt_templates", "prompt_template_versions", "prompt_scenes", "prompt_renders",
+		"guard_forbidden_words", "guard_behavior_rules", "guard_settings", "guard_hits"}
 	// The worker's queue queries act on jobs by id across tenants: a worker
 	// serves every tenant, and holds the job it updates by its lease.
 	workerQueries := map[string]bool{"ClaimIndexJob": true, "RenewIndexJobLeases": true, "SetIndexJobStage": true,

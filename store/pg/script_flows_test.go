@@ -1,9 +1,6 @@
 package pg
 
 import (
-	"os"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,39 +9,6 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 )
-
-// Every query of the script-flow files filters by tenant: the shared check
-// in queries_test.go lists the tables of its time, this one covers
-// script_flows and flow_events (every statement of both files names
-// tenant_id = @tenant_id, or inserts @tenant_id).
-func TestScriptFlowQueriesFilterByTenant(t *testing.T) {
-	header := regexp.MustCompile(`(?m)^-- name: (\w+) :\w+`)
-	seen := 0
-	for _, f := range []string{"../../queries/script_flows.sql", "../../queries/flow_events.sql"} {
-		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		text := string(data)
-		locs := header.FindAllStringSubmatchIndex(text, -1)
-		for i, loc := range locs {
-			end := len(text)
-			if i+1 < len(locs) {
-				end = locs[i+1][0]
-			}
-			name, body := text[loc[2]:loc[3]], strings.ToLower(text[loc[1]:end])
-			seen++
-			insert := strings.HasPrefix(strings.TrimSpace(body), "insert") && strings.Contains(body, "@tenant_id")
-			assert.True(t, insert || strings.Contains(body, "tenant_id = @tenant_id"), "%s does not filter by tenant_id", name)
-			// Each scan of a tenant table in the query is filtered on its own.
-			scans := regexp.MustCompile(`\b(from|update|into)\s+(script_flows|flow_events)\b`).FindAllString(body, -1)
-			filters := strings.Count(body, "tenant_id = @tenant_id")
-			if insert {
-				filters++
-			}
-			assert.LessOrEqual(t, len(scans), filters, "%s: every scan filters", name)
-		}
-	}
-	assert.Equal(t, 9, seen)
-}
 
 func TestFlowStepsRoundTrip(t *testing.T) {
 	steps := []domain.ScriptFlowStep{
