@@ -78,21 +78,7 @@ func BenchmarkCheckOutput5kWords(b *testing.B) {
 
 // BenchmarkStream5kWords streams the same answer in 25 deltas.
 func BenchmarkStream5kWords(b *testing.B) {
-	g := guard5k(b)
-	text := answer500()
-	var deltas []string
-	for i := range 25 {
-		deltas = append(deltas, text[i*len(text)/25:(i+1)*len(text)/25])
-	}
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		st := g.NewStream()
-		for _, d := range deltas {
-			st.Write(d)
-		}
-		st.Close()
-	}
+	benchStream(b, guard5k(b), answer500(), 25)
 }
 
 func BenchmarkCompile5kWords(b *testing.B) {

@@ -82,11 +82,15 @@ func BenchmarkCheckInput(b *testing.B) {
 // BenchmarkStream100Deltas streams the same answer in 100 deltas (about
 // 20 bytes each, as a model's tokens come in batches) and closes it.
 func BenchmarkStream100Deltas(b *testing.B) {
-	g := benchGuard(b)
-	text := benchAnswer()
+	benchStream(b, benchGuard(b), benchAnswer(), 100)
+}
+
+// benchStream streams text through g in n deltas of equal size per
+// iteration.
+func benchStream(b *testing.B, g *Guard, text string, n int) {
 	var deltas []string
-	for i := 0; i < 100; i++ {
-		deltas = append(deltas, text[i*len(text)/100:(i+1)*len(text)/100])
+	for i := range n {
+		deltas = append(deltas, text[i*len(text)/n:(i+1)*len(text)/n])
 	}
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
