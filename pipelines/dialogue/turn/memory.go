@@ -11,8 +11,8 @@ import (
 // Memory sizes.
 const (
 	// RecentTurns is how many of the newest messages memory recalls
-	// verbatim.
-	RecentTurns = 6
+	// verbatim (what GET …/memory shows).
+	RecentTurns = domain.RecallTurns
 	// summaryBatch is how many messages must have left the recent window
 	// before the summary is brought up to date (one model call per batch).
 	summaryBatch = 4
