@@ -73,6 +73,8 @@ type Generation struct {
 	Model            string
 	PromptTokens     int
 	CompletionTokens int
+	// Retries is how many attempts after the first the answer took.
+	Retries int
 }
 
 // StreamEvent is a piece of a streamed generation: answer text (Delta) or

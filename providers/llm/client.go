@@ -113,11 +113,12 @@ func (c *client) Generate(ctx context.Context, req domain.GenerateRequest) (doma
 		return domain.Generation{}, err
 	}
 	var gen domain.Generation
-	err = c.retry(ctx, func() error {
+	retries, err := c.retry(ctx, func() error {
 		var err error
 		gen, err = c.generateOnce(ctx, body)
 		return err
 	})
+	gen.Retries = retries
 	return gen, c.scrub(err)
 }
 

@@ -224,6 +224,7 @@ func TestDroppedConnectionBeforeAnyByteIsRetried(t *testing.T) {
 					assert.Equal(t, gen.Answer, deltas(events))
 				}
 				assert.EqualValues(t, 2, f.calls.Load())
+				assert.Equal(t, 1, gen.Retries, "the retry is reported with the answer")
 			})
 		}
 	}

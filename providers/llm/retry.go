@@ -13,29 +13,30 @@ import (
 // are spent. Only failures marked *retryable are tried again, after the
 // provider's Retry-After or a jittered backoff, and never when the wait
 // would outlast the caller's deadline. Each attempt builds its request
-// afresh, so the body is always whole.
-func (c *client) retry(ctx context.Context, attempt func() error) error {
+// afresh, so the body is always whole. It returns how many retries were
+// made (attempts after the first).
+func (c *client) retry(ctx context.Context, attempt func() error) (int, error) {
 	for n := 1; ; n++ {
 		err := attempt()
 		var r *retryable
 		if !errors.As(err, &r) {
-			return err
+			return n - 1, err
 		}
 		if ctx.Err() != nil {
-			return cancelled(ctx)
+			return n - 1, cancelled(ctx)
 		}
 		if n > c.retries {
-			return afterAttempts(r.err, n)
+			return n - 1, afterAttempts(r.err, n)
 		}
 		wait := r.after
 		if !r.hasAfter {
 			wait = c.backoff.Delay(n)
 		}
 		if !httpretry.Fits(ctx, wait) {
-			return afterAttempts(r.err, n)
+			return n - 1, afterAttempts(r.err, n)
 		}
 		if httpretry.Sleep(ctx, wait) != nil {
-			return cancelled(ctx)
+			return n - 1, cancelled(ctx)
 		}
 	}
 }

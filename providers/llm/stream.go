@@ -26,11 +26,12 @@ func (c *client) Stream(ctx context.Context, req domain.GenerateRequest, emit fu
 		return domain.Generation{}, err
 	}
 	var gen domain.Generation
-	err = c.retry(ctx, func() error {
+	retries, err := c.retry(ctx, func() error {
 		var err error
 		gen, err = c.streamOnce(ctx, body, emit)
 		return err
 	})
+	gen.Retries = retries
 	return gen, c.scrub(err)
 }
 

@@ -85,6 +85,8 @@ type Outcome struct {
 	// PromptTokens and CompletionTokens are the model's usage (0 when it
 	// reports none).
 	PromptTokens, CompletionTokens int
+	// Retries is how many times the provider call was retried.
+	Retries int
 }
 
 // Events are what a streamed answer reports as it goes.
@@ -156,7 +158,7 @@ func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request,
 		return out, nil
 	}
 	out.Answer = &gen.Answer
-	out.PromptTokens, out.CompletionTokens = gen.PromptTokens, gen.CompletionTokens
+	out.PromptTokens, out.CompletionTokens, out.Retries = gen.PromptTokens, gen.CompletionTokens, gen.Retries
 	if gen.Thought != "" {
 		out.Thought = &gen.Thought
 	}

@@ -109,6 +109,7 @@ func (t *run) answer(kbIDs []string) error {
 	t.reply.Confidence = ptr(out.Retrieval.Decision.Confidence)
 	t.reply.Monitoring.Model = out.Model
 	t.reply.Monitoring.TokensIn, t.reply.Monitoring.TokensOut = out.PromptTokens, out.CompletionTokens
+	t.reply.Monitoring.Retries = out.Retries
 	if out.Transfer != nil {
 		if out.Transfer.Code == answer.ReasonProviderUnavailable {
 			t.record(domain.StageTrace{Stage: StageGeneration, StartedAt: t.r.d.now().UTC(), Duration: out.Generate,
