@@ -223,3 +223,34 @@ func TestCompleteFlowTestWritesNothing(t *testing.T) {
 	// The session's flow did not start: a real message starts it now.
 	assert.Equal(t, "flow", c.send(t, "where is my order?")["responseType"])
 }
+
+func TestATemplateMissingARequiredValueFallsBackAtRunTime(t *testing.T) {
+	e, ids := dialogueEnv(t)
+	tpl := e.create(t, "acme", "/admin/prompt-templates", map[string]any{"name": "Branded", "scene": "chat", "content": map[string]any{
+		"system_instruction": "You speak for {{brand}}. Evidence:\n{{evidence}}",
+		"variables": []any{map[string]any{"name": "brand", "kind": "custom", "required": true},
+			map[string]any{"name": "evidence", "kind": "builtin"}}}})
+	r := e.do(req{method: "POST", path: "/api/v1/admin/prompt-templates/" + tpl + "/publish", tenant: "acme", body: map[string]any{"version": 1}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+
+	out := e.dryRun(t, "acme", map[string]any{"message": covered})
+	assert.Equal(t, "rag", out["reply"].(map[string]any)["responseType"], "the reply still comes, on the built-in instruction")
+	prompt := stageOf(t, out, "prompt")
+	assert.Equal(t, "fallback", prompt["outcome"])
+	assert.Contains(t, prompt["detail"].(map[string]any)["error"], "brand")
+
+	out = e.dryRun(t, "acme", map[string]any{"message": covered, "values": map[string]string{"brand": "Acme"}})
+	assert.Equal(t, "template", stageOf(t, out, "prompt")["outcome"], "a value from the request fills it")
+	assert.Equal(t, tpl, out["templateId"])
+	assert.NotEqual(t, ids["template"], out["templateId"], "the newest published template of the scene is used")
+}
+
+func stageOf(t *testing.T, out map[string]any, name string) map[string]any {
+	for _, s := range out["stages"].([]any) {
+		if st := s.(map[string]any); st["stage"] == name {
+			return st
+		}
+	}
+	t.Fatalf("no stage %s", name)
+	return nil
+}

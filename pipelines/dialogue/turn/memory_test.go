@@ -60,3 +60,35 @@ func TestRetrievalQueryExpandsShortFollowUps(t *testing.T) {
 	assert.False(t, expanded)
 	assert.Equal(t, "How long does shipping to Japan usually take?", q)
 }
+
+// summaryModel is a kb_processing model that summarises by counting.
+type summaryModel struct{ got []domain.ChatMessage }
+
+func (m *summaryModel) Model() string { return "openai_compatible:small" }
+func (m *summaryModel) Generate(_ context.Context, req domain.GenerateRequest) (domain.Generation, error) {
+	m.got = req.Messages
+	return domain.Generation{Answer: "  The customer asked about four things.  "}, nil
+}
+func (m *summaryModel) Stream(ctx context.Context, req domain.GenerateRequest, _ func(domain.StreamEvent) error) (domain.Generation, error) {
+	return m.Generate(ctx, req)
+}
+
+type modelsFor map[domain.UsageType]domain.ChatModel
+
+func (m modelsFor) For(_ context.Context, _ domain.TenantID, u domain.UsageType) (domain.ChatModel, error) {
+	return m[u], nil
+}
+
+func TestSummaryUsesTheKBProcessingModelWhenConfigured(t *testing.T) {
+	m := &summaryModel{}
+	z := summarizer{models: modelsFor{domain.UsageKBProcessing: m}}
+	sum, upTo, ok, err := z.update(context.Background(), "t1", "earlier", "", msgs(RecentTurns+summaryBatch))
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, "The customer asked about four things.", sum)
+	assert.Equal(t, "msg_d", upTo)
+	require.Len(t, m.got, 2)
+	assert.Contains(t, m.got[1].Content, "Summary so far:\nearlier")
+	assert.Contains(t, m.got[1].Content, "user: Sentence number a.")
+	assert.NotContains(t, m.got[1].Content, "Sentence number e", "the recent turns are recalled verbatim, not summarised")
+}
