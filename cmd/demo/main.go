@@ -83,6 +83,8 @@ func main() {
 		}
 	}
 
+	c.conversation()
+
 	step("Roll back to the default strategy")
 	var back map[string]any
 	c.call("POST", "/strategy/retrieval/rollback", nil, &back)
