@@ -179,7 +179,9 @@ type ChatStore interface {
 	SaveTurn(ctx context.Context, t Turn) error
 	// ListMessages pages a session's messages oldest first.
 	ListMessages(ctx context.Context, tenant TenantID, sessionID string, p PageRequest) (Page[SessionMessage], error)
-	// RecentMessages returns the newest n messages, oldest first.
+	// RecentMessages returns the newest n messages, oldest first, with
+	// what memory recalls only: id, role, content, status, trace id and
+	// time (no sources, flow or monitoring).
 	RecentMessages(ctx context.Context, tenant TenantID, sessionID string, n int) ([]SessionMessage, error)
 	GetMessage(ctx context.Context, tenant TenantID, sessionID, id string) (SessionMessage, error)
 	ListToolTraces(ctx context.Context, tenant TenantID, sessionID string, p PageRequest) (Page[ToolTrace], error)

@@ -19,8 +19,9 @@ ORDER BY id
 LIMIT @lim;
 
 -- name: RecentChatMessages :many
--- Newest first; the store turns them oldest first.
-SELECT * FROM chat_messages
+-- Newest first; the store turns them oldest first. Only what memory
+-- recalls: the turns' text, not their sources or monitoring.
+SELECT id, role, content, status, trace_id, created_at FROM chat_messages
 WHERE tenant_id = @tenant_id AND session_id = @session_id
 ORDER BY id DESC
 LIMIT @lim;

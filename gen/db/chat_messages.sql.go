@@ -154,7 +154,7 @@ func (q *Queries) ListChatMessages(ctx context.Context, arg ListChatMessagesPara
 }
 
 const recentChatMessages = `-- name: RecentChatMessages :many
-SELECT id, tenant_id, session_id, role, content, thought, response_type, confidence, should_transfer, transfer_reason, sources, flow, trace_id, status, monitoring, created_at FROM chat_messages
+SELECT id, role, content, status, trace_id, created_at FROM chat_messages
 WHERE tenant_id = $1 AND session_id = $2
 ORDER BY id DESC
 LIMIT $3
@@ -166,32 +166,32 @@ type RecentChatMessagesParams struct {
 	Lim       int32
 }
 
-// Newest first; the store turns them oldest first.
-func (q *Queries) RecentChatMessages(ctx context.Context, arg RecentChatMessagesParams) ([]ChatMessage, error) {
+type RecentChatMessagesRow struct {
+	ID        string
+	Role      string
+	Content   string
+	Status    string
+	TraceID   string
+	CreatedAt time.Time
+}
+
+// Newest first; the store turns them oldest first. Only what memory
+// recalls: the turns' text, not their sources or monitoring.
+func (q *Queries) RecentChatMessages(ctx context.Context, arg RecentChatMessagesParams) ([]RecentChatMessagesRow, error) {
 	rows, err := q.db.Query(ctx, recentChatMessages, arg.TenantID, arg.SessionID, arg.Lim)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ChatMessage{}
+	items := []RecentChatMessagesRow{}
 	for rows.Next() {
-		var i ChatMessage
+		var i RecentChatMessagesRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.TenantID,
-			&i.SessionID,
 			&i.Role,
 			&i.Content,
-			&i.Thought,
-			&i.ResponseType,
-			&i.Confidence,
-			&i.ShouldTransfer,
-			&i.TransferReason,
-			&i.Sources,
-			&i.Flow,
-			&i.TraceID,
 			&i.Status,
-			&i.Monitoring,
+			&i.TraceID,
 			&i.CreatedAt,
 		); err != nil {
 			return nil, err

@@ -65,7 +65,12 @@ func (s *Store) RecentMessages(ctx context.Context, tenant domain.TenantID, sess
 		}
 	}
 	slices.Reverse(rows)
-	return convertRows(rows, messageFromRow)
+	out := make([]domain.SessionMessage, len(rows))
+	for i, r := range rows {
+		out[i] = domain.SessionMessage{ID: r.ID, TenantID: tenant, SessionID: sessionID, Role: r.Role, Content: r.Content,
+			TraceID: r.TraceID, Status: domain.MessageStatus(r.Status), CreatedAt: r.CreatedAt.UTC()}
+	}
+	return out, nil
 }
 
 // GetMessage implements domain.ChatStore.
