@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -600,31 +599,15 @@ func BenchmarkDialogueFirstDelta(b *testing.B) {
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
 			b.Fatalf("stream: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 		}
-		rd := bufio.NewReader(res.Body)
-		var event string
-		var names []string
 		var text strings.Builder
-		for {
-			line, err := rd.ReadString('\n')
-			if err != nil {
-				break
-			}
-			line = strings.TrimRight(line, "\n")
-			switch {
-			case strings.HasPrefix(line, "event: "):
-				event = strings.TrimPrefix(line, "event: ")
-				names = append(names, event)
-			case strings.HasPrefix(line, "data: ") && event == "delta":
+		names := scanSSE(b, res.Body, func(event, data string) {
+			if event == "delta" {
 				if first.IsZero() {
 					first = time.Now()
 				}
-				var delta struct{ Text string }
-				if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &delta); err != nil {
-					b.Fatal(err)
-				}
-				text.WriteString(delta.Text)
+				text.WriteString(deltaText(b, data))
 			}
-		}
+		})
 		if first.IsZero() || names[len(names)-1] != "done" || text.String() != dlgFirstPiece+dlgSecondPiece {
 			b.Fatalf("%q: events %v, answer %q", message, names, text.String())
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -105,36 +106,21 @@ func BenchmarkStreamFirstDeltaOverhead(b *testing.B) {
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
 			b.Fatalf("stream: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 		}
-		rd := bufio.NewReader(res.Body)
-		var event string
-		var names []string
 		var answer strings.Builder
-		for {
-			line, err := rd.ReadString('\n')
-			if err != nil {
-				break
-			}
-			line = strings.TrimRight(line, "\n")
-			switch {
-			case strings.HasPrefix(line, "event: "):
-				event = strings.TrimPrefix(line, "event: ")
-				names = append(names, event)
-			case strings.HasPrefix(line, "data: ") && event == "delta":
+		names := scanSSE(b, res.Body, func(event, data string) {
+			switch event {
+			case "delta":
 				if firstDelta.IsZero() {
 					firstDelta = time.Now()
 				}
-				var d struct{ Text string }
-				if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
-					b.Fatal(err)
-				}
-				answer.WriteString(d.Text)
-			case strings.HasPrefix(line, "data: ") && event == "meta":
+				answer.WriteString(deltaText(b, data))
+			case "meta":
 				var m struct{ ShouldTransfer bool }
-				if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &m); err != nil || m.ShouldTransfer {
-					b.Fatalf("the strategy must answer, got %s", line)
+				if err := json.Unmarshal([]byte(data), &m); err != nil || m.ShouldTransfer {
+					b.Fatalf("the strategy must answer, got %s", data)
 				}
 			}
-		}
+		})
 		if firstDelta.IsZero() || len(names) == 0 || names[len(names)-1] != "done" ||
 			answer.String() != "Refunds take three working days [1]." {
 			b.Fatalf("events %v, answer %q", names, answer.String())
@@ -169,4 +155,35 @@ func BenchmarkStreamFirstDeltaOverhead(b *testing.B) {
 	if p50 := pct(added, 0.50); p50 > 10 {
 		b.Logf("added latency p50 %.2f ms is over the 10 ms target", p50)
 	}
+}
+
+// scanSSE reads a server-sent event stream to its end, calling fn with
+// each event's name and data, and returns the event names in order.
+func scanSSE(b testing.TB, r io.Reader, fn func(event, data string)) []string {
+	rd := bufio.NewReader(r)
+	var event string
+	var names []string
+	for {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			return names
+		}
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+			names = append(names, event)
+		case strings.HasPrefix(line, "data: "):
+			fn(event, strings.TrimPrefix(line, "data: "))
+		}
+	}
+}
+
+// deltaText is a delta event's text.
+func deltaText(b testing.TB, data string) string {
+	var d struct{ Text string }
+	if err := json.Unmarshal([]byte(data), &d); err != nil {
+		b.Fatal(err)
+	}
+	return d.Text
 }
