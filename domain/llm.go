@@ -97,6 +97,11 @@ type ChatModel interface {
 	Stream(ctx context.Context, req GenerateRequest, emit func(StreamEvent) error) (Generation, error)
 }
 
+// OfflineChatModel is the name the offline extractive answerer reports
+// (ChatModel.Model): it quotes evidence and cannot compose, so callers that
+// need composition (summaries) tell it apart by this name.
+const OfflineChatModel = "offline-extractive-v1"
+
 // DefaultLLMConfig is what a usage type uses until the tenant saves one:
 // the offline extractive answerer.
 func DefaultLLMConfig(tenant TenantID, usage UsageType) LLMConfig {

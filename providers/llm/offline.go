@@ -10,7 +10,7 @@ import (
 )
 
 // OfflineModel is the name of the extractive answerer.
-const OfflineModel = "offline-extractive-v1"
+const OfflineModel = domain.OfflineChatModel
 
 // Notes that end every offline answer, so that nobody mistakes a quote
 // for a composed reply.

@@ -63,10 +63,6 @@ type summarizer struct {
 	models domain.ChatModels
 }
 
-// offlineModel is the offline answerer's name: it quotes evidence and
-// cannot summarise, so the extractive summary is used instead.
-const offlineModel = "offline-extractive-v1"
-
 // update returns the new summary and the id of the newest message it
 // covers, or ok=false when it need not change. window is the newest
 // RecentTurns+summaryBatch messages, oldest first.
@@ -87,7 +83,7 @@ func (z summarizer) update(ctx context.Context, tenant domain.TenantID, summary,
 	}
 	newest := fresh[len(fresh)-1].ID
 	if z.models != nil {
-		if m, err := z.models.For(ctx, tenant, domain.UsageKBProcessing); err == nil && m.Model() != offlineModel {
+		if m, err := z.models.For(ctx, tenant, domain.UsageKBProcessing); err == nil && m.Model() != domain.OfflineChatModel {
 			gen, err := m.Generate(ctx, domain.GenerateRequest{Messages: summaryPrompt(summary, fresh), Temperature: 0, MaxTokens: 300})
 			if err == nil && strings.TrimSpace(gen.Answer) != "" {
 				return clip(strings.TrimSpace(gen.Answer)), newest, true, nil

@@ -2,7 +2,6 @@ package turn
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -99,7 +98,3 @@ func slotLines(slots map[string]string) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }

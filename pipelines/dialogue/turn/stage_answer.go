@@ -2,6 +2,8 @@ package turn
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -196,7 +198,7 @@ func (t *run) slotFilter() (map[string]any, error) {
 		if !ok || !fd.Status.Usable() || (fd.Type != domain.MetaString && fd.Type != domain.MetaEnum) {
 			continue
 		}
-		if fd.Type == domain.MetaEnum && !contains(fd.EnumValues, v) {
+		if fd.Type == domain.MetaEnum && !slices.Contains(fd.EnumValues, v) {
 			continue
 		}
 		if f == nil {
@@ -205,15 +207,6 @@ func (t *run) slotFilter() (map[string]any, error) {
 		f[fd.Key] = v
 	}
 	return f, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 func sources(cs []answer.Citation) []domain.MessageSource {
@@ -229,7 +222,7 @@ func sources(cs []answer.Citation) []domain.MessageSource {
 }
 
 func kbSummary(hits int, top float64) string {
-	return strings.TrimSpace(strings.Join([]string{itoa(hits), "hits, top score", ftoa(top)}, " "))
+	return fmt.Sprintf("%d hits, top score %.3f", hits, top)
 }
 
 func deref(s *string) string {
