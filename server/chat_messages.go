@@ -3,11 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"mime"
 	"strings"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -98,56 +95,6 @@ func (h *handlers) resumeReply(ctx context.Context, tenant domain.TenantID, sess
 		return nil, err
 	}
 	return api.PostChatMessage200TexteventStreamResponse{Body: body}, nil
-}
-
-// sseStream writes server-sent events into a pipe whose reader the
-// generated response copies to the client, flushing each write.
-type sseStream struct {
-	mu    sync.Mutex
-	w     *io.PipeWriter
-	once  sync.Once
-	begun chan error
-}
-
-func (s *sseStream) started() { s.once.Do(func() { s.begun <- nil }) }
-
-func (s *sseStream) write(id, event string, data []byte) error {
-	s.started()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := fmt.Fprintf(s.w, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data)
-	return err
-}
-
-func (s *sseStream) comment(text string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := io.WriteString(s.w, ": "+text+"\n\n")
-	return err
-}
-
-// streamEvents runs produce in a goroutine and returns the stream's body
-// once the first event is written. An error before any event is returned
-// as is (an ordinary problem answer); after it, produce has already sent
-// its own error event. Pings keep idle streams open through proxies.
-func streamEvents(ctx context.Context, produce func(*sseStream) error) (io.Reader, error) {
-	pr, pw := io.Pipe()
-	s := &sseStream{w: pw, begun: make(chan error, 1)}
-	go func() {
-		stop := pingEvery(ssePing, s.comment)
-		defer stop()
-		err := produce(s)
-		s.once.Do(func() { s.begun <- err })
-		_ = pw.Close()
-	}()
-	if err := <-s.begun; err != nil {
-		_ = pr.Close()
-		return nil, err
-	}
-	// A client that goes away closes the reader (the generated response
-	// closes it on return); the request's end does too, so no write blocks.
-	context.AfterFunc(ctx, func() { _ = pr.CloseWithError(ctx.Err()) })
-	return pr, nil
 }
 
 // encodeReplyEvent is the data of one reply event, in the contract's shapes.
