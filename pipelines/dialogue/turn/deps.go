@@ -23,22 +23,11 @@ type Flows interface {
 	Flow(ctx context.Context, tenant domain.TenantID, id string) (f flow.Flow, enabled bool, err error)
 }
 
-// Template is a published prompt template version, ready to render.
-type Template struct {
-	ID      string
-	Version int
-	// Render fills the template's variables: builtins are the service's,
-	// values the caller's. A required variable left unfilled is an error.
-	Render func(builtins, values map[string]string) (text string, tokens int, err error)
-	// UsesEvidence: the template places the evidence itself ({{evidence}});
-	// otherwise the evidence is appended after it.
-	UsesEvidence bool
-}
-
-// Prompts gives the tenant's published template of a scene; found is false
-// when the scene has none (the built-in instruction is used).
+// Prompts gives the tenant's published template version of a scene
+// (*prompt.Cache); CodeNotFound when the scene has none (the built-in
+// instruction is used).
 type Prompts interface {
-	Published(ctx context.Context, tenant domain.TenantID, scene string) (t Template, found bool, err error)
+	PublishedPrompt(ctx context.Context, tenant domain.TenantID, scene string) (domain.PromptVersion, error)
 }
 
 // Guards gives a tenant's compiled guardrails.

@@ -1,12 +1,11 @@
 package turn
 
 import (
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 )
 
 // SceneChat is the prompt-template scene of the dialogue's answers.
@@ -24,31 +23,32 @@ func (t *run) prompt(cs []answer.Citation) ([]domain.ChatMessage, promptDetail) 
 	evidence := answer.Evidence(cs)
 	system := answer.SystemInstruction() + "\n\nEvidence:\n" + evidence
 	detail := promptDetail{outcome: "builtin", m: map[string]any{}}
-	tpl, found, err := t.r.d.Prompts.Published(t.ctx, t.in.Tenant, SceneChat)
+	v, err := t.r.d.Prompts.PublishedPrompt(t.ctx, t.in.Tenant, SceneChat)
 	switch {
+	case domain.ErrorCodeOf(err) == domain.CodeNotFound:
 	case err != nil:
 		detail.outcome = "fallback"
 		detail.m["error"] = err.Error()
 		t.r.d.Log.Warn("prompt template unavailable; using the built-in instruction", "tenant", t.in.Tenant, "err", err)
-	case found:
-		text, tokens, rerr := tpl.Render(t.builtins(evidence), t.in.Values)
-		render := domain.PromptRender{TenantID: t.in.Tenant, TemplateID: tpl.ID, Version: tpl.Version, Scene: SceneChat,
-			Tokens: tokens, At: t.r.d.now().UTC()}
-		detail.m["templateId"], detail.m["version"] = tpl.ID, tpl.Version
-		t.reply.Monitoring.TemplateID, t.reply.Monitoring.TemplateVersion = &tpl.ID, ptr(tpl.Version)
+	default:
+		r, rerr := prompt.Render(v, prompt.Input{Builtins: t.builtins(evidence), Values: t.in.Values})
+		render := domain.PromptRender{TenantID: t.in.Tenant, TemplateID: v.TemplateID, Version: v.Version, Scene: SceneChat,
+			Tokens: r.Tokens, At: t.r.d.now().UTC()}
+		detail.m["templateId"], detail.m["version"] = v.TemplateID, v.Version
+		t.reply.Monitoring.TemplateID, t.reply.Monitoring.TemplateVersion = &v.TemplateID, ptr(v.Version)
 		if rerr != nil {
 			render.Fallback = true
 			detail.outcome = "fallback"
 			detail.m["error"] = rerr.Error()
 			t.r.d.Log.Warn("prompt template could not be rendered; using the built-in instruction",
-				"tenant", t.in.Tenant, "template", tpl.ID, "version", tpl.Version, "err", rerr)
+				"tenant", t.in.Tenant, "template", v.TemplateID, "version", v.Version, "err", rerr)
 		} else {
-			system = text
-			if !tpl.UsesEvidence {
+			system = r.Text
+			if !usesEvidence(v) {
 				system += "\n\nEvidence:\n" + evidence
 			}
 			detail.outcome = "template"
-			detail.m["tokens"] = tokens
+			detail.m["tokens"] = r.Tokens
 		}
 		t.renders = append(t.renders, render)
 	}
@@ -61,20 +61,17 @@ func (t *run) prompt(cs []answer.Citation) ([]domain.ChatMessage, promptDetail) 
 	return msgs, detail
 }
 
-// builtins are the values the service injects into templates.
+// builtins are the values the service injects into templates; the
+// evidence is numbered as the built-in prompt numbers it.
 func (t *run) builtins(evidence string) map[string]string {
-	name := string(t.in.Tenant)
-	if tn, err := t.r.d.Tenants.GetTenant(t.ctx, t.in.Tenant); err == nil && tn.Name != "" {
-		name = tn.Name
+	b := prompt.Builtin{TenantID: t.in.Tenant, Now: t.r.d.now(), Location: t.zone(), Slots: t.session.Slots,
+		Summary: t.session.Summary, Message: t.in.Message}
+	if tn, err := t.r.d.Tenants.GetTenant(t.ctx, t.in.Tenant); err == nil {
+		b.TenantName = tn.Name
 	}
-	return map[string]string{
-		domain.BuiltinTenantName:  name,
-		domain.BuiltinCurrentTime: t.r.d.now().In(t.zone()).Format(time.RFC3339),
-		domain.BuiltinSlots:       slotLines(t.session.Slots),
-		domain.BuiltinEvidence:    evidence,
-		domain.BuiltinSummary:     t.session.Summary,
-		domain.BuiltinMessage:     t.in.Message,
-	}
+	m := b.Map()
+	m[domain.BuiltinEvidence] = evidence
+	return m
 }
 
 // zone is the tenant's time zone (UTC when it set none or an unknown one).
@@ -86,15 +83,14 @@ func (t *run) zone() *time.Location {
 	return s.Location()
 }
 
-func slotLines(slots map[string]string) string {
-	keys := make([]string, 0, len(slots))
-	for k := range slots {
-		keys = append(keys, k)
+// usesEvidence reports whether a template places the evidence itself;
+// otherwise it is appended after the template's text. Placeholders must be
+// declared, so the declaration says it.
+func usesEvidence(v domain.PromptVersion) bool {
+	for _, vr := range v.Variables {
+		if vr.Name == domain.BuiltinEvidence {
+			return true
+		}
 	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		b.WriteString(k + ": " + slots[k] + "\n")
-	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return false
 }
