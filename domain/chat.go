@@ -63,6 +63,10 @@ type MessageSource struct {
 	ChunkID      string
 	Page         *int
 	Score        float64
+	// HeadingPath and Quote say where in the document the cited text
+	// stands and what it says.
+	HeadingPath []string
+	Quote       string
 }
 
 // MessageFlow is where a flow stands after a message.

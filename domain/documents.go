@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -51,7 +52,9 @@ type NewDocument struct {
 	JobID    string
 }
 
-// Chunk is a piece of a document, the unit of retrieval.
+// Chunk is an answer-sized piece of a document (a line, a question with
+// its answer, a sentence, a table row), the unit of retrieval. It points to
+// its passage, the text around it that an answer reads.
 type Chunk struct {
 	ID         string
 	TenantID   TenantID
@@ -65,10 +68,46 @@ type Chunk struct {
 	Heading    *string
 	LineStart  *int32
 	LineEnd    *int32
+	// HeadingPath is the headings above the chunk, outermost first, or
+	// the sheet of a table row; searched with the text.
+	HeadingPath []string
+	// ParentIndex is the index of the chunk's passage in its document (nil
+	// for chunks indexed before passages existed).
+	ParentIndex *int32
 	// Metadata is the document's metadata plus the chunk's own (page, sheet).
 	Metadata map[string]any
 	// DocumentName is filled in where a chunk is shown as a source.
 	DocumentName string
+	// Context is the chunk's passage and ContextTokens its length, filled
+	// in where a chunk is evidence ("" when it has none: read Text).
+	Context       string
+	ContextTokens int32
+}
+
+// HeadingSeparator joins a heading path for display and search.
+const HeadingSeparator = " › "
+
+// SearchText is what retrieval matches a chunk on: its heading path and its
+// text, so that "can I return a mattress" meets a sentence under
+// "Returns › Mattresses" that never says "return".
+func (c Chunk) SearchText() string {
+	return SearchText(c.HeadingPath, c.Text)
+}
+
+// SearchText joins a heading path and a text as Chunk.SearchText does.
+func SearchText(path []string, text string) string {
+	if len(path) == 0 {
+		return text
+	}
+	return strings.Join(path, HeadingSeparator) + "\n" + text
+}
+
+// Passage is the text around a document's chunks that an answer reads: a
+// section's paragraphs, a page window, a run of lines or rows.
+type Passage struct {
+	Index  int32
+	Text   string
+	Tokens int32
 }
 
 // DocumentFilter narrows a document listing.

@@ -78,9 +78,10 @@ type JobStore interface {
 	JobStage(ctx context.Context, owner, id string, state JobState, done, total int32) error
 	// LoadJobInput returns the document and its file.
 	LoadJobInput(ctx context.Context, job IndexJob) (Document, []byte, error)
-	// ReplaceChunks replaces every chunk of the job's document (vectors go
-	// with them). Returns ErrLeaseLost when owner no longer holds the job.
-	ReplaceChunks(ctx context.Context, owner string, job IndexJob, chunks []Chunk) error
+	// ReplaceChunks replaces every chunk and passage of the job's document
+	// (vectors go with them). Returns ErrLeaseLost when owner no longer
+	// holds the job.
+	ReplaceChunks(ctx context.Context, owner string, job IndexJob, chunks []Chunk, passages []Passage) error
 	// SucceedJob finishes the job and marks the document ready with its
 	// chunk count and embedding model.
 	SucceedJob(ctx context.Context, owner string, job IndexJob, chunks int32, model string) error

@@ -59,16 +59,27 @@ type GenerateRequest struct {
 	Temperature float64
 	MaxTokens   int
 	// Question and Evidence are what the offline extractive answerer uses
-	// instead of the prompt (the question and the evidence passages, best
-	// first); model clients ignore them.
+	// instead of the prompt (the question and the evidence units, most
+	// relevant first, each with the passage it stands in); model clients
+	// ignore them.
 	Question string
-	Evidence []string
+	Evidence []EvidenceUnit
+}
+
+// EvidenceUnit is one piece of evidence for the extractive answerer: the
+// unit retrieval found and the passage around it ("" when it has none).
+type EvidenceUnit struct {
+	Text    string
+	Context string
 }
 
 // Generation is a finished answer. Thought is the model's reasoning, kept
 // apart from the answer (<think>…</think> or a provider's reasoning field).
 type Generation struct {
-	Answer           string
+	Answer string
+	// EvidenceUsed lists the GenerateRequest.Evidence units an extractive
+	// answer quotes (nil for a model, whose citations are in the text).
+	EvidenceUsed     []int
 	Thought          string
 	Model            string
 	PromptTokens     int

@@ -32,7 +32,12 @@ type TenantSettings struct {
 	KBVectorLogPath string
 	// Timezone is an IANA zone name ("Asia/Shanghai"); prompts show the
 	// current time in it.
-	Timezone  string
+	Timezone string
+	// HandoffMessageEN and HandoffMessageZH are what a customer writing
+	// in English or Chinese reads when the assistant hands over; nil is the
+	// built-in text (DefaultHandoffMessage).
+	HandoffMessageEN *string
+	HandoffMessageZH *string
 	Version   int32
 	UpdatedAt time.Time
 }
@@ -54,6 +59,28 @@ func (s TenantSettings) Validate() error {
 		return &Error{Code: CodeValidation, Message: "The settings do not pass validation.", Fields: fields}
 	}
 	return nil
+}
+
+// Built-in hand-off texts, by the customer's language.
+const (
+	DefaultHandoffMessageEN = "I'm not sure I can answer that correctly, so I'm connecting you with a member of our team."
+	DefaultHandoffMessageZH = "这个问题我暂时无法准确回答，正在为您转接人工客服。"
+)
+
+// HandoffMessage returns what a customer writing in lang ("en", "zh")
+// reads when the assistant hands over: the tenant's text, or the built-in
+// one. Any other language gets the English text.
+func (s TenantSettings) HandoffMessage(lang string) string {
+	if lang == "zh" {
+		if s.HandoffMessageZH != nil {
+			return *s.HandoffMessageZH
+		}
+		return DefaultHandoffMessageZH
+	}
+	if s.HandoffMessageEN != nil {
+		return *s.HandoffMessageEN
+	}
+	return DefaultHandoffMessageEN
 }
 
 // Location returns the tenant's time zone, UTC when it cannot be loaded.

@@ -30,22 +30,39 @@ type RetrievalStrategy struct {
 	MinTopScore                 float64
 	MinEvidenceTokens           int32
 	TransferConfidenceThreshold float64
+	// MinAnswerability: when the best evidence covers less of the
+	// question's informative terms than this, the assistant hands off
+	// (low_answerability). 0 turns the check off.
+	MinAnswerability float64
 }
 
-// DefaultStrategy is the strategy a tenant has until it switches: vector
-// search, with the thresholds of its settings.
-func DefaultStrategy(s TenantSettings) RetrievalStrategy {
+// DefaultMinAnswerability is the default strategy's MinAnswerability,
+// chosen on the evaluation sets (make eval).
+const DefaultMinAnswerability = 0.5
+
+// DefaultStrategy is the strategy a tenant has until it switches: hybrid
+// search (the embedder's calibrated vector relevance with the BM25
+// index's coverage of the question, weighted as the embedding model's
+// calibration says), with the thresholds of its settings, which apply to
+// calibrated relevance in [0, 1] whatever the model.
+func DefaultStrategy(s TenantSettings, c ScoreCalibration) RetrievalStrategy {
 	return RetrievalStrategy{
-		Mode: ModeVector, TopK: 5, ScoreThreshold: s.RetrievalScoreThreshold, LexicalWeight: 0.3,
+		Mode: ModeHybrid, TopK: 5, ScoreThreshold: s.RetrievalScoreThreshold, LexicalWeight: c.LexicalWeight,
 		MaxEvidenceTokens: 2000, MinHits: s.MinHits, MinTopScore: s.MinTopScore,
 		MinEvidenceTokens: s.MinEvidenceTokens, TransferConfidenceThreshold: s.TransferConfidenceThreshold,
+		MinAnswerability: DefaultMinAnswerability,
 	}
 }
 
 // ID identifies a configuration: the same values always give the same id.
 func (s RetrievalStrategy) ID() string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s|%d|%g|%g|%d|%d|%g|%d|%g", s.Mode, s.TopK, s.ScoreThreshold,
-		s.LexicalWeight, s.MaxEvidenceTokens, s.MinHits, s.MinTopScore, s.MinEvidenceTokens, s.TransferConfidenceThreshold)))
+	key := fmt.Sprintf("%s|%d|%g|%g|%d|%d|%g|%d|%g", s.Mode, s.TopK, s.ScoreThreshold,
+		s.LexicalWeight, s.MaxEvidenceTokens, s.MinHits, s.MinTopScore, s.MinEvidenceTokens, s.TransferConfidenceThreshold)
+	if s.MinAnswerability != 0 {
+		// Strategies without the check keep the ids they had.
+		key += fmt.Sprintf("|%g", s.MinAnswerability)
+	}
+	sum := sha256.Sum256([]byte(key))
 	return "stg_" + hex.EncodeToString(sum[:8])
 }
 

@@ -114,4 +114,14 @@ type LexicalHit struct {
 // LexicalSearcher searches chunks by their words, per tenant.
 type LexicalSearcher interface {
 	SearchWords(ctx context.Context, tenant TenantID, q LexicalQuery) ([]LexicalHit, error)
+	// TermStats returns, for each analysed term (package analysis), its
+	// inverse document frequency over the tenant's chunks and whether any
+	// chunk holds it (one that none holds gets the highest idf).
+	TermStats(ctx context.Context, tenant TenantID, terms []string) ([]TermStat, error)
+}
+
+// TermStat is how telling a term is in a tenant's knowledge.
+type TermStat struct {
+	IDF   float64
+	Found bool
 }

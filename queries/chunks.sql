@@ -10,21 +10,30 @@ ORDER BY idx
 LIMIT @lim;
 
 -- name: GetChunksByIDs :many
-SELECT c.*, d.name AS document_name FROM chunks c
+SELECT c.*, d.name AS document_name, COALESCE(p.text, '')::text AS context, COALESCE(p.tokens, 0)::integer AS context_tokens
+FROM chunks c
 JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
+LEFT JOIN passages p ON p.tenant_id = c.tenant_id AND p.document_id = c.document_id AND p.idx = c.parent_idx
 WHERE c.tenant_id = @tenant_id AND c.id = ANY(@ids::text[]);
 
+-- name: DeleteDocumentPassages :exec
+DELETE FROM passages WHERE tenant_id = @tenant_id AND document_id = @document_id;
+
+-- name: InsertPassages :copyfrom
+INSERT INTO passages (tenant_id, document_id, idx, text, tokens)
+VALUES (@tenant_id, @document_id, @idx, @text, @tokens);
+
 -- name: InsertChunks :copyfrom
-INSERT INTO chunks (id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata)
-VALUES (@id, @tenant_id, @kb_id, @document_id, @idx, @text, @tokens, @page, @sheet, @heading, @line_start, @line_end, @metadata);
+INSERT INTO chunks (id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata, parent_idx, heading_path)
+VALUES (@id, @tenant_id, @kb_id, @document_id, @idx, @text, @tokens, @page, @sheet, @heading, @line_start, @line_end, @metadata, @parent_idx, @heading_path);
 
 -- name: ListChunkTenants :many
 SELECT DISTINCT tenant_id FROM chunks WHERE tenant_id > @after ORDER BY tenant_id LIMIT 1000;
 
 -- name: ListTenantChunks :many
-SELECT id, kb_id, document_id, text, metadata FROM chunks
+SELECT id, kb_id, document_id, text, metadata, heading_path FROM chunks
 WHERE tenant_id = @tenant_id AND id > @after ORDER BY id LIMIT @lim;
 
 -- name: ListDocumentChunkTexts :many
-SELECT id, kb_id, document_id, text, metadata FROM chunks
+SELECT id, kb_id, document_id, text, metadata, heading_path FROM chunks
 WHERE tenant_id = @tenant_id AND document_id = @document_id;

@@ -12,6 +12,8 @@ SET transfer_confidence_threshold = @transfer_confidence_threshold,
     kb_vector_log_enabled = @kb_vector_log_enabled,
     kb_vector_log_path = @kb_vector_log_path,
     timezone = @timezone,
+    handoff_message_en = sqlc.narg(handoff_message_en),
+    handoff_message_zh = sqlc.narg(handoff_message_zh),
     version = version + 1,
     updated_at = now()
 WHERE tenant_id = @tenant_id AND version = @version

@@ -154,7 +154,8 @@ func toAPIChatMessage(m domain.SessionMessage) api.ChatMessage {
 }
 
 func toAPIMessageSource(s domain.MessageSource) api.ChatMessageSource {
-	out := api.ChatMessageSource{DocumentId: s.DocumentID, DocumentName: s.DocumentName, ChunkId: s.ChunkID, Score: s.Score}
+	out := api.ChatMessageSource{DocumentId: s.DocumentID, DocumentName: s.DocumentName, ChunkId: s.ChunkID, Score: s.Score,
+		HeadingPath: nonNilStrings(s.HeadingPath), Quote: s.Quote}
 	if s.Page != nil {
 		p := int32(*s.Page)
 		out.Page = &p

@@ -18,7 +18,8 @@ func toAPIChatReply(r turn.Reply) api.ChatReply {
 }
 
 func toAPIReplySource(s domain.MessageSource) api.ReplySource {
-	return api.ReplySource{DocumentId: s.DocumentID, DocumentName: s.DocumentName, ChunkId: s.ChunkID, Page: s.Page, Score: s.Score}
+	return api.ReplySource{DocumentId: s.DocumentID, DocumentName: s.DocumentName, ChunkId: s.ChunkID, Page: s.Page, Score: s.Score,
+		HeadingPath: nonNilStrings(s.HeadingPath), Quote: s.Quote}
 }
 
 func toAPIStageEvent(session, message, trace string, st domain.StageTrace) api.StageEvent {

@@ -105,7 +105,7 @@ func toAPIDocument(d domain.Document) api.Document {
 func toAPIChunk(c domain.Chunk) api.Chunk {
 	return api.Chunk{
 		Id: c.ID, DocumentId: c.DocumentID, Index: c.Index, Text: c.Text, Tokens: c.Tokens,
-		Page: c.Page, Sheet: c.Sheet, Heading: c.Heading, Metadata: c.Metadata,
+		Page: c.Page, Sheet: c.Sheet, Heading: c.Heading, HeadingPath: nonNilStrings(c.HeadingPath), Metadata: c.Metadata,
 	}
 }
 

@@ -71,8 +71,8 @@ func toAPIRagResult(query string, o answer.Outcome) api.RagExperimentResult {
 	for _, c := range res.Candidates {
 		rc := api.RagCandidate{
 			ChunkId: c.Chunk.ID, DocumentId: c.Chunk.DocumentID, DocumentName: c.Chunk.DocumentName, KbId: c.Chunk.KBID,
-			Page: c.Chunk.Page, Metadata: nonNilMap(c.Chunk.Metadata), VectorScore: c.VectorScore, LexicalScore: c.LexicalScore, FusedScore: c.FusedScore,
-			Kept: c.Kept, Text: c.Chunk.Text,
+			Page: c.Chunk.Page, Metadata: nonNilMap(c.Chunk.Metadata), VectorScore: c.VectorScore, LexicalScore: c.LexicalScore, FusedScore: c.Relevance,
+			Coverage: c.Coverage, HeadingPath: nonNilStrings(c.Chunk.HeadingPath), Kept: c.Kept, Text: c.Chunk.Text,
 		}
 		if c.Dropped != "" {
 			d := api.RagCandidateDropped(c.Dropped)
@@ -87,7 +87,8 @@ func toAPIRagResult(query string, o answer.Outcome) api.RagExperimentResult {
 	if t := o.Transfer; t != nil {
 		out.TransferReason = &api.TransferReason{
 			Code: api.TransferReasonCode(t.Code), Hits: int32(t.Hits), MinHits: int32(t.MinHits), TopScore: t.TopScore,
-			MinTopScore: t.MinTopScore, EvidenceTokens: int32(t.EvidenceTokens), MinEvidenceTokens: int32(t.MinEvidenceTokens),
+			MinTopScore: t.MinTopScore, Answerability: t.Answerability, MinAnswerability: t.MinAnswerability,
+			EvidenceTokens: int32(t.EvidenceTokens), MinEvidenceTokens: int32(t.MinEvidenceTokens),
 			Confidence: t.Confidence, Threshold: t.Threshold,
 		}
 	}
@@ -102,7 +103,8 @@ func toAPIRagResult(query string, o answer.Outcome) api.RagExperimentResult {
 
 func toAPICitation(c answer.Citation) api.Citation {
 	return api.Citation{Index: int32(c.Index), ChunkId: c.Chunk.ID, DocumentId: c.Chunk.DocumentID,
-		DocumentName: c.Chunk.DocumentName, Page: c.Chunk.Page, Score: c.Score}
+		DocumentName: c.Chunk.DocumentName, Page: c.Chunk.Page, Score: c.Score,
+		HeadingPath: nonNilStrings(c.Chunk.HeadingPath), Quote: c.Chunk.Text}
 }
 
 func nonNilMap(m map[string]any) map[string]any {

@@ -39,16 +39,21 @@ func (h *handlers) UpdateTenantSettings(ctx context.Context, r api.UpdateTenantS
 		KBVectorLogPath:             b.KbVectorLogPath,
 		Version:                     b.Version,
 	}
-	if b.Timezone != nil {
-		in.Timezone = *b.Timezone
-	} else {
-		// An absent time zone keeps the current one; the version check
-		// of the update still refuses a write over someone else's change.
+	if b.Timezone == nil || b.HandoffMessages == nil {
+		// An absent time zone or hand-off texts keep the current ones; the
+		// version check of the update still refuses a write over someone
+		// else's change.
 		cur, err := h.d.Settings.GetSettings(ctx, tenant)
 		if err != nil {
 			return nil, err
 		}
-		in.Timezone = cur.Timezone
+		in.Timezone, in.HandoffMessageEN, in.HandoffMessageZH = cur.Timezone, cur.HandoffMessageEN, cur.HandoffMessageZH
+	}
+	if b.Timezone != nil {
+		in.Timezone = *b.Timezone
+	}
+	if m := b.HandoffMessages; m != nil {
+		in.HandoffMessageEN, in.HandoffMessageZH = m.En, m.Zh
 	}
 	if err := in.Validate(); err != nil {
 		return nil, err
@@ -77,6 +82,7 @@ func (h *handlers) toAPISettings(s domain.TenantSettings) api.TenantSettings {
 		KbVectorLogEnabled:          s.KBVectorLogEnabled,
 		KbVectorLogPath:             s.KBVectorLogPath,
 		Timezone:                    s.Timezone,
+		HandoffMessages:             api.HandoffMessages{En: s.HandoffMessageEN, Zh: s.HandoffMessageZH},
 		Version:                     s.Version,
 		UpdatedAt:                   s.UpdatedAt,
 	}

@@ -116,6 +116,7 @@ func strategyFromAPI(s api.RetrievalStrategy) domain.RetrievalStrategy {
 		Mode: domain.RetrievalMode(s.Mode), TopK: s.TopK, ScoreThreshold: s.ScoreThreshold, LexicalWeight: s.LexicalWeight,
 		MaxEvidenceTokens: s.MaxEvidenceTokens, MinHits: s.MinHits, MinTopScore: s.MinTopScore,
 		MinEvidenceTokens: s.MinEvidenceTokens, TransferConfidenceThreshold: s.TransferConfidenceThreshold,
+		MinAnswerability: orDefault(s.MinAnswerability, domain.DefaultMinAnswerability),
 	}
 }
 
@@ -124,6 +125,7 @@ func toAPIStrategy(s domain.RetrievalStrategy) api.RetrievalStrategy {
 		Mode: api.RetrievalMode(s.Mode), TopK: s.TopK, ScoreThreshold: s.ScoreThreshold, LexicalWeight: s.LexicalWeight,
 		MaxEvidenceTokens: s.MaxEvidenceTokens, MinHits: s.MinHits, MinTopScore: s.MinTopScore,
 		MinEvidenceTokens: s.MinEvidenceTokens, TransferConfidenceThreshold: s.TransferConfidenceThreshold,
+		MinAnswerability: &s.MinAnswerability,
 	}
 }
 
@@ -136,4 +138,12 @@ func toAPIChange(c retrieve.Change) api.StrategyChange {
 		Strategy: toAPIStrategy(c.Strategy), Previous: toAPIStrategy(c.Previous),
 		Findings: convertAll(c.Findings, toAPIFinding), ChangedAt: c.At,
 	}
+}
+
+// orDefault is *p, or def when the request left it out.
+func orDefault[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
 }

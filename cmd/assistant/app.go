@@ -130,7 +130,7 @@ func (a *app) build(ctx context.Context) error {
 	if err := a.buildIngestion(ctx); err != nil {
 		return err
 	}
-	strategies := retrieve.NewStrategies(a.store, a.store)
+	strategies := retrieve.NewStrategies(a.store, a.store, a.embedders)
 	// >>> intent-rules build
 	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), intent.DefaultTTL)
 	// <<< intent-rules build
@@ -263,7 +263,7 @@ func (a *app) lexicalUpsert(ctx context.Context, tenant domain.TenantID, chunks 
 	typed := domain.ChunkFields(fields.Items)
 	docs := make([]lexical.Doc, len(chunks))
 	for i, c := range chunks {
-		docs[i] = lexical.Doc{ChunkID: c.ID, KBID: c.KBID, DocumentID: c.DocumentID, Text: c.Text,
+		docs[i] = lexical.Doc{ChunkID: c.ID, KBID: c.KBID, DocumentID: c.DocumentID, Text: c.SearchText(),
 			Metadata: domain.SearchableMetadata(typed, c.Metadata)}
 	}
 	return a.lexical.Upsert(tenant, docs)

@@ -31,6 +31,8 @@ type kindCase struct {
 	lang     string // metadata: string field, filterable
 	ocr      bool   // an image: needs tesseract
 	contains []string
+	// inPaths must all stand in some chunk's heading path.
+	inPaths []string
 	// where says where chunk text comes from: a chunk containing the key
 	// has this page, sheet or heading.
 	pages    map[string]int
@@ -95,7 +97,8 @@ func TestIngestKindsThroughTheAPI(t *testing.T) {
 			name: "Markdown", file: "printer-faq.md", stored: "printer-faq.md", kind: "text",
 			content: []byte("# Printer FAQ\n\n## Paper jams\n\nOpen the rear tray and pull the jammed sheet slowly toward you.\n"),
 			product: "printer", lang: "en",
-			contains: []string{"# Printer FAQ", "pull the jammed sheet slowly"},
+			contains: []string{"pull the jammed sheet slowly"},
+			inPaths: []string{"Printer FAQ", "Paper jams"},
 			query:    "printer paper jammed sheet rear tray",
 		},
 		{
@@ -225,6 +228,13 @@ func TestIngestKindsThroughTheAPI(t *testing.T) {
 			text := strings.Join(all, "\n")
 			for _, want := range c.contains {
 				assert.Contains(t, text, want)
+			}
+			var paths []any
+			for _, ch := range chunks {
+				paths = append(paths, ch["headingPath"].([]any)...)
+			}
+			for _, want := range c.inPaths {
+				assert.Contains(t, paths, want, "headings travel with the text under them")
 			}
 			checkWhere(t, chunks, "page", c.pages)
 			checkWhere(t, chunks, "sheet", c.sheets)

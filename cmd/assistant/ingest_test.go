@@ -35,7 +35,11 @@ func TestUploadIndexAndSearchATextFile(t *testing.T) {
 
 	chunks := e.chunks("acme", doc["id"].(string))
 	require.NotEmpty(t, chunks)
-	assert.Contains(t, chunks[0]["text"], "收到商品七天内可以申请退款", "GBK decoded")
+	var texts []string
+	for _, c := range chunks {
+		texts = append(texts, c["text"].(string))
+	}
+	assert.Equal(t, []string{"退款政策", "收到商品七天内可以申请退款。", "退款将在三个工作日内原路退回。"}, texts, "GBK decoded, a unit per line")
 	assert.Equal(t, "router", chunks[0]["metadata"].(map[string]any)["product"])
 
 	t.Run("search finds it, under a matching filter only", func(t *testing.T) {

@@ -1110,6 +1110,7 @@ func (e TenantStatus) Valid() bool {
 // Defines values for TransferReasonCode.
 const (
 	InsufficientEvidence TransferReasonCode = "insufficient_evidence"
+	LowAnswerability     TransferReasonCode = "low_answerability"
 	LowConfidence        TransferReasonCode = "low_confidence"
 	LowScore             TransferReasonCode = "low_score"
 	NoEvidence           TransferReasonCode = "no_evidence"
@@ -1120,6 +1121,8 @@ const (
 func (e TransferReasonCode) Valid() bool {
 	switch e {
 	case InsufficientEvidence:
+		return true
+	case LowAnswerability:
 		return true
 	case LowConfidence:
 		return true
@@ -1538,8 +1541,18 @@ type ChatMessageSource struct {
 	// DocumentName Example: 退款.pdf
 	DocumentName string `json:"documentName"`
 
+	// HeadingPath The headings above a chunk, outermost first ("Returns and refunds", "Mattresses"), or the sheet of a table row; empty when it has none.
+	//
+	// Example: ["Returns and refunds","Mattresses"]
+	HeadingPath HeadingPath `json:"headingPath"`
+
 	// Page Example: 2
 	Page *int32 `json:"page"`
+
+	// Quote The text of the cited chunk ("" for messages stored before quotes were kept).
+	//
+	// Example: 退款将在3个工作日内原路返回。
+	Quote string `json:"quote"`
 
 	// Score Example: 0.82
 	Score float64 `json:"score"`
@@ -1568,7 +1581,7 @@ type ChatReply struct {
 	TraceId string  `json:"traceId"`
 
 	// TransferReason Why a human should take over: a retrieval reason (`no_evidence`, `low_score`,
-	// `insufficient_evidence`, `low_confidence`), `provider_unavailable`, a guardrail's
+	// `low_answerability`, `insufficient_evidence`, `low_confidence`), `provider_unavailable`, a guardrail's
 	// `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, or a flow's
 	// (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own).
 	TransferReason *string `json:"transferReason"`
@@ -1734,8 +1747,13 @@ type Chunk struct {
 	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	DocumentId DocumentId `json:"documentId"`
 
-	// Heading The nearest heading above the chunk (Word documents).
+	// Heading The nearest heading above the chunk (Word and Markdown headings), or the sheet of a table row; the last of `headingPath`.
 	Heading *string `json:"heading"`
+
+	// HeadingPath The headings above a chunk, outermost first ("Returns and refunds", "Mattresses"), or the sheet of a table row; empty when it has none.
+	//
+	// Example: ["Returns and refunds","Mattresses"]
+	HeadingPath HeadingPath `json:"headingPath"`
 
 	// Id Example: chk_5f0c1e2d3b4a59687766554433221100
 	Id ChunkId `json:"id"`
@@ -1783,13 +1801,23 @@ type Citation struct {
 	// DocumentName Example: faq.pdf
 	DocumentName string `json:"documentName"`
 
-	// Index The `[n]` the prompt numbered this evidence with.
+	// HeadingPath The headings above a chunk, outermost first ("Returns and refunds", "Mattresses"), or the sheet of a table row; empty when it has none.
+	//
+	// Example: ["Returns and refunds","Mattresses"]
+	HeadingPath HeadingPath `json:"headingPath"`
+
+	// Index The `[n]` the prompt numbered this evidence passage with.
 	//
 	// Example: 1
 	Index int32 `json:"index"`
 
 	// Page Example: 2
 	Page *int32 `json:"page"`
+
+	// Quote The unit the answer rests on (for the offline answerer, the one it quotes).
+	//
+	// Example: Refunds reach your account within 3 working days.
+	Quote string `json:"quote"`
 
 	// Score Example: 0.61
 	Score float64 `json:"score"`
@@ -2603,6 +2631,25 @@ type GuardrailWordStats struct {
 	// Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	WordId string `json:"wordId"`
 }
+
+// HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
+// (told from the message's script: Chinese when Han characters make up at least a fifth of its
+// letters, else English). `null` is the built-in text of that language. In a settings update,
+// leaving `handoffMessages` out keeps the current texts.
+//
+// Example: {"en":"One moment, a colleague will take over.","zh":null}
+type HandoffMessages struct {
+	// En Example: One moment, a colleague will take over.
+	En *string `json:"en"`
+
+	// Zh Example: 请稍候，正在为您转接人工客服。
+	Zh *string `json:"zh"`
+}
+
+// HeadingPath The headings above a chunk, outermost first ("Returns and refunds", "Mattresses"), or the sheet of a table row; empty when it has none.
+//
+// Example: ["Returns and refunds","Mattresses"]
+type HeadingPath = []string
 
 // HighRiskCategory A high-risk category; built in: `self_harm`, `threat`, `legal_emergency`, `medical_emergency`.
 //
@@ -3970,6 +4017,11 @@ type RagCandidate struct {
 	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
 	ChunkId ChunkId `json:"chunkId"`
 
+	// Coverage The share of the question's informative content the candidate's heading path and text hold.
+	//
+	// Example: 0.8
+	Coverage float64 `json:"coverage"`
+
 	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	DocumentId string `json:"documentId"`
 
@@ -3977,8 +4029,15 @@ type RagCandidate struct {
 	DocumentName string               `json:"documentName"`
 	Dropped      *RagCandidateDropped `json:"dropped"`
 
-	// FusedScore Example: 0.61
+	// FusedScore The candidate's relevance in [0, 1], what thresholds and the order apply to (see the tag).
+	//
+	// Example: 0.61
 	FusedScore float64 `json:"fusedScore"`
+
+	// HeadingPath The headings above a chunk, outermost first ("Returns and refunds", "Mattresses"), or the sheet of a table row; empty when it has none.
+	//
+	// Example: ["Returns and refunds","Mattresses"]
+	HeadingPath HeadingPath `json:"headingPath"`
 
 	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	KbId string `json:"kbId"`
@@ -4026,7 +4085,7 @@ type RagExperimentRequest struct {
 	// Query Example: How long does a refund take?
 	Query string `json:"query"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 	Strategy *RetrievalStrategy `json:"strategy,omitempty"`
 }
 
@@ -4056,7 +4115,7 @@ type RagExperimentResult struct {
 	// ShouldTransfer Example: false
 	ShouldTransfer bool `json:"shouldTransfer"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 	Strategy       RetrievalStrategy `json:"strategy"`
 	Thought        *string           `json:"thought"`
 	Timings        RagTimings        `json:"timings"`
@@ -4138,14 +4197,22 @@ type ReplyFlow struct {
 	Waiting bool `json:"waiting"`
 }
 
-// ReplySource Example: {"chunkId":"chk_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","documentId":"doc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","documentName":"shipping.pdf","page":2,"score":0.82}
+// ReplySource Example: {"chunkId":"chk_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","documentId":"doc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","documentName":"shipping.pdf","headingPath":["Delivery"],"page":2,"quote":"Standard delivery takes 3 to 5 working days.","score":0.82}
 type ReplySource struct {
 	ChunkId      string `json:"chunkId"`
 	DocumentId   string `json:"documentId"`
 	DocumentName string `json:"documentName"`
 
+	// HeadingPath The headings above a chunk, outermost first ("Returns and refunds", "Mattresses"), or the sheet of a table row; empty when it has none.
+	//
+	// Example: ["Returns and refunds","Mattresses"]
+	HeadingPath HeadingPath `json:"headingPath"`
+
 	// Page The page of a PDF chunk; null for other kinds.
-	Page  *int    `json:"page"`
+	Page *int `json:"page"`
+
+	// Quote The text of the cited chunk (the span the offline answerer quotes).
+	Quote string  `json:"quote"`
 	Score float64 `json:"score"`
 }
 
@@ -4154,9 +4221,9 @@ type ReplySource struct {
 // Example: hybrid
 type RetrievalMode string
 
-// RetrievalStrategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+// RetrievalStrategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 type RetrievalStrategy struct {
-	// LexicalWeight Weight of the lexical list in hybrid fusion (the vector list weighs 1 − this).
+	// LexicalWeight Weight of lexical coverage in a hybrid hit's relevance (calibrated vector relevance weighs 1 − this).
 	//
 	// Example: 0.3
 	LexicalWeight float64 `json:"lexicalWeight"`
@@ -4165,6 +4232,15 @@ type RetrievalStrategy struct {
 	//
 	// Example: 2000
 	MaxEvidenceTokens int32 `json:"maxEvidenceTokens"`
+
+	// MinAnswerability The best hit must cover at least this share of the question's informative content, or the
+	// reply hands off with `low_answerability`; 0 turns the check off. Always present in
+	// responses; a request without it gets 0.5, the default strategy's value. Strategies switched
+	// to before this field existed read as 0.
+	//
+	//
+	// Example: 0.5
+	MinAnswerability *float64 `json:"minAnswerability,omitempty"`
 
 	// MinEvidenceTokens Example: 20
 	MinEvidenceTokens int32 `json:"minEvidenceTokens"`
@@ -4180,7 +4256,7 @@ type RetrievalStrategy struct {
 	// Example: hybrid
 	Mode RetrievalMode `json:"mode"`
 
-	// ScoreThreshold Vector hits scoring below this are dropped.
+	// ScoreThreshold Hits whose relevance (calibrated, in [0, 1]; see the rag-lab tag) is below this are dropped.
 	//
 	// Example: 0.3
 	ScoreThreshold float64 `json:"scoreThreshold"`
@@ -4632,7 +4708,7 @@ type StrategyAuditEntry struct {
 	At       time.Time     `json:"at"`
 	Findings []RiskFinding `json:"findings"`
 
-	// From Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// From Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 	From RetrievalStrategy `json:"from"`
 
 	// Id Example: aud_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
@@ -4643,7 +4719,7 @@ type StrategyAuditEntry struct {
 	// Example: key_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	KeyId string `json:"keyId"`
 
-	// To Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// To Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 	To RetrievalStrategy `json:"to"`
 }
 
@@ -4662,10 +4738,10 @@ type StrategyChange struct {
 	ChangedAt time.Time     `json:"changedAt"`
 	Findings  []RiskFinding `json:"findings"`
 
-	// Previous Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Previous Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 	Previous RetrievalStrategy `json:"previous"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 	Strategy RetrievalStrategy `json:"strategy"`
 }
 
@@ -4689,7 +4765,7 @@ type StrategyMetrics struct {
 	// Queries Example: 120
 	Queries int64 `json:"queries"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
 	Strategy RetrievalStrategy `json:"strategy"`
 
 	// StrategyId Identifies a configuration (the same configuration always has the same id).
@@ -4758,6 +4834,15 @@ type TenantSettings struct {
 	// Example: http://localhost:3000
 	FrontendBaseUrl string `json:"frontend_base_url"`
 
+	// HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
+	// (told from the message's script: Chinese when Han characters make up at least a fifth of its
+	// letters, else English). `null` is the built-in text of that language. In a settings update,
+	// leaving `handoffMessages` out keeps the current texts.
+	//
+	//
+	// Example: {"en":"One moment, a colleague will take over.","zh":null}
+	HandoffMessages HandoffMessages `json:"handoffMessages"`
+
 	// KbVectorLogEnabled Log every knowledge-base vector search of this tenant to `kb_vector_log_path`.
 	//
 	// Example: false
@@ -4820,6 +4905,15 @@ type TenantSettingsUpdateRequest struct {
 	//
 	// Example: https://support.acme.example
 	FrontendBaseUrl *string `json:"frontend_base_url"`
+
+	// HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
+	// (told from the message's script: Chinese when Han characters make up at least a fifth of its
+	// letters, else English). `null` is the built-in text of that language. In a settings update,
+	// leaving `handoffMessages` out keeps the current texts.
+	//
+	//
+	// Example: {"en":"One moment, a colleague will take over.","zh":null}
+	HandoffMessages *HandoffMessages `json:"handoffMessages,omitempty"`
 
 	// KbVectorLogEnabled Example: false
 	KbVectorLogEnabled bool `json:"kb_vector_log_enabled"`
@@ -4888,7 +4982,12 @@ type ToolTraceId = string
 
 // TransferReason defines model for TransferReason.
 type TransferReason struct {
-	// Code Example: low_score
+	// Answerability Example: 0.35
+	Answerability float64 `json:"answerability"`
+
+	// Code Extensible; treat an unknown code as a generic hand-off.
+	//
+	// Example: low_score
 	Code TransferReasonCode `json:"code"`
 
 	// Confidence Example: 0.18
@@ -4899,6 +4998,9 @@ type TransferReason struct {
 
 	// Hits Example: 2
 	Hits int32 `json:"hits"`
+
+	// MinAnswerability Example: 0.5
+	MinAnswerability float64 `json:"minAnswerability"`
 
 	// MinEvidenceTokens Example: 20
 	MinEvidenceTokens int32 `json:"minEvidenceTokens"`
@@ -4916,7 +5018,9 @@ type TransferReason struct {
 	TopScore float64 `json:"topScore"`
 }
 
-// TransferReasonCode Example: low_score
+// TransferReasonCode Extensible; treat an unknown code as a generic hand-off.
+//
+// Example: low_score
 type TransferReasonCode string
 
 // Version Optimistic-concurrency version; goes up by one on every change.

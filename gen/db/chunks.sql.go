@@ -25,9 +25,25 @@ func (q *Queries) DeleteDocumentChunks(ctx context.Context, arg DeleteDocumentCh
 	return err
 }
 
+const deleteDocumentPassages = `-- name: DeleteDocumentPassages :exec
+DELETE FROM passages WHERE tenant_id = $1 AND document_id = $2
+`
+
+type DeleteDocumentPassagesParams struct {
+	TenantID   string
+	DocumentID string
+}
+
+func (q *Queries) DeleteDocumentPassages(ctx context.Context, arg DeleteDocumentPassagesParams) error {
+	_, err := q.db.Exec(ctx, deleteDocumentPassages, arg.TenantID, arg.DocumentID)
+	return err
+}
+
 const getChunksByIDs = `-- name: GetChunksByIDs :many
-SELECT c.id, c.tenant_id, c.kb_id, c.document_id, c.idx, c.text, c.tokens, c.page, c.sheet, c.heading, c.line_start, c.line_end, c.metadata, d.name AS document_name FROM chunks c
+SELECT c.id, c.tenant_id, c.kb_id, c.document_id, c.idx, c.text, c.tokens, c.page, c.sheet, c.heading, c.line_start, c.line_end, c.metadata, c.parent_idx, c.heading_path, d.name AS document_name, COALESCE(p.text, '')::text AS context, COALESCE(p.tokens, 0)::integer AS context_tokens
+FROM chunks c
 JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
+LEFT JOIN passages p ON p.tenant_id = c.tenant_id AND p.document_id = c.document_id AND p.idx = c.parent_idx
 WHERE c.tenant_id = $1 AND c.id = ANY($2::text[])
 `
 
@@ -37,20 +53,24 @@ type GetChunksByIDsParams struct {
 }
 
 type GetChunksByIDsRow struct {
-	ID           string
-	TenantID     string
-	KbID         string
-	DocumentID   string
-	Idx          int32
-	Text         string
-	Tokens       int32
-	Page         *int32
-	Sheet        *string
-	Heading      *string
-	LineStart    *int32
-	LineEnd      *int32
-	Metadata     []byte
-	DocumentName string
+	ID            string
+	TenantID      string
+	KbID          string
+	DocumentID    string
+	Idx           int32
+	Text          string
+	Tokens        int32
+	Page          *int32
+	Sheet         *string
+	Heading       *string
+	LineStart     *int32
+	LineEnd       *int32
+	Metadata      []byte
+	ParentIdx     *int32
+	HeadingPath   []string
+	DocumentName  string
+	Context       string
+	ContextTokens int32
 }
 
 func (q *Queries) GetChunksByIDs(ctx context.Context, arg GetChunksByIDsParams) ([]GetChunksByIDsRow, error) {
@@ -76,7 +96,11 @@ func (q *Queries) GetChunksByIDs(ctx context.Context, arg GetChunksByIDsParams) 
 			&i.LineStart,
 			&i.LineEnd,
 			&i.Metadata,
+			&i.ParentIdx,
+			&i.HeadingPath,
 			&i.DocumentName,
+			&i.Context,
+			&i.ContextTokens,
 		); err != nil {
 			return nil, err
 		}
@@ -89,19 +113,29 @@ func (q *Queries) GetChunksByIDs(ctx context.Context, arg GetChunksByIDsParams) 
 }
 
 type InsertChunksParams struct {
-	ID         string
+	ID          string
+	TenantID    string
+	KbID        string
+	DocumentID  string
+	Idx         int32
+	Text        string
+	Tokens      int32
+	Page        *int32
+	Sheet       *string
+	Heading     *string
+	LineStart   *int32
+	LineEnd     *int32
+	Metadata    []byte
+	ParentIdx   *int32
+	HeadingPath []string
+}
+
+type InsertPassagesParams struct {
 	TenantID   string
-	KbID       string
 	DocumentID string
 	Idx        int32
 	Text       string
 	Tokens     int32
-	Page       *int32
-	Sheet      *string
-	Heading    *string
-	LineStart  *int32
-	LineEnd    *int32
-	Metadata   []byte
 }
 
 const listChunkTenants = `-- name: ListChunkTenants :many
@@ -129,7 +163,7 @@ func (q *Queries) ListChunkTenants(ctx context.Context, after string) ([]string,
 }
 
 const listChunks = `-- name: ListChunks :many
-SELECT id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata FROM chunks
+SELECT id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata, parent_idx, heading_path FROM chunks
 WHERE tenant_id = $1 AND document_id = $2 AND idx > $3
 ORDER BY idx
 LIMIT $4
@@ -170,6 +204,8 @@ func (q *Queries) ListChunks(ctx context.Context, arg ListChunksParams) ([]Chunk
 			&i.LineStart,
 			&i.LineEnd,
 			&i.Metadata,
+			&i.ParentIdx,
+			&i.HeadingPath,
 		); err != nil {
 			return nil, err
 		}
@@ -182,7 +218,7 @@ func (q *Queries) ListChunks(ctx context.Context, arg ListChunksParams) ([]Chunk
 }
 
 const listDocumentChunkTexts = `-- name: ListDocumentChunkTexts :many
-SELECT id, kb_id, document_id, text, metadata FROM chunks
+SELECT id, kb_id, document_id, text, metadata, heading_path FROM chunks
 WHERE tenant_id = $1 AND document_id = $2
 `
 
@@ -192,11 +228,12 @@ type ListDocumentChunkTextsParams struct {
 }
 
 type ListDocumentChunkTextsRow struct {
-	ID         string
-	KbID       string
-	DocumentID string
-	Text       string
-	Metadata   []byte
+	ID          string
+	KbID        string
+	DocumentID  string
+	Text        string
+	Metadata    []byte
+	HeadingPath []string
 }
 
 func (q *Queries) ListDocumentChunkTexts(ctx context.Context, arg ListDocumentChunkTextsParams) ([]ListDocumentChunkTextsRow, error) {
@@ -214,6 +251,7 @@ func (q *Queries) ListDocumentChunkTexts(ctx context.Context, arg ListDocumentCh
 			&i.DocumentID,
 			&i.Text,
 			&i.Metadata,
+			&i.HeadingPath,
 		); err != nil {
 			return nil, err
 		}
@@ -226,7 +264,7 @@ func (q *Queries) ListDocumentChunkTexts(ctx context.Context, arg ListDocumentCh
 }
 
 const listTenantChunks = `-- name: ListTenantChunks :many
-SELECT id, kb_id, document_id, text, metadata FROM chunks
+SELECT id, kb_id, document_id, text, metadata, heading_path FROM chunks
 WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3
 `
 
@@ -237,11 +275,12 @@ type ListTenantChunksParams struct {
 }
 
 type ListTenantChunksRow struct {
-	ID         string
-	KbID       string
-	DocumentID string
-	Text       string
-	Metadata   []byte
+	ID          string
+	KbID        string
+	DocumentID  string
+	Text        string
+	Metadata    []byte
+	HeadingPath []string
 }
 
 func (q *Queries) ListTenantChunks(ctx context.Context, arg ListTenantChunksParams) ([]ListTenantChunksRow, error) {
@@ -259,6 +298,7 @@ func (q *Queries) ListTenantChunks(ctx context.Context, arg ListTenantChunksPara
 			&i.DocumentID,
 			&i.Text,
 			&i.Metadata,
+			&i.HeadingPath,
 		); err != nil {
 			return nil, err
 		}

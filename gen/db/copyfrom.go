@@ -81,6 +81,8 @@ func (r iteratorForInsertChunks) Values() ([]interface{}, error) {
 		r.rows[0].LineStart,
 		r.rows[0].LineEnd,
 		r.rows[0].Metadata,
+		r.rows[0].ParentIdx,
+		r.rows[0].HeadingPath,
 	}, nil
 }
 
@@ -89,7 +91,7 @@ func (r iteratorForInsertChunks) Err() error {
 }
 
 func (q *Queries) InsertChunks(ctx context.Context, arg []InsertChunksParams) (int64, error) {
-	return q.db.CopyFrom(ctx, []string{"chunks"}, []string{"id", "tenant_id", "kb_id", "document_id", "idx", "text", "tokens", "page", "sheet", "heading", "line_start", "line_end", "metadata"}, &iteratorForInsertChunks{rows: arg})
+	return q.db.CopyFrom(ctx, []string{"chunks"}, []string{"id", "tenant_id", "kb_id", "document_id", "idx", "text", "tokens", "page", "sheet", "heading", "line_start", "line_end", "metadata", "parent_idx", "heading_path"}, &iteratorForInsertChunks{rows: arg})
 }
 
 // iteratorForInsertFlowEvents implements pgx.CopyFromSource.
@@ -179,6 +181,42 @@ func (r iteratorForInsertGuardHits) Err() error {
 // monitoring. Every query filters by tenant_id.
 func (q *Queries) InsertGuardHits(ctx context.Context, arg []InsertGuardHitsParams) (int64, error) {
 	return q.db.CopyFrom(ctx, []string{"guard_hits"}, []string{"tenant_id", "session_id", "message_id", "stage", "kind", "ref_id", "category", "pattern", "action", "at"}, &iteratorForInsertGuardHits{rows: arg})
+}
+
+// iteratorForInsertPassages implements pgx.CopyFromSource.
+type iteratorForInsertPassages struct {
+	rows                 []InsertPassagesParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForInsertPassages) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForInsertPassages) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].TenantID,
+		r.rows[0].DocumentID,
+		r.rows[0].Idx,
+		r.rows[0].Text,
+		r.rows[0].Tokens,
+	}, nil
+}
+
+func (r iteratorForInsertPassages) Err() error {
+	return nil
+}
+
+func (q *Queries) InsertPassages(ctx context.Context, arg []InsertPassagesParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"passages"}, []string{"tenant_id", "document_id", "idx", "text", "tokens"}, &iteratorForInsertPassages{rows: arg})
 }
 
 // iteratorForInsertPromptRenders implements pgx.CopyFromSource.

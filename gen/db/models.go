@@ -57,19 +57,21 @@ type ChatSession struct {
 }
 
 type Chunk struct {
-	ID         string
-	TenantID   string
-	KbID       string
-	DocumentID string
-	Idx        int32
-	Text       string
-	Tokens     int32
-	Page       *int32
-	Sheet      *string
-	Heading    *string
-	LineStart  *int32
-	LineEnd    *int32
-	Metadata   []byte
+	ID          string
+	TenantID    string
+	KbID        string
+	DocumentID  string
+	Idx         int32
+	Text        string
+	Tokens      int32
+	Page        *int32
+	Sheet       *string
+	Heading     *string
+	LineStart   *int32
+	LineEnd     *int32
+	Metadata    []byte
+	ParentIdx   *int32
+	HeadingPath []string
 }
 
 type ChunkVector struct {
@@ -281,6 +283,14 @@ type MetadataField struct {
 	UpdatedAt   time.Time
 }
 
+type Passage struct {
+	TenantID   string
+	DocumentID string
+	Idx        int32
+	Text       string
+	Tokens     int32
+}
+
 type PromptRender struct {
 	TenantID   string
 	TemplateID string
@@ -396,6 +406,8 @@ type TenantSetting struct {
 	Version                     int32
 	UpdatedAt                   time.Time
 	Timezone                    string
+	HandoffMessageEn            *string
+	HandoffMessageZh            *string
 }
 
 type ToolTrace struct {

@@ -10,7 +10,7 @@ import (
 )
 
 const getTenantSettings = `-- name: GetTenantSettings :one
-SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone FROM tenant_settings WHERE tenant_id = $1
+SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh FROM tenant_settings WHERE tenant_id = $1
 `
 
 func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (TenantSetting, error) {
@@ -29,6 +29,8 @@ func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (Tenan
 		&i.Version,
 		&i.UpdatedAt,
 		&i.Timezone,
+		&i.HandoffMessageEn,
+		&i.HandoffMessageZh,
 	)
 	return i, err
 }
@@ -44,10 +46,12 @@ SET transfer_confidence_threshold = $1,
     kb_vector_log_enabled = $7,
     kb_vector_log_path = $8,
     timezone = $9,
+    handoff_message_en = $10,
+    handoff_message_zh = $11,
     version = version + 1,
     updated_at = now()
-WHERE tenant_id = $10 AND version = $11
-RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone
+WHERE tenant_id = $12 AND version = $13
+RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh
 `
 
 type UpdateTenantSettingsParams struct {
@@ -60,6 +64,8 @@ type UpdateTenantSettingsParams struct {
 	KbVectorLogEnabled          bool
 	KbVectorLogPath             string
 	Timezone                    string
+	HandoffMessageEn            *string
+	HandoffMessageZh            *string
 	TenantID                    string
 	Version                     int32
 }
@@ -75,6 +81,8 @@ func (q *Queries) UpdateTenantSettings(ctx context.Context, arg UpdateTenantSett
 		arg.KbVectorLogEnabled,
 		arg.KbVectorLogPath,
 		arg.Timezone,
+		arg.HandoffMessageEn,
+		arg.HandoffMessageZh,
 		arg.TenantID,
 		arg.Version,
 	)
@@ -92,6 +100,8 @@ func (q *Queries) UpdateTenantSettings(ctx context.Context, arg UpdateTenantSett
 		&i.Version,
 		&i.UpdatedAt,
 		&i.Timezone,
+		&i.HandoffMessageEn,
+		&i.HandoffMessageZh,
 	)
 	return i, err
 }

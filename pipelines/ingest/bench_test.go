@@ -315,7 +315,7 @@ func BenchmarkChunkRowsIntoPostgres(b *testing.B) {
 				job := r.claim(b, doc.ID)
 				b.StartTimer()
 
-				if err := r.store.ReplaceChunks(ctx, r.worker.owner, job, chunks); err != nil {
+				if err := r.store.ReplaceChunks(ctx, r.worker.owner, job, chunks, nil); err != nil {
 					b.Fatal(err)
 				}
 

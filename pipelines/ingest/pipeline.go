@@ -40,9 +40,9 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		}
 		return 0, "", err
 	}
-	pieces := chunk.Split(w.tok, doc.ID, parsed, w.opts.Chunking)
-	chunks := toChunks(job, doc, pieces)
-	if err := w.jobs.ReplaceChunks(ctx, w.owner, job, chunks); err != nil {
+	units, passages := chunk.Units(w.tok, doc.ID, parsed, w.opts.Chunking)
+	chunks := toChunks(job, doc, units)
+	if err := w.jobs.ReplaceChunks(ctx, w.owner, job, chunks, toPassages(passages)); err != nil {
 		return 0, "", leaseOr(err, "The chunks could not be stored.")
 	}
 	total := int32(len(chunks))
@@ -65,7 +65,7 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		batch := chunks[start:min(start+w.opts.EmbedBatch, len(chunks))]
 		texts := make([]string, len(batch))
 		for i, c := range batch {
-			texts[i] = c.Text
+			texts[i] = c.SearchText()
 		}
 		vecs, err := embedder.Embed(ctx, texts)
 		if err != nil {
@@ -78,7 +78,7 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		for i, c := range batch {
 			records = append(records, domain.VectorRecord{
 				ChunkID: c.ID, TenantID: job.TenantID, KBID: job.KBID, DocumentID: job.DocumentID,
-				Model: model, Vector: vecs[i], Metadata: domain.SearchableMetadata(fields.Items, c.Metadata), Text: c.Text,
+				Model: model, Vector: vecs[i], Metadata: domain.SearchableMetadata(fields.Items, c.Metadata), Text: texts[i],
 			})
 		}
 		if err := w.jobs.JobStage(ctx, w.owner, job.ID, domain.JobEmbedding, int32(len(records)), total); err != nil {
@@ -100,9 +100,9 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 	return total, model, nil
 }
 
-// toChunks gives each piece its ids and the metadata search filters on:
-// the document's metadata plus the piece's page or sheet.
-func toChunks(job domain.IndexJob, doc domain.Document, pieces []chunk.Chunk) []domain.Chunk {
+// toChunks gives each unit its ids and the metadata search filters on:
+// the document's metadata plus the unit's page or sheet.
+func toChunks(job domain.IndexJob, doc domain.Document, pieces []chunk.Unit) []domain.Chunk {
 	out := make([]domain.Chunk, len(pieces))
 	for i, p := range pieces {
 		meta := make(map[string]any, len(doc.Metadata)+2)
@@ -112,6 +112,7 @@ func toChunks(job domain.IndexJob, doc domain.Document, pieces []chunk.Chunk) []
 		c := domain.Chunk{
 			ID: p.ID, TenantID: job.TenantID, KBID: job.KBID, DocumentID: job.DocumentID,
 			Index: int32(p.Index), Text: p.Text, Tokens: int32(p.Tokens), Metadata: meta,
+			HeadingPath: p.HeadingPath, ParentIndex: ptr(int32(p.Parent)),
 		}
 		if p.Page > 0 {
 			c.Page = ptr(int32(p.Page))
@@ -121,13 +122,22 @@ func toChunks(job domain.IndexJob, doc domain.Document, pieces []chunk.Chunk) []
 			c.Sheet = ptr(p.Sheet)
 			meta["sheet"] = p.Sheet
 		}
-		if p.Heading != "" {
-			c.Heading = ptr(p.Heading)
+		if len(p.HeadingPath) > 0 {
+			c.Heading = ptr(p.HeadingPath[len(p.HeadingPath)-1])
 		}
 		if p.LineStart > 0 {
 			c.LineStart, c.LineEnd = ptr(int32(p.LineStart)), ptr(int32(p.LineEnd))
 		}
 		out[i] = c
+	}
+	return out
+}
+
+// toPassages keeps what an answer reads of each passage.
+func toPassages(ps []chunk.Chunk) []domain.Passage {
+	out := make([]domain.Passage, len(ps))
+	for i, p := range ps {
+		out[i] = domain.Passage{Index: int32(i), Text: p.Text, Tokens: int32(p.Tokens)}
 	}
 	return out
 }

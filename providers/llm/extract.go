@@ -2,49 +2,63 @@ package llm
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
-	"unicode"
-)
 
-// Sentence boundaries. CJK enders always end a sentence; ASCII ones only
-// before space, the end, or CJK text, so that "3.5", "v1.2" and
-// "example.com" stay whole. Closing quotes and brackets stay with the
-// sentence they close.
-const (
-	cjkEnders   = "。！？"
-	asciiEnders = ".!?"
-	cjkClosers  = "”’」』）】"
-	closers     = `"')]` + cjkClosers
+	"github.com/cs-assistant/assistant/analysis"
+	"github.com/cs-assistant/assistant/domain"
 )
 
 // sentence is one sentence of the evidence and where it came from.
 type sentence struct {
 	text  string
-	pos   int // order in the evidence: passage, then place in the passage
+	unit  int // index of its evidence unit
+	pos   int // order in the evidence: unit, then place in the unit
 	terms map[string]struct{}
 	score float64
 }
 
-// pickSentences returns up to limit evidence sentences that share the most
-// terms with question, in evidence order. Terms are weighted by rarity
-// among the evidence sentences, so a word every sentence has counts
-// little. Sentences scoring under half the best one are left out: they
-// are more likely noise than support.
-func pickSentences(question string, evidence []string, limit int) []string {
-	q := terms(question)
+// quoted is what the extractive answerer quotes: sentences in evidence
+// order, and the evidence units they come from.
+type quoted struct {
+	sentences []string
+	units     []int
+}
+
+// Quote rules. A second sentence is quoted only when it scores nearly as
+// well as the best and adds a term of the question the best lacks.
+const (
+	secondSentenceShare = 0.75
+)
+
+// referring starts a sentence that leans on the one before it ("It can be
+// returned…", "此服务…"), which is then quoted too.
+var referring = regexp.MustCompile(`^(?i:(it|its|this|that|these|those|they|them|their|such|he|she|both|the latter|the former)\b)|^(此|这|该|它|其|上述|以上)`)
+
+// questionLine and answerLabel recognise a question–answer unit.
+var (
+	questionLine = regexp.MustCompile(`^\s*(?i:q|question|问|问题)\s*[:：.]|[?？]\s*$`)
+	answerLabel  = regexp.MustCompile(`^\s*(?i:a|answer|答|回答)\s*[:：.]\s*`)
+)
+
+// pickSentences chooses what answers question from the evidence units
+// (most relevant first): the sentence sharing the most of the question's
+// terms, weighted by rarity among the evidence sentences (ties go to the
+// more relevant unit); for a question line of a question–answer pair, its
+// answer; with the sentence before it when it starts by referring back;
+// and a second sentence when it adds a term of the question the first
+// lacks and scores nearly as well. Nothing when no sentence shares a term
+// with the question.
+func pickSentences(question string, evidence []domain.EvidenceUnit) quoted {
+	q := analysis.TermSet(question)
 	if len(q) == 0 {
-		return nil
+		return quoted{}
 	}
 	var all []sentence
-	seen := map[string]bool{}
-	for _, passage := range evidence {
-		for _, s := range splitSentences(passage) {
-			if seen[s] {
-				continue
-			}
-			seen[s] = true
-			all = append(all, sentence{text: s, pos: len(all), terms: terms(s)})
+	for u, ev := range evidence {
+		for _, s := range analysis.Sentences(ev.Text) {
+			all = append(all, sentence{text: s, unit: u, pos: len(all), terms: analysis.TermSet(s)})
 		}
 	}
 	df := map[string]int{}
@@ -66,9 +80,8 @@ func pickSentences(question string, evidence []string, limit int) []string {
 		}
 	}
 	if len(cands) == 0 {
-		return nil
+		return quoted{}
 	}
-	// Best first; equal scores keep evidence order, which is best first.
 	slices.SortStableFunc(cands, func(a, b sentence) int {
 		switch {
 		case a.score > b.score:
@@ -78,163 +91,59 @@ func pickSentences(question string, evidence []string, limit int) []string {
 		}
 		return a.pos - b.pos
 	})
-	best := cands[0].score
-	keep := cands[:0:0]
-	for _, c := range cands {
-		if len(keep) == limit || c.score < best/2 {
+	best := cands[0]
+	keep := []sentence{best}
+	if questionLine.MatchString(best.text) && best.pos+1 < len(all) && all[best.pos+1].unit == best.unit {
+		// The question of a Q&A pair matched: its answer is what to quote.
+		ans := all[best.pos+1]
+		ans.text = answerLabel.ReplaceAllString(ans.text, "")
+		keep = []sentence{ans}
+	}
+	for _, c := range cands[1:] {
+		if c.score >= secondSentenceShare*best.score && addsTerm(q, best.terms, c.terms) && c.unit != best.unit {
+			keep = append(keep, c)
 			break
 		}
-		keep = append(keep, c)
 	}
 	slices.SortFunc(keep, func(a, b sentence) int { return a.pos - b.pos })
-	out := make([]string, len(keep))
-	for i, s := range keep {
-		out[i] = s.text
+	var out quoted
+	for _, s := range keep {
+		if prev := before(evidence[s.unit], s.text); prev != "" && referring.MatchString(s.text) && !slices.Contains(out.sentences, prev) {
+			out.sentences = append(out.sentences, prev)
+		}
+		out.sentences = append(out.sentences, s.text)
+		if !slices.Contains(out.units, s.unit) {
+			out.units = append(out.units, s.unit)
+		}
 	}
 	return out
 }
 
-// splitSentences cuts a passage into trimmed, non-empty sentences.
-func splitSentences(passage string) []string {
-	var out []string
-	rs := []rune(passage)
-	start := 0
-	cut := func(end int) {
-		if s := strings.TrimSpace(string(rs[start:end])); s != "" {
-			out = append(out, s)
+// addsTerm reports whether other holds a question term that best lacks.
+func addsTerm(q, best, other map[string]struct{}) bool {
+	for t := range q {
+		_, inBest := best[t]
+		_, inOther := other[t]
+		if inOther && !inBest {
+			return true
 		}
-		start = end
-	}
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case r == '\n' || r == '\r':
-			cut(i)
-		case strings.ContainsRune(cjkEnders, r):
-			cut(absorb(rs, i+1))
-			i = start - 1
-		case strings.ContainsRune(asciiEnders, r):
-			j := absorb(rs, i+1)
-			if j < len(rs) && !unicode.IsSpace(rs[j]) && !isCJK(rs[j]) {
-				continue
-			}
-			if r == '.' && isNumbering(rs[start:i]) {
-				continue // "1. Open settings" is one sentence
-			}
-			cut(j)
-			i = start - 1
-		}
-	}
-	cut(len(rs))
-	return out
-}
-
-// absorb moves past further enders and closing marks after an ender.
-func absorb(rs []rune, j int) int {
-	for j < len(rs) && strings.ContainsRune(cjkEnders+asciiEnders+closers, rs[j]) {
-		j++
-	}
-	return j
-}
-
-// isNumbering reports whether rs is a list number like "12".
-func isNumbering(rs []rune) bool {
-	s := strings.TrimSpace(string(rs))
-	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
-}
-
-// isCJK reports whether r is written without spaces between words, so
-// that words are found as character bigrams.
-func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
-
-// hanParticles break a run of Han characters, so that they do not make
-// bigrams with the words around them.
-const hanParticles = "的了吗呢吧啊呀么"
-
-// isStopWord reports whether w says nothing about the topic of a question.
-func isStopWord(w string) bool {
-	switch w {
-	case "a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "am", "to", "of", "in", "on", "at",
-		"for", "and", "or", "but", "with", "by", "from", "as", "it", "its", "this", "that", "these", "those",
-		"i", "you", "we", "they", "he", "she", "my", "your", "our", "their", "me", "us", "do", "does", "did",
-		"how", "what", "when", "where", "which", "who", "whom", "why", "can", "could", "should", "would",
-		"will", "shall", "may", "might", "must", "not", "no", "if", "then", "so", "than", "there", "here",
-		"have", "has", "had", "please", "about", "into", "out", "any", "some", "all", "get", "got", "want",
-		"need", "tell", "know", "let", "hi", "hello", "thank", "thanks":
-		return true
 	}
 	return false
 }
 
-// isStopBigram reports whether a Han bigram is a question word or a
-// pronoun rather than a topic.
-func isStopBigram(b string) bool {
-	switch b {
-	case "什么", "怎么", "怎样", "如何", "可以", "能否", "是否", "请问", "我们", "你们", "他们",
-		"我想", "一下", "哪里", "哪些", "为什", "时候", "这个", "那个":
-		return true
-	}
-	return false
-}
-
-// terms returns the words of s (lower-cased, a plural or -ed/-ing ending
-// removed, stop words dropped) and the bigrams of its CJK runs (a run of
-// one character counts as itself).
-func terms(s string) map[string]struct{} {
-	out := map[string]struct{}{}
-	var word, run []rune
-	flushWord := func() {
-		if len(word) > 0 {
-			w := stem(string(word))
-			if !isStopWord(w) && (len(word) > 1 || unicode.IsDigit(word[0])) {
-				out[w] = struct{}{}
+// before returns the sentence before s in its unit, or else in the unit's
+// passage; "" when there is none.
+func before(ev domain.EvidenceUnit, s string) string {
+	for _, text := range []string{ev.Text, ev.Context} {
+		sentences := analysis.Sentences(text)
+		for i, x := range sentences {
+			if x == s && i > 0 {
+				return sentences[i-1]
 			}
-			word = word[:0]
-		}
-	}
-	flushRun := func() {
-		if len(run) == 1 {
-			out[string(run)] = struct{}{}
-		}
-		for i := 0; i+1 < len(run); i++ {
-			b := string(run[i : i+2])
-			if !isStopBigram(b) {
-				out[b] = struct{}{}
+			if i > 0 && strings.HasPrefix(s, x) {
+				break
 			}
 		}
-		run = run[:0]
 	}
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case isCJK(r) && !strings.ContainsRune(hanParticles, r):
-			flushWord()
-			run = append(run, r)
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			flushRun()
-			word = append(word, r)
-		default:
-			flushWord()
-			flushRun()
-		}
-	}
-	flushWord()
-	flushRun()
-	return out
-}
-
-// stem removes the commonest English endings, so that "returns",
-// "returned" and "returning" meet "return". It only has to be consistent,
-// not right: both sides go through it.
-func stem(w string) string {
-	switch {
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		return w[:len(w)-3]
-	case len(w) > 4 && strings.HasSuffix(w, "ed"):
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
+	return ""
 }

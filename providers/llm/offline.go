@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 )
 
@@ -18,10 +18,6 @@ const (
 	offlineNoteZH = "（以上内容摘自知识库原文）"
 	offlineNoteEN = "(Quoted from the knowledge base.)"
 )
-
-// maxQuoted is how many sentences an offline answer quotes at most: enough
-// to answer, few enough to read in a chat bubble.
-const maxQuoted = 3
 
 // offline answers without a language model by quoting the evidence
 // sentences that share the most words with the question. It never writes
@@ -44,8 +40,8 @@ func (o offline) Generate(ctx context.Context, req domain.GenerateRequest) (doma
 	if ctx.Err() != nil {
 		return domain.Generation{}, cancelled(ctx)
 	}
-	parts := o.compose(req)
-	return domain.Generation{Answer: strings.Join(parts, ""), Model: OfflineModel}, nil
+	parts, units := o.compose(req)
+	return domain.Generation{Answer: strings.Join(parts, ""), Model: OfflineModel, EvidenceUsed: units}, nil
 }
 
 // Stream emits the same answer as Generate, a sentence at a time.
@@ -53,7 +49,7 @@ func (o offline) Stream(ctx context.Context, req domain.GenerateRequest, emit fu
 	if ctx.Err() != nil {
 		return domain.Generation{}, cancelled(ctx)
 	}
-	parts := o.compose(req)
+	parts, units := o.compose(req)
 	for _, p := range parts {
 		if ctx.Err() != nil {
 			return domain.Generation{}, cancelled(ctx)
@@ -62,19 +58,20 @@ func (o offline) Stream(ctx context.Context, req domain.GenerateRequest, emit fu
 			return domain.Generation{}, err
 		}
 	}
-	return domain.Generation{Answer: strings.Join(parts, ""), Model: OfflineModel}, nil
+	return domain.Generation{Answer: strings.Join(parts, ""), Model: OfflineModel, EvidenceUsed: units}, nil
 }
 
 // Test reports how long composing a tiny answer takes; nothing can fail.
 func (o offline) Test(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
-	_, err := o.Generate(ctx, domain.GenerateRequest{Question: probePrompt, Evidence: []string{probePrompt}})
+	_, err := o.Generate(ctx, domain.GenerateRequest{Question: probePrompt, Evidence: []domain.EvidenceUnit{{Text: probePrompt}}})
 	return time.Since(start), err
 }
 
 // compose returns the answer as pieces, each chosen sentence with the
-// space that joins it to the previous one, then the note; nil for no answer.
-func (offline) compose(req domain.GenerateRequest) []string {
+// space that joins it to the previous one, then the note in the
+// question's language, and the evidence units quoted; nil for no answer.
+func (offline) compose(req domain.GenerateRequest) ([]string, []int) {
 	question := req.Question
 	if strings.TrimSpace(question) == "" {
 		for i := len(req.Messages) - 1; i >= 0; i-- {
@@ -84,37 +81,20 @@ func (offline) compose(req domain.GenerateRequest) []string {
 			}
 		}
 	}
-	quoted := pickSentences(question, req.Evidence, maxQuoted)
-	if len(quoted) == 0 {
-		return nil
+	q := pickSentences(question, req.Evidence)
+	if len(q.sentences) == 0 {
+		return nil, nil
 	}
-	parts := make([]string, 0, len(quoted)+1)
-	for i, s := range quoted {
-		if i > 0 && !cjkEdge(quoted[i-1], s) {
+	parts := make([]string, 0, len(q.sentences)+1)
+	for i, s := range q.sentences {
+		if i > 0 && !analysis.IsCJKEdge(q.sentences[i-1], s) {
 			s = " " + s
 		}
 		parts = append(parts, s)
 	}
 	note := offlineNoteEN
-	if hasHan(question) {
+	if analysis.Language(question) == analysis.Chinese {
 		note = offlineNoteZH
 	}
-	return append(parts, "\n\n"+note)
-}
-
-// cjkEdge reports whether a and b meet at a CJK character or punctuation
-// mark, where no space belongs between sentences.
-func cjkEdge(a, b string) bool {
-	ra, rb := []rune(a), []rune(b)
-	return (len(ra) > 0 && isCJK(ra[len(ra)-1])) || (len(rb) > 0 && isCJK(rb[0])) ||
-		(len(ra) > 0 && strings.ContainsRune(cjkEnders+cjkClosers, ra[len(ra)-1]))
-}
-
-func hasHan(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
+	return append(parts, "\n\n"+note), q.units
 }

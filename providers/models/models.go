@@ -139,7 +139,7 @@ func (c *Configs) Test(ctx context.Context, tenant domain.TenantID, usage domain
 	start := time.Now()
 	_, err = m.Generate(ctx, domain.GenerateRequest{
 		Messages:  []domain.ChatMessage{{Role: "user", Content: "Reply with OK."}},
-		MaxTokens: 5, Question: "connection test", Evidence: []string{"OK."},
+		MaxTokens: 5, Question: "connection test", Evidence: []domain.EvidenceUnit{{Text: "OK."}},
 	})
 	return TestResult{ModelID: m.Model(), Latency: time.Since(start), Err: err}, nil
 }

@@ -84,9 +84,11 @@ func TestChineseQueryFindsChineseDoc(t *testing.T) {
 	require.NotEmpty(t, hits)
 	assert.Equal(t, "shipping", hits[0].ChunkID)
 
-	// Mixed: an English word inside Chinese text.
+	// Mixed: an English word inside Chinese text. The shipping text
+	// shares the character 款 (付款) and comes last.
 	hits = search(t, x, "t1", Query{Text: "refund 退款"})
-	assert.ElementsMatch(t, []string{"refund", "english"}, ids(hits))
+	require.Len(t, hits, 3)
+	assert.ElementsMatch(t, []string{"refund", "english"}, ids(hits)[:2])
 }
 
 func TestTiesByChunkID(t *testing.T) {

@@ -4,11 +4,10 @@
 // typed — product codes, error numbers, names — that an embedding blurs.
 // A hybrid search runs both and fuses the rankings.
 //
-// Text is cut into terms by Tokenize: NFKC, lower case, words of letters
-// and digits, and character pairs (bigrams) of Chinese, Japanese and
-// Korean runs, which have no spaces between words. Nothing is stemmed and
-// no stop word is dropped: queries are short, and BM25's idf already makes
-// a word found everywhere worth almost nothing.
+// Text is cut into terms by package analysis, the one analysis of every
+// lexical part of the service (stemmed words without stop words, CJK
+// characters and pairs), so the index, sentence selection and the
+// answerability check agree on what a term is.
 //
 // Scores are Okapi BM25 with k1 = 1.2 and b = 0.75 over the tenant's
 // statistics (number of chunks, mean length, document frequencies), which

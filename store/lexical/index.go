@@ -3,6 +3,7 @@ package lexical
 import (
 	"sync"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 )
 
@@ -92,7 +93,7 @@ func (x *Index) Upsert(tenant domain.TenantID, docs []Doc) error {
 		if err != nil {
 			return domain.Errorf(domain.CodeValidation, "Chunk %d (%q): %s.", i, d.ChunkID, err)
 		}
-		tokens = appendTokens(tokens[:0], d.Text)
+		tokens = analysis.AppendTerms(tokens[:0], d.Text)
 		prep[i] = prepared{chunk: d.ChunkID, kb: d.KBID, doc: d.DocumentID, meta: meta, terms: countTerms(tokens, counts)}
 		prep[i].length = int32(len(tokens))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/store/internal/metafilter"
 	"github.com/cs-assistant/assistant/store/internal/symbols"
@@ -132,7 +133,7 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 // of first occurrence (a fixed order, so that scores are summed the same
 // way on every run).
 func queryTerms(text string) []termCount {
-	tokens := Tokenize(text)
+	tokens := analysis.Terms(text)
 	if len(tokens) == 0 {
 		return nil
 	}
@@ -155,8 +156,7 @@ func (s *shard) accumulate(ctx context.Context, terms []termCount, sc *scratch) 
 		if !ok {
 			continue
 		}
-		df := float64(s.df[id])
-		w := math.Log(1+(n-df+0.5)/(df+0.5)) * float64(qt.tf) * (K1 + 1)
+		w := IDF(n, float64(s.df[id])) * float64(qt.tf) * (K1 + 1)
 		list := s.postings[id]
 		for lo := 0; lo < len(list); lo += ctxCheckPostings {
 			if err := ctx.Err(); err != nil {
@@ -204,4 +204,35 @@ func (x *Index) putScratch(sc *scratch) {
 	}
 	sc.touched = sc.touched[:0]
 	x.scratch.Put(sc)
+}
+
+// IDF is BM25's inverse document frequency of a term that df of n chunks
+// hold: ln(1 + (n − df + 0.5) / (df + 0.5)). A term no chunk holds has the
+// highest, ln(1 + 2n + 1).
+func IDF(n, df float64) float64 {
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// IDFs returns the BM25 idf of each term over tenant's chunks (see IDF)
+// and whether any chunk holds it: how much a term tells chunks apart, and
+// how much it counts when judging what share of a question a chunk covers.
+func (x *Index) IDFs(tenant domain.TenantID, terms []string) []domain.TermStat {
+	out := make([]domain.TermStat, len(terms))
+	s := x.shard(tenant, false)
+	n := 0.0
+	if s != nil {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		n = float64(s.live())
+	}
+	for i, t := range terms {
+		df := 0.0
+		if s != nil {
+			if id, ok := s.dict[t]; ok && s.df[id] > 0 {
+				df = float64(s.df[id])
+			}
+		}
+		out[i] = domain.TermStat{IDF: IDF(n, df), Found: df > 0}
+	}
+	return out
 }

@@ -20,3 +20,8 @@ func (x *Index) SearchWords(ctx context.Context, tenant domain.TenantID, q domai
 	}
 	return out, nil
 }
+
+// TermStats implements domain.LexicalSearcher over IDFs.
+func (x *Index) TermStats(_ context.Context, tenant domain.TenantID, terms []string) ([]domain.TermStat, error) {
+	return x.IDFs(tenant, terms), nil
+}

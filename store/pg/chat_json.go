@@ -16,8 +16,10 @@ type sourceJSON struct {
 	DocumentID   string  `json:"documentId"`
 	DocumentName string  `json:"documentName"`
 	ChunkID      string  `json:"chunkId"`
-	Page         *int    `json:"page,omitempty"`
-	Score        float64 `json:"score"`
+	Page         *int     `json:"page,omitempty"`
+	Score        float64  `json:"score"`
+	HeadingPath  []string `json:"headingPath,omitempty"`
+	Quote        string   `json:"quote,omitempty"`
 }
 
 type messageFlowJSON struct {
@@ -61,7 +63,8 @@ type monitoringJSON struct {
 func encodeSources(in []domain.MessageSource) []byte {
 	out := make([]sourceJSON, len(in))
 	for i, s := range in {
-		out[i] = sourceJSON{DocumentID: s.DocumentID, DocumentName: s.DocumentName, ChunkID: s.ChunkID, Page: s.Page, Score: s.Score}
+		out[i] = sourceJSON{DocumentID: s.DocumentID, DocumentName: s.DocumentName, ChunkID: s.ChunkID, Page: s.Page, Score: s.Score,
+			HeadingPath: s.HeadingPath, Quote: s.Quote}
 	}
 	b, _ := json.Marshal(out) // strings and numbers always encode
 	return b
@@ -74,7 +77,8 @@ func decodeSources(b []byte) ([]domain.MessageSource, error) {
 	}
 	out := make([]domain.MessageSource, len(in))
 	for i, s := range in {
-		out[i] = domain.MessageSource{DocumentID: s.DocumentID, DocumentName: s.DocumentName, ChunkID: s.ChunkID, Page: s.Page, Score: s.Score}
+		out[i] = domain.MessageSource{DocumentID: s.DocumentID, DocumentName: s.DocumentName, ChunkID: s.ChunkID, Page: s.Page, Score: s.Score,
+			HeadingPath: s.HeadingPath, Quote: s.Quote}
 	}
 	return out, nil
 }

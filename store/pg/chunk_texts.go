@@ -36,7 +36,7 @@ func (s *Store) LoadChunks(ctx context.Context, fn func(tenant domain.TenantID, 
 				}
 				out := make([]domain.Chunk, len(rows))
 				for i, r := range rows {
-					out[i] = chunkText(t, r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata)
+					out[i] = chunkText(t, r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata, r.HeadingPath)
 				}
 				if err := fn(domain.TenantID(t), out); err != nil {
 					return err
@@ -56,13 +56,13 @@ func (s *Store) DocumentChunkTexts(ctx context.Context, tenant domain.TenantID, 
 	}
 	out := make([]domain.Chunk, len(rows))
 	for i, r := range rows {
-		out[i] = chunkText(string(tenant), r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata)
+		out[i] = chunkText(string(tenant), r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata, r.HeadingPath)
 	}
 	return out, nil
 }
 
-func chunkText(tenant, id, kb, doc, text string, metadata []byte) domain.Chunk {
+func chunkText(tenant, id, kb, doc, text string, metadata []byte, path []string) domain.Chunk {
 	meta := map[string]any{}
 	_ = json.Unmarshal(metadata, &meta)
-	return domain.Chunk{ID: id, TenantID: domain.TenantID(tenant), KBID: kb, DocumentID: doc, Text: text, Metadata: meta}
+	return domain.Chunk{ID: id, TenantID: domain.TenantID(tenant), KBID: kb, DocumentID: doc, Text: text, Metadata: meta, HeadingPath: path}
 }

@@ -120,9 +120,10 @@ func (s *Store) ChunksByIDs(ctx context.Context, tenant domain.TenantID, ids []s
 		c := chunkFromRow(db.Chunk{
 			ID: r.ID, TenantID: r.TenantID, KbID: r.KbID, DocumentID: r.DocumentID, Idx: r.Idx, Text: r.Text,
 			Tokens: r.Tokens, Page: r.Page, Sheet: r.Sheet, Heading: r.Heading, LineStart: r.LineStart,
-			LineEnd: r.LineEnd, Metadata: r.Metadata,
+			LineEnd: r.LineEnd, Metadata: r.Metadata, ParentIdx: r.ParentIdx, HeadingPath: r.HeadingPath,
 		})
 		c.DocumentName = r.DocumentName
+		c.Context, c.ContextTokens = r.Context, r.ContextTokens
 		out[i] = c
 	}
 	return out, nil
@@ -179,6 +180,7 @@ func chunkFromRow(r db.Chunk) domain.Chunk {
 	return domain.Chunk{
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID, Index: r.Idx,
 		Text: r.Text, Tokens: r.Tokens, Page: r.Page, Sheet: r.Sheet, Heading: r.Heading,
-		LineStart: r.LineStart, LineEnd: r.LineEnd, Metadata: meta,
+		LineStart: r.LineStart, LineEnd: r.LineEnd, Metadata: meta, ParentIndex: r.ParentIdx, HeadingPath: r.HeadingPath,
 	}
 }
+

@@ -86,10 +86,11 @@ func (s *Store) LoadJobInput(ctx context.Context, job domain.IndexJob) (domain.D
 	return documentFromRow(doc), content, nil
 }
 
-// ReplaceChunks implements domain.JobStore: the old chunks (and, through the
-// cascade, their vectors) go and the new ones come in one transaction, so
-// a re-run never duplicates and a reader never sees half a document.
-func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.IndexJob, chunks []domain.Chunk) error {
+// ReplaceChunks implements domain.JobStore: the old chunks and passages
+// (and, through the cascade, their vectors) go and the new ones come in one
+// transaction, so a re-run never duplicates and a reader never sees half a
+// document.
+func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.IndexJob, chunks []domain.Chunk, passages []domain.Passage) error {
 	rows := make([]db.InsertChunksParams, len(chunks))
 	for i, c := range chunks {
 		meta, err := json.Marshal(c.Metadata)
@@ -99,8 +100,12 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 		rows[i] = db.InsertChunksParams{
 			ID: c.ID, TenantID: string(job.TenantID), KbID: job.KBID, DocumentID: job.DocumentID, Idx: c.Index,
 			Text: c.Text, Tokens: c.Tokens, Page: c.Page, Sheet: c.Sheet, Heading: c.Heading,
-			LineStart: c.LineStart, LineEnd: c.LineEnd, Metadata: meta,
+			LineStart: c.LineStart, LineEnd: c.LineEnd, Metadata: meta, ParentIdx: c.ParentIndex, HeadingPath: nonNil(c.HeadingPath),
 		}
+	}
+	prows := make([]db.InsertPassagesParams, len(passages))
+	for i, p := range passages {
+		prows[i] = db.InsertPassagesParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID, Idx: p.Index, Text: p.Text, Tokens: p.Tokens}
 	}
 	err := s.inTx(ctx, func(q *db.Queries) error {
 		n, err := q.SetIndexJobStage(ctx, db.SetIndexJobStageParams{ID: job.ID, Owner: &owner, State: string(domain.JobChunking), Done: 0, Total: int32(len(chunks))})
@@ -108,6 +113,12 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 			return err
 		}
 		if err := q.DeleteDocumentChunks(ctx, db.DeleteDocumentChunksParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID}); err != nil {
+			return err
+		}
+		if err := q.DeleteDocumentPassages(ctx, db.DeleteDocumentPassagesParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID}); err != nil {
+			return err
+		}
+		if _, err := q.InsertPassages(ctx, prows); err != nil {
 			return err
 		}
 		_, err = q.InsertChunks(ctx, rows)

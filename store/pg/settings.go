@@ -32,6 +32,8 @@ func (s *Store) UpdateSettings(ctx context.Context, in domain.TenantSettings) (d
 			KbVectorLogEnabled:          in.KBVectorLogEnabled,
 			KbVectorLogPath:             in.KBVectorLogPath,
 			Timezone:                    in.Timezone,
+			HandoffMessageEn:            in.HandoffMessageEN,
+			HandoffMessageZh:            in.HandoffMessageZH,
 			Version:                     in.Version,
 		})
 		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
@@ -60,6 +62,8 @@ func settingsFromRow(r db.TenantSetting) domain.TenantSettings {
 		KBVectorLogEnabled:          r.KbVectorLogEnabled,
 		KBVectorLogPath:             r.KbVectorLogPath,
 		Timezone:                    r.Timezone,
+		HandoffMessageEN:            r.HandoffMessageEn,
+		HandoffMessageZH:            r.HandoffMessageZh,
 		Version:                     r.Version,
 		UpdatedAt:                   r.UpdatedAt.UTC(),
 	}

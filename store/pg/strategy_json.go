@@ -19,6 +19,9 @@ type strategyJSON struct {
 	MinTopScore                 float64 `json:"minTopScore"`
 	MinEvidenceTokens           int32   `json:"minEvidenceTokens"`
 	TransferConfidenceThreshold float64 `json:"transferConfidenceThreshold"`
+	// MinAnswerability is absent from strategies stored before it existed,
+	// which read as 0: no answerability check.
+	MinAnswerability float64 `json:"minAnswerability,omitempty"`
 }
 
 type findingJSON struct {
@@ -32,6 +35,7 @@ func encodeStrategy(s domain.RetrievalStrategy) []byte {
 		Mode: string(s.Mode), TopK: s.TopK, ScoreThreshold: s.ScoreThreshold, LexicalWeight: s.LexicalWeight,
 		MaxEvidenceTokens: s.MaxEvidenceTokens, MinHits: s.MinHits, MinTopScore: s.MinTopScore,
 		MinEvidenceTokens: s.MinEvidenceTokens, TransferConfidenceThreshold: s.TransferConfidenceThreshold,
+		MinAnswerability: s.MinAnswerability,
 	})
 	return b
 }
@@ -45,6 +49,7 @@ func decodeStrategy(b []byte) (domain.RetrievalStrategy, error) {
 		Mode: domain.RetrievalMode(j.Mode), TopK: j.TopK, ScoreThreshold: j.ScoreThreshold, LexicalWeight: j.LexicalWeight,
 		MaxEvidenceTokens: j.MaxEvidenceTokens, MinHits: j.MinHits, MinTopScore: j.MinTopScore,
 		MinEvidenceTokens: j.MinEvidenceTokens, TransferConfidenceThreshold: j.TransferConfidenceThreshold,
+		MinAnswerability: j.MinAnswerability,
 	}, nil
 }
 

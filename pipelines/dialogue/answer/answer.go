@@ -8,15 +8,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/confidence"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 )
 
 // Transfer codes besides the retrieval ones (no_evidence, low_score,
-// insufficient_evidence, low_confidence).
+// low_answerability, insufficient_evidence, low_confidence).
 const ReasonProviderUnavailable = "provider_unavailable"
 
 // Builder makes a model from an inline configuration (the lab's override).
@@ -61,14 +64,17 @@ type Transfer struct {
 	Code                              string
 	Hits, MinHits                     int
 	TopScore, MinTopScore             float64
+	Answerability, MinAnswerability   float64
 	EvidenceTokens, MinEvidenceTokens int
 	Confidence, Threshold             float64
 }
 
-// Citation is an evidence chunk as numbered in the prompt.
+// Citation is one evidence passage as numbered in the prompt, with the most
+// relevant unit that led to it (Chunk, whose Context is the passage).
 type Citation struct {
 	Index int
 	Chunk domain.Chunk
+	// Score is the unit's relevance in [0, 1].
 	Score float64
 }
 
@@ -109,9 +115,7 @@ func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request,
 	}
 	out := Outcome{Retrieval: res, Citations: citations(res)}
 	if d := res.Decision; d.ShouldTransfer {
-		out.Transfer = &Transfer{Code: d.Reason, Hits: d.Hits, MinHits: d.MinHits, TopScore: d.TopScore,
-			MinTopScore: d.MinTopScore, EvidenceTokens: d.EvidenceTokens, MinEvidenceTokens: d.MinEvidenceTokens,
-			Confidence: d.Confidence, Threshold: d.Threshold}
+		out.Transfer = transferOf(d.Reason, d)
 	}
 	if req.Generate && out.Transfer == nil {
 		if req.BuildPrompt != nil {
@@ -134,7 +138,7 @@ func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request,
 	}
 	name := model.Model()
 	out.Model = &name
-	greq := domain.GenerateRequest{Messages: out.Prompt, Question: req.Query, Evidence: evidenceTexts(out.Citations)}
+	greq := domain.GenerateRequest{Messages: out.Prompt, Question: req.Query, Evidence: evidenceUnits(res)}
 	start := time.Now()
 	var gen domain.Generation
 	if ev != nil && ev.Piece != nil {
@@ -151,13 +155,17 @@ func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request,
 		if !errors.As(err, &de) {
 			return out, err
 		}
-		d := res.Decision
-		out.Transfer = &Transfer{Code: ReasonProviderUnavailable, Hits: d.Hits, MinHits: d.MinHits, TopScore: d.TopScore,
-			MinTopScore: d.MinTopScore, EvidenceTokens: d.EvidenceTokens, MinEvidenceTokens: d.MinEvidenceTokens,
-			Confidence: d.Confidence, Threshold: d.Threshold}
+		out.Transfer = transferOf(ReasonProviderUnavailable, res.Decision)
+		return out, nil
+	}
+	if strings.TrimSpace(gen.Answer) == "" {
+		// The extractive answerer found no sentence to quote: saying
+		// nothing is no answer.
+		out.Transfer = transferOf(confidence.ReasonLowAnswerability, res.Decision)
 		return out, nil
 	}
 	out.Answer = &gen.Answer
+	out.Citations = used(gen, res, out.Citations)
 	out.PromptTokens, out.CompletionTokens, out.Retries = gen.PromptTokens, gen.CompletionTokens, gen.Retries
 	if gen.Thought != "" {
 		out.Thought = &gen.Thought
@@ -179,32 +187,104 @@ func (a *Answerer) model(ctx context.Context, tenant domain.TenantID, c ModelCho
 	return a.models.For(ctx, tenant, usage)
 }
 
+func transferOf(code string, d confidence.Decision) *Transfer {
+	return &Transfer{Code: code, Hits: d.Hits, MinHits: d.MinHits, TopScore: d.TopScore,
+		MinTopScore: d.MinTopScore, Answerability: d.Answerability, MinAnswerability: d.MinAnswerability,
+		EvidenceTokens: d.EvidenceTokens, MinEvidenceTokens: d.MinEvidenceTokens,
+		Confidence: d.Confidence, Threshold: d.Threshold}
+}
+
+// citations numbers the evidence passages in order of their most relevant
+// unit: units of one passage share its number.
 func citations(res retrieve.Result) []Citation {
-	out := make([]Citation, 0, len(res.Evidence))
+	var out []Citation
+	seen := map[string]bool{}
 	for _, c := range res.Candidates {
 		if !c.Kept {
 			continue
 		}
-		score := c.FusedScore
-		if c.VectorScore != nil {
-			score = *c.VectorScore
+		key := passageKey(c.Chunk)
+		if seen[key] {
+			continue
 		}
-		out = append(out, Citation{Index: len(out) + 1, Chunk: c.Chunk, Score: score})
+		seen[key] = true
+		out = append(out, Citation{Index: len(out) + 1, Chunk: c.Chunk, Score: c.Relevance})
 	}
 	return out
 }
 
-func evidenceTexts(cs []Citation) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.Chunk.Text
+// evidenceUnits are the kept units, most relevant first, with their
+// passages: what the extractive answerer quotes from.
+func evidenceUnits(res retrieve.Result) []domain.EvidenceUnit {
+	out := make([]domain.EvidenceUnit, len(res.Evidence))
+	for i, c := range res.Evidence {
+		out[i] = domain.EvidenceUnit{Text: c.Text, Context: c.Context}
+	}
+	return out
+}
+
+// used returns the citations an answer rests on: those of the units an
+// extractive answer quoted (each showing the quoted unit), or those a
+// model's answer cites.
+func used(gen domain.Generation, res retrieve.Result, cs []Citation) []Citation {
+	if len(gen.EvidenceUsed) == 0 {
+		return Cited(gen.Answer, cs)
+	}
+	var out []Citation
+	for _, i := range gen.EvidenceUsed {
+		if i < 0 || i >= len(res.Evidence) {
+			continue
+		}
+		unit := res.Evidence[i]
+		for _, c := range cs {
+			if passageKey(c.Chunk) == passageKey(unit) {
+				c.Chunk = unit
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return cs
+	}
+	return out
+}
+
+// passageKey names a chunk's passage, or the chunk when it has none.
+func passageKey(c domain.Chunk) string {
+	if c.ParentIndex != nil && c.Context != "" {
+		return c.DocumentID + "#" + strconv.Itoa(int(*c.ParentIndex))
+	}
+	return c.ID
+}
+
+// citedMarker is a citation as the prompt asks a model to write it.
+var citedMarker = regexp.MustCompile(`\[(\d{1,3})\]`)
+
+// Cited returns the citations an answer refers to as [n], in the order of
+// their numbers; all of them when it refers to none (the extractive
+// answerer, or a model that cites nothing).
+func Cited(answer string, cs []Citation) []Citation {
+	want := map[int]bool{}
+	for _, m := range citedMarker.FindAllStringSubmatch(answer, -1) {
+		n, _ := strconv.Atoi(m[1])
+		want[n] = true
+	}
+	var out []Citation
+	for _, c := range cs {
+		if want[c.Index] {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return cs
 	}
 	return out
 }
 
 // systemInstruction is the built-in instruction until prompt templates
 // (a later capability) let tenants write their own.
-const systemInstruction = `You are a customer-service assistant. Answer the customer's question using only the numbered evidence below, in the customer's language. Cite the evidence you use as [n]. If the evidence does not answer the question, say that you do not know; never invent facts.`
+const systemInstruction = `You are a customer-service assistant. Answer the customer's question using only the numbered sources below, in the customer's language. After each statement, cite the source it comes from as [n]. If the sources do not answer the question, say that you do not know; never invent facts.`
 
 // SystemInstruction is the built-in instruction, used where a tenant has
 // published no template.
@@ -220,16 +300,37 @@ func Prompt(question string, cs []Citation) []domain.ChatMessage {
 	return []domain.ChatMessage{{Role: "system", Content: b.String()}, {Role: "user", Content: question}}
 }
 
-// Evidence is the numbered evidence as the prompt shows it, one line per
-// citation: "[n] (document, page p) text".
+// Evidence is the numbered evidence as the prompt shows it: for each
+// citation a label "[n] document, page p, heading › path" and then its
+// passage.
 func Evidence(cs []Citation) string {
 	var b strings.Builder
 	for _, c := range cs {
-		where := c.Chunk.DocumentName
-		if c.Chunk.Page != nil {
-			where += fmt.Sprintf(", page %d", *c.Chunk.Page)
-		}
-		fmt.Fprintf(&b, "[%d] (%s) %s\n", c.Index, where, strings.TrimSpace(c.Chunk.Text))
+		fmt.Fprintf(&b, "[%d] %s\n%s\n\n", c.Index, Label(c.Chunk), strings.TrimSpace(passage(c.Chunk)))
 	}
 	return b.String()
+}
+
+// Label names where a chunk stands: its document, page or sheet, and
+// heading path.
+func Label(c domain.Chunk) string {
+	parts := []string{c.DocumentName}
+	if c.Page != nil {
+		parts = append(parts, fmt.Sprintf("page %d", *c.Page))
+	}
+	if c.Sheet != nil && (len(c.HeadingPath) == 0 || c.HeadingPath[0] != *c.Sheet) {
+		parts = append(parts, "sheet "+*c.Sheet)
+	}
+	if len(c.HeadingPath) > 0 {
+		parts = append(parts, strings.Join(c.HeadingPath, domain.HeadingSeparator))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// passage is what the prompt shows of a chunk: its passage, or the chunk.
+func passage(c domain.Chunk) string {
+	if c.Context != "" {
+		return c.Context
+	}
+	return c.Text
 }

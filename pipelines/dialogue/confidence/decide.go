@@ -8,14 +8,17 @@ import (
 
 // Formula describes the confidence and the hand-off rules in one
 // paragraph, for the API documentation.
-const Formula = "confidence = 0.60·top + 0.25·support + 0.15·coverage, rounded to four decimals, " +
-	"where top is the best evidence hit's cosine score, support is the sum of the best three hits' scores divided by three " +
-	"(a missing hit counts 0, so one lucky hit is not trusted like three that agree), and coverage = " +
-	"min(1, evidenceTokens / (2·minEvidenceTokens)) (a minEvidenceTokens of 0 counts as 20); scores are clamped to [0, 1], " +
-	"and with no hits the confidence is 0. The evidence is insufficient when hits < minHits, topScore < minTopScore or " +
-	"evidenceTokens < minEvidenceTokens. The reply sets shouldTransfer when the evidence is insufficient or confidence < " +
-	"transferConfidenceThreshold, and transferReason names the first that applies of no_evidence (no hits), low_score, " +
-	"insufficient_evidence (too few hits or tokens) and low_confidence."
+const Formula = "Every score is a relevance in [0, 1] that means the same in every mode: a vector hit's cosine mapped through " +
+	"the embedding model's calibration (0 at its floor, 1 at its ceiling), in hybrid mode combined with the hit's lexical coverage " +
+	"of the question as (1 − lexicalWeight)·vector + lexicalWeight·coverage. Answerability is the share of the question's " +
+	"informative content (its analysed terms weighted by inverse document frequency over the tenant's knowledge) that the " +
+	"best evidence covers. confidence = 0.45·top + 0.35·answerability + 0.10·support + 0.10·coverage, rounded to four decimals, " +
+	"where top is the best evidence hit's relevance, support is the sum of the best three hits' relevance divided by three " +
+	"(a missing hit counts 0), and coverage = min(1, evidenceTokens / (2·minEvidenceTokens)) (a minEvidenceTokens of 0 counts " +
+	"as 20); with no hits the confidence is 0. The evidence is insufficient when hits < minHits, topScore < minTopScore, " +
+	"answerability < minAnswerability or evidenceTokens < minEvidenceTokens. The reply sets shouldTransfer when the evidence " +
+	"is insufficient or confidence < transferConfidenceThreshold, and transferReason names the first that applies of " +
+	"no_evidence (no hits), low_score, low_answerability, insufficient_evidence (too few hits or tokens) and low_confidence."
 
 // Reasons for a hand-off, in the order Decide checks them.
 const (
@@ -24,6 +27,9 @@ const (
 	ReasonNoEvidence = "no_evidence"
 	// ReasonLowScore: the best hit scores below MinTopScore.
 	ReasonLowScore = "low_score"
+	// ReasonLowAnswerability: the evidence is on the topic but does not
+	// cover what the question asks (Answerability < MinAnswerability).
+	ReasonLowAnswerability = "low_answerability"
 	// ReasonInsufficientEvidence: fewer hits than MinHits, or fewer
 	// evidence tokens than MinEvidenceTokens.
 	ReasonInsufficientEvidence = "insufficient_evidence"
@@ -35,9 +41,10 @@ const (
 // Weights of the confidence's signals (see the package documentation);
 // they sum to 1.
 const (
-	weightTop      = 0.60
-	weightSupport  = 0.25
-	weightCoverage = 0.15
+	weightTop           = 0.45
+	weightAnswerability = 0.35
+	weightSupport       = 0.10
+	weightCoverage      = 0.10
 	// supportHits is how many hits support averages over.
 	supportHits = 3
 )
@@ -55,14 +62,20 @@ type Thresholds struct {
 	// TransferConfidence: a confidence below it hands the conversation
 	// over.
 	TransferConfidence float64
+	// MinAnswerability: evidence answering less of the question makes it
+	// insufficient.
+	MinAnswerability float64
 }
 
 // Evidence is what retrieval kept to answer from.
 type Evidence struct {
 	// Hits is the number of evidence chunks.
 	Hits int
-	// TopScore is the cosine score of the best hit, 0..1.
+	// TopScore is the relevance of the best hit, 0..1.
 	TopScore float64
+	// Answerability is the share of the question's informative content
+	// the best evidence covers, 0..1.
+	Answerability float64
 	// MeanTopScore is the mean score of the best min(3, Hits) hits.
 	MeanTopScore float64
 	// EvidenceTokens is the length of the evidence text.
@@ -88,6 +101,8 @@ type Decision struct {
 	EvidenceTokens    int
 	MinEvidenceTokens int
 	MinHits           int
+	Answerability     float64
+	MinAnswerability  float64
 	// Threshold is the TransferConfidence the confidence was held to.
 	Threshold float64
 }
@@ -95,7 +110,8 @@ type Decision struct {
 // Decide judges e against t. The evidence is insufficient when
 //
 //   - Hits < MinHits,
-//   - TopScore < MinTopScore, or
+//   - TopScore < MinTopScore,
+//   - Answerability < MinAnswerability, or
 //   - EvidenceTokens < MinEvidenceTokens;
 //
 // ShouldTransfer is set when it is insufficient or Confidence <
@@ -105,9 +121,10 @@ type Decision struct {
 //  1. no_evidence: there are no hits and the evidence is insufficient
 //     (with no hits, a low score or missing tokens are only symptoms);
 //  2. low_score: TopScore < MinTopScore;
-//  3. insufficient_evidence: Hits < MinHits or EvidenceTokens <
+//  3. low_answerability: Answerability < MinAnswerability;
+//  4. insufficient_evidence: Hits < MinHits or EvidenceTokens <
 //     MinEvidenceTokens;
-//  4. low_confidence: the evidence suffices, but Confidence <
+//  5. low_confidence: the evidence suffices, but Confidence <
 //     TransferConfidence.
 //
 // In e, negative counts count as 0 and scores are clamped to [0, 1] (NaN
@@ -123,17 +140,22 @@ func Decide(e Evidence, t Thresholds) Decision {
 		EvidenceTokens:    e.EvidenceTokens,
 		MinEvidenceTokens: t.MinEvidenceTokens,
 		MinHits:           t.MinHits,
+		Answerability:     e.Answerability,
+		MinAnswerability:  t.MinAnswerability,
 		Threshold:         t.TransferConfidence,
 	}
 	fewHits := e.Hits < t.MinHits
 	lowScore := e.TopScore < t.MinTopScore
+	unanswered := e.Answerability < t.MinAnswerability
 	fewTokens := e.EvidenceTokens < t.MinEvidenceTokens
-	d.Insufficient = fewHits || lowScore || fewTokens
+	d.Insufficient = fewHits || lowScore || unanswered || fewTokens
 	switch {
 	case d.Insufficient && e.Hits == 0:
 		d.Reason = ReasonNoEvidence
 	case lowScore:
 		d.Reason = ReasonLowScore
+	case unanswered:
+		d.Reason = ReasonLowAnswerability
 	case fewHits || fewTokens:
 		d.Reason = ReasonInsufficientEvidence
 	case d.Confidence < t.TransferConfidence:
@@ -149,6 +171,7 @@ func sanitize(e Evidence) Evidence {
 	e.EvidenceTokens = max(e.EvidenceTokens, 0)
 	e.TopScore = unit(e.TopScore)
 	e.MeanTopScore = unit(e.MeanTopScore)
+	e.Answerability = unit(e.Answerability)
 	return e
 }
 
@@ -170,6 +193,6 @@ func score(e Evidence, minTokens int) float64 {
 		minTokens = domain.DefaultMinEvidenceTokens
 	}
 	coverage := min(1, float64(e.EvidenceTokens)/float64(2*minTokens))
-	c := weightTop*e.TopScore + weightSupport*support + weightCoverage*coverage
+	c := weightTop*e.TopScore + weightAnswerability*e.Answerability + weightSupport*support + weightCoverage*coverage
 	return min(1, math.Round(c*1e4)/1e4)
 }

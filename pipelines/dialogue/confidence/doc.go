@@ -3,14 +3,16 @@
 // answer, scores the answer's confidence, and says when to hand the
 // conversation to a human.
 //
-// The confidence is a weighted sum of three signals, each in [0, 1]:
+// The confidence is a weighted sum of four signals, each in [0, 1]:
 //
-//		confidence = 0.60·top + 0.25·support + 0.15·coverage
+//		confidence = 0.45·top + 0.35·answerability + 0.10·support + 0.10·coverage
 //
-//	  - top is the best hit's cosine score: how close the closest evidence is;
-//	  - support is the sum of the best three hits' scores divided by three,
-//	    a missing hit counting 0 (MeanTopScore·min(Hits, 3)/3): whether other
-//	    evidence agrees, so one lucky hit is not trusted like three;
+//	  - top is the best hit's relevance (a calibrated score, see Formula);
+//	  - answerability is the share of the question's informative terms
+//	    (weighted by rarity) the best evidence holds: whether the evidence
+//	    answers the question rather than only sharing its topic;
+//	  - support is the sum of the best three hits' relevance divided by
+//	    three, a missing hit counting 0 (MeanTopScore·min(Hits, 3)/3);
 //	  - coverage is min(1, EvidenceTokens / (2·MinEvidenceTokens)): enough
 //	    text to answer from, full at twice the tenant's minimum (a minimum of
 //	    0 counts as domain.DefaultMinEvidenceTokens).

@@ -160,7 +160,7 @@ func buildBenchFixture() (*benchFixture, error) {
 		ID: "mf_tags", TenantID: benchTenant, Key: "tags", Type: domain.MetaStringArray,
 		Scope: domain.ScopeDocument, Role: domain.RoleFilter, Status: domain.FieldActive,
 	}}}
-	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil), fixedEmbedders{emb}, vectors, lex, docs, metadata, strategies)
+	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}), fixedEmbedders{emb}, vectors, lex, docs, metadata, strategies)
 	return &benchFixture{retriever: r, strategies: strategies, queries: queries, setup: time.Since(start)}, nil
 }
 

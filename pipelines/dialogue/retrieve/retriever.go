@@ -2,9 +2,12 @@ package retrieve
 
 import (
 	"context"
+	"math"
 	"sort"
+	"strconv"
 	"time"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/confidence"
 )
@@ -14,7 +17,6 @@ import (
 const (
 	poolFactor = 4
 	maxPool    = 200
-	rrfK       = 60
 )
 
 // Retriever finds evidence with the tenant's strategy and judges it.
@@ -47,13 +49,21 @@ type Query struct {
 
 // Candidate is a chunk either list found, with why it was kept or not.
 type Candidate struct {
-	Chunk        domain.Chunk
+	Chunk domain.Chunk
+	// VectorScore is the raw cosine and LexicalScore the raw BM25 score,
+	// nil where that list did not find the chunk.
 	VectorScore  *float64
 	LexicalScore *float64
-	FusedScore   float64
-	Kept         bool
-	// Dropped says why a candidate is not evidence: below_threshold,
-	// beyond_top_k or over_evidence_budget.
+	// Coverage is the share of the question's informative content the
+	// chunk (its heading path and text) holds, in [0, 1].
+	Coverage float64
+	// Relevance is the calibrated score every threshold applies to, in
+	// [0, 1]: the vector score through the model's calibration, in hybrid
+	// mode combined with Coverage by the strategy's lexical weight.
+	Relevance float64
+	Kept      bool
+	// Dropped says why a candidate is not evidence: deleted,
+	// below_threshold, beyond_top_k or over_evidence_budget.
 	Dropped string
 }
 
@@ -61,11 +71,19 @@ type Candidate struct {
 type Result struct {
 	Strategy       domain.RetrievalStrategy
 	EmbeddingModel string
-	Candidates     []Candidate
+	Calibration    domain.ScoreCalibration
+	// QuestionTerms are the informative terms answerability weighs.
+	QuestionTerms []string
+	Candidates    []Candidate
+	// Evidence are the kept chunks, most relevant first; EvidenceTokens
+	// counts their passages, each once.
 	Evidence       []domain.Chunk
 	EvidenceTokens int
-	Decision       confidence.Decision
-	Timings        map[string]time.Duration
+	// Margin is how far the best candidate's relevance is ahead of the
+	// next one's (1 with a single candidate).
+	Margin   float64
+	Decision confidence.Decision
+	Timings  map[string]time.Duration
 }
 
 // Retrieve runs one retrieval. Returns CodeValidation for a bad filter.
@@ -77,7 +95,13 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 		res.Timings[name] = now.Sub(from)
 		return now
 	}
-	st, err := r.strategy(ctx, tenant, q.Strategy)
+	embedder, err := r.embedders.For(ctx, tenant)
+	if err != nil {
+		return Result{}, err
+	}
+	res.EmbeddingModel = embedder.Model()
+	res.Calibration = domain.CalibrationFor(res.EmbeddingModel)
+	st, err := r.strategy(ctx, tenant, q.Strategy, res.Calibration)
 	if err != nil {
 		return Result{}, err
 	}
@@ -87,15 +111,10 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 		return Result{}, err
 	}
 	t := time.Now()
-	embedder, err := r.embedders.For(ctx, tenant)
-	if err != nil {
-		return Result{}, err
-	}
 	vecs, err := embedder.Embed(ctx, []string{q.Text})
 	if err != nil {
 		return Result{}, err
 	}
-	res.EmbeddingModel = embedder.Model()
 	t = lap("embed", t)
 	pool := min(int(st.TopK)*poolFactor, maxPool)
 	vhits, err := r.vectors.Search(ctx, tenant, domain.VectorQuery{Vector: vecs[0], Model: embedder.Model(), KBIDs: q.KBIDs, Filter: filter, TopK: pool})
@@ -110,13 +129,21 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 		}
 		t = lap("lexical", t)
 	}
-	cands := fuse(st, vhits, lhits)
+	question, err := r.question(ctx, tenant, q.Text)
+	if err != nil {
+		return Result{}, err
+	}
+	res.QuestionTerms = question.Terms()
+	cands := merge(vhits, lhits)
 	if err := r.attach(ctx, tenant, cands); err != nil {
 		return Result{}, err
 	}
-	lap("load", t)
+	score(st, res.Calibration, question, cands)
+	t = lap("load", t)
 	res.Candidates, res.Evidence, res.EvidenceTokens = choose(st, cands)
-	res.Decision = confidence.Decide(evidenceOf(res.Evidence, res.Candidates, res.EvidenceTokens), thresholdsOf(st))
+	res.Margin = margin(res.Candidates)
+	res.Decision = confidence.Decide(evidenceOf(res.Candidates, len(res.Evidence), res.EvidenceTokens), thresholdsOf(st))
+	lap("judge", t)
 	res.Timings["total"] = time.Since(start)
 	if q.Record {
 		err := r.events.RecordRetrieval(ctx, domain.RetrievalEvent{
@@ -131,11 +158,25 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 	return res, nil
 }
 
-func (r *Retriever) strategy(ctx context.Context, tenant domain.TenantID, override *domain.RetrievalStrategy) (domain.RetrievalStrategy, error) {
+// question weighs the question's terms by the tenant's knowledge.
+func (r *Retriever) question(ctx context.Context, tenant domain.TenantID, text string) (confidence.Question, error) {
+	qts := analysis.QuestionTerms(text)
+	terms := make([]string, len(qts))
+	for i, qt := range qts {
+		terms[i] = qt.Term
+	}
+	stats, err := r.lexical.TermStats(ctx, tenant, terms)
+	if err != nil {
+		return confidence.Question{}, err
+	}
+	return confidence.NewQuestion(qts, stats), nil
+}
+
+func (r *Retriever) strategy(ctx context.Context, tenant domain.TenantID, override *domain.RetrievalStrategy, c domain.ScoreCalibration) (domain.RetrievalStrategy, error) {
 	if override != nil {
 		return *override, override.Validate()
 	}
-	return r.strategies.Current(ctx, tenant)
+	return r.strategies.currentFor(ctx, tenant, c)
 }
 
 func (r *Retriever) filter(ctx context.Context, tenant domain.TenantID, raw map[string]any) (*domain.Filter, error) {
@@ -151,55 +192,51 @@ func (r *Retriever) filter(ctx context.Context, tenant domain.TenantID, raw map[
 	return domain.ParseFilter(raw, domain.ChunkFields(fields.Items))
 }
 
-// fuse orders the candidates: by vector score in vector mode, by
-// reciprocal rank fusion of both lists (weights 1−w and w) in hybrid mode.
-func fuse(st domain.RetrievalStrategy, vhits []domain.VectorHit, lhits []domain.LexicalHit) []Candidate {
-	byID := map[string]*Candidate{}
-	var order []string
+// merge lists every chunk either list found once, with its raw scores.
+func merge(vhits []domain.VectorHit, lhits []domain.LexicalHit) []Candidate {
+	byID := map[string]int{}
+	var out []Candidate
 	get := func(id string) *Candidate {
-		if c, ok := byID[id]; ok {
-			return c
+		if i, ok := byID[id]; ok {
+			return &out[i]
 		}
-		c := &Candidate{Chunk: domain.Chunk{ID: id}}
-		byID[id] = c
-		order = append(order, id)
-		return c
+		byID[id] = len(out)
+		out = append(out, Candidate{Chunk: domain.Chunk{ID: id}})
+		return &out[len(out)-1]
 	}
-	vIDs := make([]string, len(vhits))
-	for i, h := range vhits {
+	for _, h := range vhits {
 		s := float64(h.Score)
 		get(h.ChunkID).VectorScore = &s
-		vIDs[i] = h.ChunkID
 	}
-	lIDs := make([]string, len(lhits))
-	for i, h := range lhits {
+	for _, h := range lhits {
 		s := h.Score
 		get(h.ChunkID).LexicalScore = &s
-		lIDs[i] = h.ChunkID
 	}
-	if st.Mode == domain.ModeHybrid {
-		for _, f := range confidence.RRF(rrfK, confidence.Ranked{Weight: 1 - st.LexicalWeight, IDs: vIDs},
-			confidence.Ranked{Weight: st.LexicalWeight, IDs: lIDs}) {
-			byID[f.ID].FusedScore = f.Score
-		}
-	} else {
-		for _, c := range byID {
-			if c.VectorScore != nil {
-				c.FusedScore = *c.VectorScore
-			}
-		}
-	}
-	out := make([]Candidate, 0, len(order))
-	for _, id := range order {
-		out = append(out, *byID[id])
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].FusedScore != out[j].FusedScore {
-			return out[i].FusedScore > out[j].FusedScore
-		}
-		return out[i].Chunk.ID < out[j].Chunk.ID
-	})
 	return out
+}
+
+// score gives each candidate its coverage of the question and its
+// relevance, and orders them most relevant first (ties by chunk id).
+func score(st domain.RetrievalStrategy, cal domain.ScoreCalibration, q confidence.Question, cands []Candidate) {
+	for i := range cands {
+		c := &cands[i]
+		c.Coverage = q.Coverage(analysis.TermSet(c.Chunk.SearchText()))
+		vec := 0.0
+		if c.VectorScore != nil {
+			vec = cal.Relevance(*c.VectorScore)
+		}
+		c.Relevance = vec
+		if st.Mode == domain.ModeHybrid {
+			c.Relevance = (1-st.LexicalWeight)*vec + st.LexicalWeight*c.Coverage
+		}
+		c.Relevance = math.Round(c.Relevance*1e4) / 1e4
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].Relevance != cands[j].Relevance {
+			return cands[i].Relevance > cands[j].Relevance
+		}
+		return cands[i].Chunk.ID < cands[j].Chunk.ID
+	})
 }
 
 // attach loads the candidates' chunks (text, document, page).
@@ -227,58 +264,77 @@ func (r *Retriever) attach(ctx context.Context, tenant domain.TenantID, cands []
 	return nil
 }
 
-// choose keeps, in fused order, the candidates that pass the threshold (a
-// vector score at or above it; in hybrid mode any lexical hit passes too,
-// since the threshold is a vector score and the words matched), up to
-// topK and the evidence budget.
+// choose keeps, in order, the candidates whose relevance reaches the
+// threshold, up to topK and the evidence budget. The budget counts each
+// passage once: units of one passage are read together.
 func choose(st domain.RetrievalStrategy, cands []Candidate) ([]Candidate, []domain.Chunk, int) {
 	var evidence []domain.Chunk
 	tokens := 0
+	read := map[string]bool{}
 	for i := range cands {
 		c := &cands[i]
-		passes := (c.VectorScore != nil && *c.VectorScore >= st.ScoreThreshold) ||
-			(st.Mode == domain.ModeHybrid && c.LexicalScore != nil)
+		key, cost := passageOf(c.Chunk)
+		if read[key] {
+			cost = 0
+		}
 		switch {
 		case c.Chunk.Text == "":
 			c.Dropped = "deleted"
-		case !passes:
+		case c.Relevance < st.ScoreThreshold || c.Relevance == 0:
 			c.Dropped = "below_threshold"
 		case len(evidence) >= int(st.TopK):
 			c.Dropped = "beyond_top_k"
-		case tokens+int(c.Chunk.Tokens) > int(st.MaxEvidenceTokens):
+		case tokens+cost > int(st.MaxEvidenceTokens):
 			c.Dropped = "over_evidence_budget"
 		default:
 			c.Kept = true
 			evidence = append(evidence, c.Chunk)
-			tokens += int(c.Chunk.Tokens)
+			tokens += cost
+			read[key] = true
 		}
 	}
 	return cands, evidence, tokens
 }
 
-// evidenceOf is what confidence is judged on: the kept hits' vector
-// scores, a hit kept for its words alone counting 0 (as the formula says
-// of a missing hit), so lexical-only hits never inflate the support.
-func evidenceOf(evidence []domain.Chunk, cands []Candidate, tokens int) confidence.Evidence {
-	var scores []float64
+// passageOf names a chunk's passage and its length: the passage it points
+// to, or the chunk itself when it has none.
+func passageOf(c domain.Chunk) (string, int) {
+	if c.Context == "" || c.ParentIndex == nil {
+		return c.ID, int(c.Tokens)
+	}
+	return c.DocumentID + "#" + strconv.Itoa(int(*c.ParentIndex)), int(c.ContextTokens)
+}
+
+// margin is how far the first candidate's relevance is ahead of the
+// second's.
+func margin(cands []Candidate) float64 {
+	switch {
+	case len(cands) == 0:
+		return 0
+	case len(cands) == 1:
+		return cands[0].Relevance
+	}
+	return cands[0].Relevance - cands[1].Relevance
+}
+
+// evidenceOf is what confidence is judged on: the kept hits' relevance and
+// the best one's coverage of the question.
+func evidenceOf(cands []Candidate, hits, tokens int) confidence.Evidence {
+	e := confidence.Evidence{Hits: hits, EvidenceTokens: tokens}
+	var top []float64
 	for _, c := range cands {
 		if !c.Kept {
 			continue
 		}
-		s := 0.0
-		if c.VectorScore != nil {
-			s = max(*c.VectorScore, 0)
+		if len(top) == 0 {
+			e.TopScore, e.Answerability = c.Relevance, c.Coverage
 		}
-		scores = append(scores, s)
+		if len(top) < 3 {
+			top = append(top, c.Relevance)
+		}
 	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(scores)))
-	e := confidence.Evidence{Hits: len(evidence), EvidenceTokens: tokens}
-	if len(scores) > 0 {
-		e.TopScore = scores[0]
-		n := min(3, len(scores))
-		for _, s := range scores[:n] {
-			e.MeanTopScore += s / float64(n)
-		}
+	for _, s := range top {
+		e.MeanTopScore += s / float64(len(top))
 	}
 	return e
 }
@@ -286,7 +342,7 @@ func evidenceOf(evidence []domain.Chunk, cands []Candidate, tokens int) confiden
 func thresholdsOf(st domain.RetrievalStrategy) confidence.Thresholds {
 	return confidence.Thresholds{
 		MinHits: int(st.MinHits), MinTopScore: st.MinTopScore, MinEvidenceTokens: int(st.MinEvidenceTokens),
-		TransferConfidence: st.TransferConfidenceThreshold,
+		TransferConfidence: st.TransferConfidenceThreshold, MinAnswerability: st.MinAnswerability,
 	}
 }
 

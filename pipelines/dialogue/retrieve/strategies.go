@@ -15,14 +15,16 @@ const recentForRisks = 200
 
 // Strategies manages tenants' retrieval strategies.
 type Strategies struct {
-	store    domain.StrategyStore
-	settings domain.SettingsStore
-	now      func() time.Time
+	store     domain.StrategyStore
+	settings  domain.SettingsStore
+	embedders domain.Embedders
+	now       func() time.Time
 }
 
-// NewStrategies returns the strategy service.
-func NewStrategies(store domain.StrategyStore, settings domain.SettingsStore) *Strategies {
-	return &Strategies{store: store, settings: settings, now: time.Now}
+// NewStrategies returns the strategy service. The default strategy follows
+// the tenant's embedding model (see domain.DefaultStrategy).
+func NewStrategies(store domain.StrategyStore, settings domain.SettingsStore, embedders domain.Embedders) *Strategies {
+	return &Strategies{store: store, settings: settings, embedders: embedders, now: time.Now}
 }
 
 // Change is the outcome of a switch or rollback.
@@ -33,7 +35,7 @@ type Change struct {
 }
 
 // Current returns the tenant's active strategy: the one it switched to,
-// or the default built from its settings.
+// or the default built from its settings and its embedding model.
 func (s *Strategies) Current(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
 	st, err := s.store.CurrentStrategy(ctx, tenant)
 	if err != nil || st != nil {
@@ -42,12 +44,39 @@ func (s *Strategies) Current(ctx context.Context, tenant domain.TenantID) (domai
 	return s.defaultFor(ctx, tenant)
 }
 
-func (s *Strategies) defaultFor(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
+// currentFor is Current for a caller that knows the calibration already.
+func (s *Strategies) currentFor(ctx context.Context, tenant domain.TenantID, c domain.ScoreCalibration) (domain.RetrievalStrategy, error) {
+	st, err := s.store.CurrentStrategy(ctx, tenant)
+	if err != nil || st != nil {
+		return deref(st), err
+	}
 	set, err := s.settings.GetSettings(ctx, tenant)
 	if err != nil {
 		return domain.RetrievalStrategy{}, err
 	}
-	return domain.DefaultStrategy(set), nil
+	return domain.DefaultStrategy(set, c), nil
+}
+
+// Calibration returns the score calibration of the tenant's embedding
+// model.
+func (s *Strategies) Calibration(ctx context.Context, tenant domain.TenantID) (domain.ScoreCalibration, error) {
+	e, err := s.embedders.For(ctx, tenant)
+	if err != nil {
+		return domain.ScoreCalibration{}, err
+	}
+	return domain.CalibrationFor(e.Model()), nil
+}
+
+func (s *Strategies) defaultFor(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
+	c, err := s.Calibration(ctx, tenant)
+	if err != nil {
+		return domain.RetrievalStrategy{}, err
+	}
+	set, err := s.settings.GetSettings(ctx, tenant)
+	if err != nil {
+		return domain.RetrievalStrategy{}, err
+	}
+	return domain.DefaultStrategy(set, c), nil
 }
 
 // Validate checks st and reports its risks, judged also on the tenant's

@@ -23,12 +23,6 @@ const (
 	ReasonIntentRule = "intent_rule"
 )
 
-// HandoffText is what the customer reads when the assistant hands over
-// without a text of its own; like guard.DefaultSafeText it says so in
-// English and Chinese, since the runner does not know the language.
-const HandoffText = "I'm not sure I can answer that correctly, so I'm connecting you with a member of our team. " +
-	"这个问题我暂时无法准确回答，正在为您转接人工客服。"
-
 // Reply is the assistant's answer to one message, as the client sees it
 // (JSON, or the done event of a stream) plus the stage trace.
 type Reply struct {

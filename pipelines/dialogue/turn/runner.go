@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
@@ -218,10 +219,23 @@ func (t *run) transfer(reason, text string) {
 	t.reply.ShouldTransfer = true
 	t.reply.TransferReason = &reason
 	if text == "" {
-		text = HandoffText
+		text = t.handoffMessage()
 	}
 	t.reply.Answer = text
 	t.trace(toolHandoff, map[string]any{"reason": reason}, "handed over: "+reason, 0, nil)
+}
+
+// handoffMessage is the tenant's hand-off text in the language of the
+// customer's message, or the built-in one of that language.
+func (t *run) handoffMessage() string {
+	lang := analysis.Language(t.in.Message)
+	s, err := t.r.d.Settings.GetSettings(t.ctx, t.in.Tenant)
+	if err != nil {
+		// The hand-off must reach the customer even when the settings
+		// cannot be read; the built-in text says the same.
+		return domain.TenantSettings{}.HandoffMessage(lang)
+	}
+	return s.HandoffMessage(lang)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -212,7 +212,8 @@ func (t *run) slotFilter() (map[string]any, error) {
 func sources(cs []answer.Citation) []domain.MessageSource {
 	out := make([]domain.MessageSource, 0, len(cs))
 	for _, c := range cs {
-		s := domain.MessageSource{DocumentID: c.Chunk.DocumentID, DocumentName: c.Chunk.DocumentName, ChunkID: c.Chunk.ID, Score: c.Score}
+		s := domain.MessageSource{DocumentID: c.Chunk.DocumentID, DocumentName: c.Chunk.DocumentName, ChunkID: c.Chunk.ID, Score: c.Score,
+			HeadingPath: c.Chunk.HeadingPath, Quote: c.Chunk.Text}
 		if c.Chunk.Page != nil {
 			s.Page = ptr(int(*c.Chunk.Page))
 		}

@@ -36,6 +36,11 @@ type Chunk struct {
 	// Heading is the nearest docx heading at or above the chunk, or for
 	// xlsx the sheet's header row; "" if none.
 	Heading string
+	// HeadingPath is the docx headings above the chunk, outermost first
+	// (by heading level); nil for other kinds.
+	HeadingPath []string
+	// headings are the heading paragraphs inside Text.
+	headings []string
 	// LineStart and LineEnd are the 1-based range of lines of a text file
 	// the chunk holds (a line over the budget is spread over several chunks
 	// with the same line); 0 for other kinds.

@@ -15,7 +15,7 @@ type item struct {
 // unit is what chunks are packed from: an item, or one piece of an item
 // that alone is over the budget. Units are ranges of the text the items
 // are laid out in, never split further.
-type unit struct {
+type piece struct {
 	start, end int
 	line       int
 }
@@ -28,7 +28,7 @@ type unit struct {
 // newlines between items are the ones a chunk joins them with, and an
 // overlap is the end of the previous range — so every count while packing
 // is a count of a substring of one encoded text.
-func (t *Tokenizer) layout(items []item, limit, pieceLimit int) (*encoded, []unit) {
+func (t *Tokenizer) layout(items []item, limit, pieceLimit int) (*encoded, []piece) {
 	var b strings.Builder
 	ranges := make([][2]int, len(items))
 	for k, it := range items {
@@ -40,15 +40,15 @@ func (t *Tokenizer) layout(items []item, limit, pieceLimit int) (*encoded, []uni
 		ranges[k][1] = b.Len()
 	}
 	e := t.encodeText(b.String())
-	units := make([]unit, 0, len(items))
+	units := make([]piece, 0, len(items))
 	for k, it := range items {
 		lo, hi := ranges[k][0], ranges[k][1]
 		if e.count(lo, hi) <= limit {
-			units = append(units, unit{start: lo, end: hi, line: it.line})
+			units = append(units, piece{start: lo, end: hi, line: it.line})
 			continue
 		}
 		for _, sp := range e.windows(lo, hi, pieceLimit, 0, false) {
-			units = append(units, unit{start: sp.start, end: sp.end, line: it.line})
+			units = append(units, piece{start: sp.start, end: sp.end, line: it.line})
 		}
 	}
 	return e, units
@@ -70,7 +70,7 @@ type packed struct {
 // it, it shrinks to the room left, or goes. A chunk always adds at least
 // one unit, and a unit alone always fits. With trim, chunks exclude
 // surrounding whitespace; whitespace-only chunks are dropped either way.
-func (e *encoded) pack(units []unit, limit, overlap int, trim bool) []packed {
+func (e *encoded) pack(units []piece, limit, overlap int, trim bool) []packed {
 	var out []packed
 	carry := -1   // where the next chunk's overlap starts, or -1
 	prevEnd := -1 // where the previous chunk's text ends
@@ -125,7 +125,7 @@ func (e *encoded) pack(units []unit, limit, overlap int, trim bool) []packed {
 // own unit): at the start of the earliest unit of it that, with the units
 // after, fits in n; else inside the last unit, past whitespace; -1 if
 // nothing fits.
-func (e *encoded) tail(units []unit, x, first, n int) int {
+func (e *encoded) tail(units []piece, x, first, n int) int {
 	y := units[len(units)-1].end
 	best := -1
 	for k := len(units) - 1; k >= first && e.count(units[k].start, y) <= n; k-- {

@@ -17,7 +17,8 @@ func splitParagraphs(tok *Tokenizer, blocks []parse.Block, o Options) []Chunk {
 	var out []Chunk
 	var items []item
 	heading := ""
-	body := false // items holds a paragraph, not just headings
+	var path, inside []string // the heading path; the headings in items
+	body := false             // items holds a paragraph, not just headings
 	flush := func() {
 		if len(items) == 0 {
 			return
@@ -25,13 +26,15 @@ func splitParagraphs(tok *Tokenizer, blocks []parse.Block, o Options) []Chunk {
 		e, units := tok.layout(items, o.MaxTokens, pieceLimit)
 		for _, p := range e.pack(units, o.MaxTokens, o.Overlap, true) {
 			out = append(out, Chunk{
-				Text:    e.s[p.start:p.end],
-				Tokens:  p.tokens,
-				Overlap: p.overlap,
-				Heading: heading,
+				Text:        e.s[p.start:p.end],
+				Tokens:      p.tokens,
+				Overlap:     p.overlap,
+				Heading:     heading,
+				HeadingPath: append([]string(nil), path...),
+				headings:    inside,
 			})
 		}
-		items, body = nil, false
+		items, body, inside = nil, false, nil
 	}
 	for _, b := range blocks {
 		text := strings.TrimSpace(validUTF8(b.Text))
@@ -45,6 +48,8 @@ func splitParagraphs(tok *Tokenizer, blocks []parse.Block, o Options) []Chunk {
 				flush()
 			}
 			heading = oneLine(text)
+			path = withHeading(path, b.Level, heading)
+			inside = append(inside, heading)
 		} else {
 			body = true
 		}
@@ -57,4 +62,15 @@ func splitParagraphs(tok *Tokenizer, blocks []parse.Block, o Options) []Chunk {
 // oneLine collapses runs of whitespace, line breaks included, to one space.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// withHeading returns path with heading at level (1-based; 0 counts as
+// 1): the headings of lower levels are kept, those of its level and
+// deeper are replaced.
+func withHeading(path []string, level int, heading string) []string {
+	level = max(level, 1)
+	if len(path) >= level {
+		path = path[:level-1]
+	}
+	return append(path[:len(path):len(path)], heading)
 }

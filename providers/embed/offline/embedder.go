@@ -4,13 +4,15 @@ import (
 	"context"
 	"math"
 	"sync"
+
+	"github.com/cs-assistant/assistant/domain"
 )
 
 // ModelName names the vectors this package makes. The suffix is bumped
 // whenever the features, weights or hashing change: vectors of an old
 // version must never be compared with new ones, and the vector store only
 // compares vectors of the same model.
-const ModelName = "offline-hash-v1"
+const ModelName = domain.OfflineEmbeddingModel
 
 // Dims is the length of every vector.
 const Dims = 768

@@ -1,0 +1,110 @@
+package chunk
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
+)
+
+func unitTexts(us []Unit) []string {
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.Text
+	}
+	return out
+}
+
+func TestUnitsOfALineOrientedFAQ(t *testing.T) {
+	tok := newTestTokenizer(t)
+	doc := parse.Document{Kind: parse.KindText, Blocks: []parse.Block{
+		{Text: "# Shipping", Line: 1},
+		{Text: "Standard delivery takes 3 to 5 working days.", Line: 2},
+		{Text: "Q: Do you ship abroad?", Line: 4},
+		{Text: "A: Only within the EU.", Line: 5},
+		{Text: "退货需在30天内申请。", Line: 6},
+	}}
+	units, passages := Units(tok, "doc_1", doc, DefaultOptions())
+	require.Len(t, passages, 1, "a short FAQ is one passage")
+	assert.Equal(t, []string{
+		"Standard delivery takes 3 to 5 working days.",
+		"Q: Do you ship abroad?\nA: Only within the EU.",
+		"退货需在30天内申请。",
+	}, unitTexts(units), "one unit per line, a question with its answer, the heading in no unit")
+	assert.Equal(t, []string{"Shipping"}, units[0].HeadingPath)
+	assert.Equal(t, [2]int{2, 2}, [2]int{units[0].LineStart, units[0].LineEnd})
+	assert.Equal(t, [2]int{4, 5}, [2]int{units[1].LineStart, units[1].LineEnd}, "blank line 3 counted")
+	for i, u := range units {
+		assert.Equal(t, i, u.Index)
+		assert.Equal(t, ID("doc_1", i), u.ID)
+		assert.Equal(t, 0, u.Parent)
+		assert.Positive(t, u.Tokens)
+	}
+}
+
+func TestUnitsOfAHandbookCarryTheirHeadingPath(t *testing.T) {
+	tok := newTestTokenizer(t)
+	doc := parse.Document{Kind: parse.KindDOCX, Blocks: []parse.Block{
+		{Text: "Northwind Home Handbook", Heading: true, Level: 1},
+		{Text: "Returns and refunds", Heading: true, Level: 2},
+		{Text: "Most items can be returned within 30 days. Refunds take 5 days."},
+		{Text: "Mattresses", Heading: true, Level: 3},
+		{Text: "Note: They can be returned within 100 nights."},
+		{Text: "Delivery", Heading: true, Level: 2},
+		{Text: "We deliver to France and Spain."},
+	}}
+	units, _ := Units(tok, "doc_2", doc, DefaultOptions())
+	assert.Equal(t, []string{
+		"Most items can be returned within 30 days.", "Refunds take 5 days.",
+		"Note: They can be returned within 100 nights.", "We deliver to France and Spain.",
+	}, unitTexts(units), "sentences are units; titles and headings never are")
+	assert.Equal(t, []string{"Northwind Home Handbook", "Returns and refunds"}, units[0].HeadingPath)
+	assert.Equal(t, []string{"Northwind Home Handbook", "Returns and refunds", "Mattresses"}, units[2].HeadingPath)
+	assert.Equal(t, []string{"Northwind Home Handbook", "Delivery"}, units[3].HeadingPath)
+}
+
+func TestUnitsOfAPDFJoinWrappedLines(t *testing.T) {
+	tok := newTestTokenizer(t)
+	doc := parse.Document{Kind: parse.KindPDF, Blocks: []parse.Block{
+		{Text: "Clean the oak table with a soft", Page: 1},
+		{Text: "cloth. Never use bleach.", Page: 1},
+		{Text: "Warranty", Page: 2},
+		{Text: "Indoor furniture is covered for 5 years. Outdoor", Page: 2},
+		{Text: "furniture is covered for 2 years.", Page: 2},
+	}}
+	units, passages := Units(tok, "doc_3", doc, DefaultOptions())
+	require.Len(t, passages, 2)
+	assert.Equal(t, []string{"Clean the oak table with a soft cloth.", "Never use bleach.",
+		"Indoor furniture is covered for 5 years.", "Outdoor furniture is covered for 2 years."}, unitTexts(units),
+		"wrapped lines joined; the short line before a capitalised one is a heading, no unit")
+	assert.Equal(t, 2, units[3].Page)
+	assert.Equal(t, 1, units[3].Parent)
+	assert.Empty(t, units[0].HeadingPath)
+	assert.Equal(t, []string{"Warranty"}, units[3].HeadingPath)
+}
+
+func TestUnitsOfASheetAreRows(t *testing.T) {
+	tok := newTestTokenizer(t)
+	doc := parse.Document{Kind: parse.KindXLSX, Blocks: []parse.Block{
+		{Text: "Product: Oslo sofa; Price: 899 EUR", Sheet: "Prices"},
+		{Text: "Product: Bergen bed; Price: 499 EUR", Sheet: "Prices"},
+	}}
+	units, _ := Units(tok, "doc_4", doc, DefaultOptions())
+	assert.Equal(t, []string{"Product: Oslo sofa; Price: 899 EUR", "Product: Bergen bed; Price: 499 EUR"}, unitTexts(units))
+	assert.Equal(t, []string{"Prices"}, units[0].HeadingPath)
+	assert.Equal(t, "Prices", units[0].Sheet)
+}
+
+func TestUnitsOfAProseLineAreSentences(t *testing.T) {
+	tok := newTestTokenizer(t)
+	para := "北风家居会员分为银卡和金卡两个等级。注册即成为银卡会员，购物时可享受九五折优惠。年消费满5000元自动升级为金卡会员，享受九折优惠和生日双倍积分。积分每100分可抵扣1元，有效期为两年。"
+	doc := parse.Document{Kind: parse.KindText, Blocks: []parse.Block{{Text: para, Line: 1}}}
+	units, _ := Units(tok, "doc_5", doc, DefaultOptions())
+	assert.Equal(t, []string{"北风家居会员分为银卡和金卡两个等级。", "注册即成为银卡会员，购物时可享受九五折优惠。",
+		"年消费满5000元自动升级为金卡会员，享受九折优惠和生日双倍积分。", "积分每100分可抵扣1元，有效期为两年。"}, unitTexts(units))
+	for _, u := range units {
+		assert.Equal(t, [2]int{1, 1}, [2]int{u.LineStart, u.LineEnd})
+	}
+}
