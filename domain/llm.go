@@ -64,6 +64,9 @@ type GenerateRequest struct {
 	// ignore them.
 	Question string
 	Evidence []EvidenceUnit
+	// QuestionTerms are the question's analysed terms with their synonyms,
+	// as retrieval judged them; nil: the answerer analyses Question.
+	QuestionTerms []string
 }
 
 // EvidenceUnit is one piece of evidence for the extractive answerer: the
@@ -71,6 +74,10 @@ type GenerateRequest struct {
 type EvidenceUnit struct {
 	Text    string
 	Context string
+	// HeadingPath is the headings above the unit, which say what it is
+	// about when its own words do not ("Warranty" over "Outdoor
+	// furniture is covered for 2 years.").
+	HeadingPath []string
 }
 
 // Generation is a finished answer. Thought is the model's reasoning, kept

@@ -38,7 +38,7 @@ type RetrievalStrategy struct {
 
 // DefaultMinAnswerability is the default strategy's MinAnswerability,
 // chosen on the evaluation sets (make eval).
-const DefaultMinAnswerability = 0.5
+const DefaultMinAnswerability = 0.4
 
 // DefaultStrategy is the strategy a tenant has until it switches: hybrid
 // search (the embedder's calibrated vector relevance with the BM25

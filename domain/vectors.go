@@ -97,7 +97,10 @@ type VectorStore interface {
 // LexicalQuery asks the lexical (BM25) index for the TopK chunks whose
 // words best match Text.
 type LexicalQuery struct {
-	Text   string
+	Text string
+	// Expand are analysed terms (package analysis) searched besides
+	// Text's, each once: a question's synonyms.
+	Expand []string
 	KBIDs  []string
 	Filter *Filter
 	TopK   int

@@ -5,8 +5,8 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/tools"
-	"github.com/cs-assistant/assistant/pipelines/search"
 )
 
 // SearchKnowledgeBase implements POST /chat/tools/kb-search.
@@ -15,7 +15,7 @@ func (h *handlers) SearchKnowledgeBase(ctx context.Context, r api.SearchKnowledg
 	if err != nil {
 		return nil, err
 	}
-	q := search.Query{Text: r.Body.Query}
+	q := retrieve.Query{Text: r.Body.Query}
 	if r.Body.KbIds != nil {
 		q.KBIDs = *r.Body.KbIds
 	}
@@ -25,18 +25,24 @@ func (h *handlers) SearchKnowledgeBase(ctx context.Context, r api.SearchKnowledg
 	if r.Body.TopK != nil {
 		q.TopK = int(*r.Body.TopK)
 	}
-	hits, err := h.d.Search.Search(ctx, tenant, q)
+	res, err := h.d.Retriever.Retrieve(ctx, tenant, q)
 	if err != nil {
 		return nil, err
 	}
-	return api.SearchKnowledgeBase200JSONResponse{Items: convertAll(hits, toAPIHit)}, nil
+	items := []api.KbSearchHit{}
+	for _, c := range res.Candidates {
+		if c.Kept {
+			items = append(items, toAPIHit(c))
+		}
+	}
+	return api.SearchKnowledgeBase200JSONResponse{Items: items}, nil
 }
 
-func toAPIHit(h search.Hit) api.KbSearchHit {
+func toAPIHit(h retrieve.Candidate) api.KbSearchHit {
 	c := h.Chunk
 	return api.KbSearchHit{
 		ChunkId: c.ID, DocumentId: c.DocumentID, DocumentName: c.DocumentName, KbId: c.KBID,
-		Page: c.Page, Sheet: c.Sheet, Metadata: c.Metadata, Score: h.Score, Text: c.Text,
+		Page: c.Page, Sheet: c.Sheet, Metadata: c.Metadata, Score: float32(h.Relevance), Text: c.Text,
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
-	"github.com/cs-assistant/assistant/pipelines/search"
 )
 
 // Keys is what the server needs of the API-key service.
@@ -35,13 +34,15 @@ type Tenants interface {
 type Ingest interface {
 	Upload(ctx context.Context, u ingest.Upload) (domain.Document, domain.IndexJob, []string, error)
 	Reindex(ctx context.Context, tenant domain.TenantID, documentID string) (domain.Document, domain.IndexJob, error)
+	ReindexAll(ctx context.Context, tenant domain.TenantID, kbID string) (ingest.Reindexed, error)
 	DeleteDocument(ctx context.Context, tenant domain.TenantID, id string) error
 	DeleteKnowledgeBase(ctx context.Context, tenant domain.TenantID, id string) error
 }
 
-// Searcher is what the server needs of the search service.
-type Searcher interface {
-	Search(ctx context.Context, tenant domain.TenantID, q search.Query) ([]search.Hit, error)
+// Retriever finds evidence as the dialogue does: the kb-search tool's one
+// path.
+type Retriever interface {
+	Retrieve(ctx context.Context, tenant domain.TenantID, q retrieve.Query) (retrieve.Result, error)
 }
 
 // EmbeddingConfigs is what the server needs of the embedding configuration service.
@@ -70,7 +71,11 @@ type ModelConfigs interface {
 
 // Answerer is what the server needs of the answering pipeline.
 type Answerer interface {
-	Run(ctx context.Context, tenant domain.TenantID, req answer.Request, ev *answer.Events) (answer.Outcome, error)
+	Run(ctx context.Context, tenant domain.TenantID, req answer.Request) (answer.Outcome, error)
+	Find(ctx context.Context, tenant domain.TenantID, req answer.Request) (answer.Outcome, error)
+	LabPrompt(ctx context.Context, tenant domain.TenantID, out *answer.Outcome, dry bool) error
+	Generate(ctx context.Context, tenant domain.TenantID, out answer.Outcome, choice answer.ModelChoice,
+		piece func(domain.StreamEvent) error) (answer.Outcome, error)
 }
 
 // Dialogue is what the server needs of the dialogue runtime.
@@ -91,7 +96,7 @@ type Deps struct {
 	Documents      domain.DocumentStore
 	Jobs           domain.JobStore
 	Ingest         Ingest
-	Search         Searcher
+	Retriever      Retriever
 	Embedding      EmbeddingConfigs
 	Strategies     Strategies
 	Models         ModelConfigs

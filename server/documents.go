@@ -94,6 +94,27 @@ func (h *handlers) ReindexDocument(ctx context.Context, r api.ReindexDocumentReq
 	return api.ReindexDocument202JSONResponse{Document: toAPIDocument(doc), Job: toAPIJob(job), Warnings: []string{}}, nil
 }
 
+// ReindexDocuments implements POST /admin/kb/reindex.
+func (h *handlers) ReindexDocuments(ctx context.Context, r api.ReindexDocumentsRequestObject) (api.ReindexDocumentsResponseObject, error) {
+	tenant, err := domain.TenantFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	kbID := ""
+	if r.Body != nil && r.Body.KbId != nil {
+		kbID = *r.Body.KbId
+	}
+	res, err := h.d.Ingest.ReindexAll(ctx, tenant, kbID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(res.Jobs))
+	for i, j := range res.Jobs {
+		ids[i] = j.ID
+	}
+	return api.ReindexDocuments202JSONResponse{Queued: int32(len(ids)), AlreadyQueued: int32(res.AlreadyQueued), JobIds: ids}, nil
+}
+
 func toAPIDocument(d domain.Document) api.Document {
 	return api.Document{
 		Id: d.ID, TenantId: string(d.TenantID), KbId: d.KBID, Name: d.Name, Kind: api.DocumentKind(d.Kind),

@@ -15,7 +15,7 @@ func (h *handlers) RunRagExperiment(ctx context.Context, r api.RunRagExperimentR
 		return nil, err
 	}
 	req := labRequest(tenant, *r.Body)
-	out, err := h.d.Answerer.Run(ctx, tenant, req, nil)
+	out, err := h.d.Answerer.Run(ctx, tenant, req)
 	if err != nil {
 		return nil, err
 	}

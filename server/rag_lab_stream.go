@@ -5,7 +5,6 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 )
 
 // StreamRagExperiment implements POST /admin/rag/experiments/stream: the
@@ -19,28 +18,35 @@ func (h *handlers) StreamRagExperiment(ctx context.Context, r api.StreamRagExper
 	}
 	req := labRequest(tenant, *r.Body)
 	body, err := streamEvents(ctx, func(s *sseStream) error {
-		metaSent := false
-		out, err := h.d.Answerer.Run(ctx, tenant, req, &answer.Events{
-			Meta: func(o answer.Outcome) error {
-				metaSent = true
-				if err := s.send("meta", toAPIRagResult(req.Query, o)); err != nil {
-					return err
-				}
-				return s.send("sources", map[string]any{"citations": convertAll(o.Citations, toAPICitation)})
-			},
-			Piece: func(p domain.StreamEvent) error {
+		// Bad input shows before the first event: an ordinary problem
+		// answer. After it, an error event ends the stream.
+		out, err := h.d.Answerer.Find(ctx, tenant, req)
+		if err != nil {
+			return err
+		}
+		generate := req.Generate && out.Transfer == nil
+		if generate {
+			if err := h.d.Answerer.LabPrompt(ctx, tenant, &out, false); err != nil {
+				return err
+			}
+		}
+		if err := s.send("meta", toAPIRagResult(req.Query, out)); err != nil {
+			return err
+		}
+		if err := s.send("sources", map[string]any{"citations": convertAll(out.Citations, toAPICitation)}); err != nil {
+			return err
+		}
+		if generate {
+			out, err = h.d.Answerer.Generate(ctx, tenant, out, req.Model, func(p domain.StreamEvent) error {
 				if p.Thought != "" {
 					return s.send("thought", map[string]string{"text": p.Thought})
 				}
 				return s.send("delta", map[string]string{"text": p.Delta})
-			},
-		})
-		if !metaSent { // failed before any event: an ordinary problem answer
-			return err
-		}
-		if err != nil {
-			de := asDomainError(err)
-			return s.send("error", map[string]string{"code": string(de.Code), "detail": de.Message})
+			})
+			if err != nil {
+				de := asDomainError(err)
+				return s.send("error", map[string]string{"code": string(de.Code), "detail": de.Message})
+			}
 		}
 		return s.send("done", toAPIRagResult(req.Query, out))
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
@@ -22,7 +23,6 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
-	"github.com/cs-assistant/assistant/pipelines/search"
 	"github.com/cs-assistant/assistant/providers/embed"
 	"github.com/cs-assistant/assistant/providers/models"
 	"github.com/cs-assistant/assistant/server"
@@ -143,15 +143,17 @@ func (a *app) build(ctx context.Context) error {
 	a.buildGuardrails()
 	// <<< guardrails build
 	// >>> dialogue build
-	answerer := answer.New(retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store),
-		a.models, buildChatModel)
+	retriever := retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store, analysis.NewSynonyms())
+	prompts := prompt.NewService(a.store, a.store, a.store)
+	answerer := answer.New(retriever, a.models, buildChatModel,
+		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
 	a.dialogue = a.buildDialogue(answerer)
 	// <<< dialogue build
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
 		Documents: a.store, Jobs: a.store,
 		Ingest:     ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
-		Search:     search.NewService(a.embedders, a.vectors, a.store, a.store),
+		Retriever:  retriever,
 		Embedding:  embed.NewConfigs(a.store, buildEmbedder, a.embedders),
 		Strategies: strategies,
 		Models:     models.NewConfigs(a.store, buildChatModel, a.models),
@@ -162,7 +164,7 @@ func (a *app) build(ctx context.Context) error {
 		ScriptFlows: newScriptFlows(a.store),
 		// <<< script-flows deps
 		// >>> prompt-templates deps
-		PromptTemplates: prompt.NewService(a.store, a.store, a.store),
+		PromptTemplates: prompts,
 		// <<< prompt-templates deps
 		// >>> guardrails deps
 		Guardrails: a.guardAdmin,

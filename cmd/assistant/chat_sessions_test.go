@@ -127,7 +127,7 @@ func TestChatSessionMessagesMemoryAndToolTraces(t *testing.T) {
 		assert.Nil(t, reply["transferReason"])
 		assert.Regexp(t, `^trc_[0-9a-f]{32}$`, reply["traceId"])
 		assert.Equal(t, []any{map[string]any{"documentId": "doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c", "documentName": "退款.pdf",
-			"chunkId": "chk_5f0c1e2d3b4a59687766554433221100", "page": 2.0, "score": 0.82}}, reply["sources"])
+			"chunkId": "chk_5f0c1e2d3b4a59687766554433221100", "page": 2.0, "score": 0.82, "headingPath": []any{}, "quote": ""}}, reply["sources"], "a message stored before quotes were kept")
 		assert.Equal(t, map[string]any{"flowId": "flow_1", "step": 1.0, "waiting": true}, reply["flow"])
 	})
 	t.Run("the session counts every message", func(t *testing.T) {

@@ -43,7 +43,7 @@ func TestUploadIndexAndSearchATextFile(t *testing.T) {
 	assert.Equal(t, "router", chunks[0]["metadata"].(map[string]any)["product"])
 
 	t.Run("search finds it, under a matching filter only", func(t *testing.T) {
-		r := e.search("acme", map[string]any{"query": "退款多久到账", "filter": map[string]any{"product": map[string]any{"$in": []string{"router"}}}})
+		r := e.search("acme", map[string]any{"query": "退款几个工作日退回", "filter": map[string]any{"product": map[string]any{"$in": []string{"router"}}}})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		items := r.JSON(t)["items"].([]any)
 		require.NotEmpty(t, items)
@@ -52,7 +52,7 @@ func TestUploadIndexAndSearchATextFile(t *testing.T) {
 		assert.Equal(t, kb, hit["kbId"])
 		assert.Greater(t, hit["score"], 0.0)
 
-		r = e.search("acme", map[string]any{"query": "退款多久到账", "filter": map[string]any{"product": "camera"}})
+		r = e.search("acme", map[string]any{"query": "退款几个工作日退回", "filter": map[string]any{"product": "camera"}})
 		assert.Empty(t, r.JSON(t)["items"])
 		r = e.search("acme", map[string]any{"query": "退款", "filter": map[string]any{"colour": "red"}})
 		assert.Equal(t, "validation_failed", r.Code(t))

@@ -52,7 +52,7 @@ func TestRagLabAnswersCoveredQuestionsAndHandsOffTheRest(t *testing.T) {
 		require.NotEmpty(t, out["citations"])
 		assert.Equal(t, "faq.txt", out["citations"].([]any)[0].(map[string]any)["documentName"])
 		prompt := out["prompt"].([]any)
-		assert.Contains(t, prompt[0].(map[string]any)["content"], "[1] (faq.txt)", "the exact prompt, with numbered evidence")
+		assert.Contains(t, prompt[0].(map[string]any)["content"], "[1] faq.txt\n", "the exact prompt, with numbered evidence")
 		assert.Greater(t, out["confidence"], 0.0)
 		assert.NotEmpty(t, out["candidates"])
 		assert.Equal(t, "offline-hash-v1", out["embeddingModel"])

@@ -6,15 +6,22 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/analysis"
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 )
 
 // Retrieval on real ingested documents, observed through the RAG lab: each
-// document is one short chunk with distinct metadata, and every run names
-// its strategy, so what is kept and why depends on nothing else.
+// document is one short passage with distinct metadata, stored as
+// answer-sized units (its lines, or the sentences of a line of prose) that
+// all point to that passage, and every run names its strategy, so what is
+// kept and why depends on nothing else.
 
 // retrievalDocs are the acme documents: name → text and metadata. The
 // shared words "customer support guide" make every one a (weak) match of
@@ -40,19 +47,29 @@ var retrievalDocs = []struct{ name, text, meta string }{
 		"and the help centre opens inside the app instead of the browser.", ""},
 }
 
+// guideWords is the sentence every acme document opens with, in some form.
+const guideWords = "Customer support guide"
+
 // retrievalFixture is acme with retrievalDocs indexed in one knowledge
 // base, and globex with one document of its own.
 type retrievalFixture struct {
-	e      *env
-	kb     string
-	ids    map[string]string // document name → id
-	tokens map[string]int    // document name → its chunk's tokens
-	globex string            // globex's document id
+	e   *env
+	kb  string
+	ids map[string]string // document name → id
+	// units is how many chunks (units) each document was stored as.
+	units map[string]int
+	// tokens is the cl100k_base tokens of each document's one passage
+	// (its whole text): what a document costs the evidence budget, once,
+	// however many of its units are kept.
+	tokens map[string]int
+	globex string // globex's document id
 }
 
 func newRetrievalFixture(t *testing.T) *retrievalFixture {
 	e := newEnv(t)
-	f := &retrievalFixture{e: e, ids: map[string]string{}, tokens: map[string]int{}}
+	tok, err := chunk.NewTokenizer()
+	require.NoError(t, err)
+	f := &retrievalFixture{e: e, ids: map[string]string{}, units: map[string]int{}, tokens: map[string]int{}}
 	for _, fd := range []map[string]any{
 		{"key": "product", "type": "enum", "enumValues": []string{"router", "camera", "printer"}},
 		{"key": "lang", "type": "string"},
@@ -69,10 +86,20 @@ func newRetrievalFixture(t *testing.T) *retrievalFixture {
 		require.Equal(t, "succeeded", job["state"], "%s: %v", d.name, job)
 		id := doc["id"].(string)
 		chunks := e.chunks("acme", id)
-		require.Len(t, chunks, 1, "%s is one chunk", d.name)
+		require.NotEmpty(t, chunks, "%s has units", d.name)
+		var joined strings.Builder
+		for _, c := range chunks {
+			text := c["text"].(string)
+			assert.Contains(t, d.text, text, "%s: a unit is a span of its document", d.name)
+			assert.Positive(t, c["tokens"], "%s: %q", d.name, text)
+			joined.WriteString(text)
+		}
+		assert.Equal(t, withoutSpace(d.text), withoutSpace(joined.String()), "%s: its units, in order, are the whole text", d.name)
 		f.ids[d.name] = id
-		f.tokens[d.name] = int(chunks[0]["tokens"].(float64))
+		f.units[d.name] = len(chunks)
+		f.tokens[d.name] = tok.Count(d.text)
 	}
+	t.Logf("units per document: %v", f.units)
 	gkb := e.createKB("", "globex", "secrets")["id"].(string)
 	doc, job := e.uploadAndWait(upload{tenant: "globex", kbID: gkb, partName: "globex.txt",
 		content: []byte("Customer support guide of globex: the qx7731 adapter and the home router wifi are covered by globex only.")})
@@ -86,7 +113,7 @@ func newRetrievalFixture(t *testing.T) *retrievalFixture {
 func labStrategy(overrides map[string]any) map[string]any {
 	s := strategyBody(map[string]any{
 		"mode": "vector", "topK": 20, "scoreThreshold": 0, "lexicalWeight": 0.3, "maxEvidenceTokens": 32000,
-		"minHits": 0, "minTopScore": 0, "minEvidenceTokens": 0, "transferConfidenceThreshold": 0,
+		"minHits": 0, "minTopScore": 0, "minEvidenceTokens": 0, "transferConfidenceThreshold": 0, "minAnswerability": 0,
 	})
 	for k, v := range overrides {
 		s[k] = v
@@ -99,11 +126,14 @@ type labCandidate struct {
 	ChunkID      string   `json:"chunkId"`
 	DocumentID   string   `json:"documentId"`
 	DocumentName string   `json:"documentName"`
+	Text         string   `json:"text"`
 	VectorScore  *float64 `json:"vectorScore"`
 	LexicalScore *float64 `json:"lexicalScore"`
-	FusedScore   float64  `json:"fusedScore"`
-	Kept         bool     `json:"kept"`
-	Dropped      *string  `json:"dropped"`
+	// FusedScore is the candidate's relevance in [0, 1].
+	FusedScore float64 `json:"fusedScore"`
+	Coverage   float64 `json:"coverage"`
+	Kept       bool    `json:"kept"`
+	Dropped    *string `json:"dropped"`
 }
 
 type labTransfer struct {
@@ -112,6 +142,8 @@ type labTransfer struct {
 	MinHits           int     `json:"minHits"`
 	TopScore          float64 `json:"topScore"`
 	MinTopScore       float64 `json:"minTopScore"`
+	Answerability     float64 `json:"answerability"`
+	MinAnswerability  float64 `json:"minAnswerability"`
 	EvidenceTokens    int     `json:"evidenceTokens"`
 	MinEvidenceTokens int     `json:"minEvidenceTokens"`
 	Confidence        float64 `json:"confidence"`
@@ -120,6 +152,7 @@ type labTransfer struct {
 
 // labResult is the part of a lab run these tests read.
 type labResult struct {
+	EmbeddingModel string         `json:"embeddingModel"`
 	Candidates     []labCandidate `json:"candidates"`
 	EvidenceTokens int            `json:"evidenceTokens"`
 	Confidence     float64        `json:"confidence"`
@@ -142,9 +175,25 @@ func (r labResult) kept() []labCandidate {
 	return out
 }
 
+// keptNames and foundNames are the documents (each once) of the kept
+// candidates and of all candidates.
 func (r labResult) keptNames() []string  { return names(r.kept()) }
 func (r labResult) foundNames() []string { return names(r.Candidates) }
-func (r labResult) find(name string) *labCandidate {
+
+// lexicalNames are the documents (each once) the lexical index found.
+func (r labResult) lexicalNames() []string {
+	var hits []labCandidate
+	for _, c := range r.Candidates {
+		if c.LexicalScore != nil {
+			hits = append(hits, c)
+		}
+	}
+	return names(hits)
+}
+
+// best is the most relevant candidate of a document (candidates come most
+// relevant first), nil when none is.
+func (r labResult) best(name string) *labCandidate {
 	for i := range r.Candidates {
 		if r.Candidates[i].DocumentName == name {
 			return &r.Candidates[i]
@@ -153,24 +202,45 @@ func (r labResult) find(name string) *labCandidate {
 	return nil
 }
 
-// topScore is the best kept vector score (what the decision is judged on).
+// holding is the first candidate whose text holds s, nil when none does.
+func (r labResult) holding(s string) *labCandidate {
+	for i := range r.Candidates {
+		if strings.Contains(r.Candidates[i].Text, s) {
+			return &r.Candidates[i]
+		}
+	}
+	return nil
+}
+
+// rank is the position of a document's best candidate.
+func (r labResult) rank(t *testing.T, name string) int {
+	t.Helper()
+	for i, c := range r.Candidates {
+		if c.DocumentName == name {
+			return i
+		}
+	}
+	t.Fatalf("%s not found", name)
+	return -1
+}
+
+// topScore is the best kept relevance (what the decision is judged on).
 func (r labResult) topScore() float64 {
 	top := 0.0
 	for _, c := range r.kept() {
-		if c.VectorScore != nil {
-			top = max(top, *c.VectorScore)
-		}
+		top = max(top, c.FusedScore)
 	}
 	return top
 }
 
+// names are the candidates' documents, each once, sorted.
 func names(cs []labCandidate) []string {
 	out := []string{}
 	for _, c := range cs {
 		out = append(out, c.DocumentName)
 	}
 	sort.Strings(out)
-	return out
+	return slices.Compact(out)
 }
 
 func dropped(c labCandidate) string {
@@ -191,6 +261,8 @@ func (f *retrievalFixture) run(t *testing.T, tenant string, body map[string]any)
 		if c.DocumentID != "" {
 			require.Equal(t, c.DocumentID, f.idOf(c.DocumentName, tenant), "candidate %s names its document", c.ChunkID)
 		}
+		assert.GreaterOrEqual(t, c.FusedScore, 0.0, "a relevance is in [0, 1]")
+		assert.LessOrEqual(t, c.FusedScore, 1.0, "a relevance is in [0, 1]")
 	}
 	return out
 }
@@ -214,6 +286,15 @@ func (f *retrievalFixture) query(t *testing.T, query string, filter map[string]a
 	return f.run(t, "acme", body)
 }
 
+// totalUnits is how many chunks acme has.
+func (f *retrievalFixture) totalUnits() int {
+	n := 0
+	for _, u := range f.units {
+		n += u
+	}
+	return n
+}
+
 func TestRetrievalThroughTheRagLab(t *testing.T) {
 	f := newRetrievalFixture(t)
 	all := []string{}
@@ -223,17 +304,33 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 	sort.Strings(all)
 
 	t.Run("every document is found when nothing filters", func(t *testing.T) {
+		const q = "customer support guide"
 		for _, mode := range []string{"vector", "hybrid"} {
-			out := f.query(t, "customer support guide", nil, map[string]any{"mode": mode})
+			out := f.query(t, q, nil, map[string]any{"mode": mode})
+			assert.Equal(t, domain.OfflineEmbeddingModel, out.EmbeddingModel, "the harness embeds offline")
 			assert.Equal(t, all, out.keptNames(), mode)
+			assertRelevance(t, out, q, mode, 0.3)
+			// Each document's unit holding the words is found by its
+			// vector (and in hybrid mode by its words too) and kept.
+			guides := map[string]int{}
 			for _, c := range out.Candidates {
-				require.NotNil(t, c.VectorScore, "%s: %s found by its vector", mode, c.DocumentName)
-				assert.Greater(t, *c.VectorScore, 0.0, "%s: %s", mode, c.DocumentName)
-				if mode == "hybrid" {
-					assert.NotNil(t, c.LexicalScore, "%s: every chunk holds the words", c.DocumentName)
-				} else {
+				if mode == "vector" {
 					assert.Nil(t, c.LexicalScore, "vector mode asks no lexical index")
 				}
+				if !strings.Contains(c.Text, guideWords) {
+					continue
+				}
+				guides[c.DocumentName]++
+				require.NotNil(t, c.VectorScore, "%s: %s found by its vector", mode, c.DocumentName)
+				assert.Greater(t, *c.VectorScore, 0.02, "%s: %s scores above the calibration's floor", mode, c.DocumentName)
+				assert.Equal(t, 1.0, c.Coverage, "%s: %s holds every word of the question", mode, c.DocumentName)
+				assert.True(t, c.Kept, "%s: %s", mode, c.DocumentName)
+				if mode == "hybrid" {
+					assert.NotNil(t, c.LexicalScore, "%s: the unit holds the words", c.DocumentName)
+				}
+			}
+			for _, name := range all {
+				assert.Equal(t, 1, guides[name], "%s: %s has one unit with the words among the candidates", mode, name)
 			}
 		}
 	})
@@ -320,44 +417,57 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 					assert.Equal(t, tc.want, out.keptNames(), "%s: kept", mode)
 					assert.Equal(t, tc.want, out.foundNames(), "%s: nothing else is even a candidate", mode)
 				}
-				// The lexical index's own filter: at a vector threshold of 1
-				// only lexical hits are kept (hybrid's union would otherwise
-				// hide a lexical filter error behind the vector hits).
-				out := f.query(t, "customer support guide", tc.filter, map[string]any{"mode": "hybrid", "scoreThreshold": 1})
-				assert.Equal(t, tc.want, out.keptNames(), "lexical hits kept")
+				// The lexical index's own filter: its hits are exactly the
+				// matching documents. With all the weight on words a
+				// candidate's relevance is its coverage, so only units
+				// sharing a word of the question are kept, and each must
+				// have been found by its words (hybrid's union would
+				// otherwise hide a lexical filter error behind the vector
+				// hits).
+				out := f.query(t, "customer support guide", tc.filter, map[string]any{"mode": "hybrid", "lexicalWeight": 1, "scoreThreshold": 0.01})
+				assert.Equal(t, tc.want, out.lexicalNames(), "lexical hits")
+				assert.Equal(t, tc.want, out.keptNames(), "kept on their words")
 				for _, c := range out.Candidates {
-					assert.NotNil(t, c.LexicalScore, "%s found by its words", c.DocumentName)
+					if c.Kept {
+						assert.NotNil(t, c.LexicalScore, "%s found by its words", c.DocumentName)
+						assert.Equal(t, math.Round(c.Coverage*1e4)/1e4, c.FusedScore, "%s: the relevance is the coverage", c.DocumentName)
+					} else {
+						assert.Zero(t, c.Coverage, "%s shares no word of the question", c.DocumentName)
+						assert.Equal(t, "below_threshold", dropped(c), c.DocumentName)
+					}
 				}
 			})
 		}
 	})
 
-	t.Run("the score threshold keeps a score at or above it and drops one below", func(t *testing.T) {
-		probe := f.query(t, "restart the router wifi light", nil, nil)
+	t.Run("the score threshold keeps a relevance at or above it and drops one below", func(t *testing.T) {
+		const q = "restart the router wifi light"
+		probe := f.query(t, q, nil, nil)
+		assertRelevance(t, probe, q, "vector", 0)
 		scores := map[string]float64{}
-		var byScore []labCandidate
 		for _, c := range probe.Candidates {
 			require.NotNil(t, c.VectorScore)
-			scores[c.DocumentName] = *c.VectorScore
-			byScore = append(byScore, c)
+			scores[c.Text] = c.FusedScore
 		}
-		sort.SliceStable(byScore, func(i, j int) bool { return *byScore[i].VectorScore > *byScore[j].VectorScore })
-		require.GreaterOrEqual(t, len(byScore), 3)
-		first, second := *byScore[0].VectorScore, *byScore[1].VectorScore
-		require.Greater(t, first, second, "distinct scores to put a threshold between")
-		t.Logf("scores: %v", scores)
+		t.Logf("relevances: %v", scores)
+		require.GreaterOrEqual(t, len(probe.Candidates), 3)
+		first, second := probe.Candidates[0].FusedScore, probe.Candidates[1].FusedScore
+		require.Greater(t, first, second, "distinct relevances to put a threshold between")
+		require.Positive(t, second)
+		assert.Equal(t, "router-home.txt", probe.Candidates[0].DocumentName, "the router's guide answers best")
 
 		check := func(threshold float64) {
-			out := f.query(t, "restart the router wifi light", nil, map[string]any{"scoreThreshold": threshold})
+			t.Helper()
+			out := f.query(t, q, nil, map[string]any{"scoreThreshold": threshold})
 			require.Len(t, out.Candidates, len(probe.Candidates), "the threshold cuts candidates, not the search")
 			nKept := 0
 			for _, c := range out.Candidates {
-				if *c.VectorScore >= threshold {
-					assert.True(t, c.Kept, "%s scores %v ≥ %v", c.DocumentName, *c.VectorScore, threshold)
+				if c.FusedScore >= threshold && c.FusedScore > 0 {
+					assert.True(t, c.Kept, "%s scores %v ≥ %v", c.DocumentName, c.FusedScore, threshold)
 					assert.Empty(t, dropped(c))
 					nKept++
 				} else {
-					assert.False(t, c.Kept, "%s scores %v < %v", c.DocumentName, *c.VectorScore, threshold)
+					assert.False(t, c.Kept, "%s scores %v < %v (or 0)", c.DocumentName, c.FusedScore, threshold)
 					assert.Equal(t, "below_threshold", dropped(c))
 				}
 			}
@@ -367,26 +477,48 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 		check(second)                     // exactly at: kept
 		check(math.Nextafter(second, 2))  // one ulp above: dropped
 		check(math.Nextafter(second, -1)) // one ulp below: kept
+		check(0)                          // a relevance of 0 is dropped even so
 
-		out := f.query(t, "restart the router wifi light", nil, map[string]any{"scoreThreshold": (first + second) / 2})
-		assert.Equal(t, []string{byScore[0].DocumentName}, out.keptNames())
+		out := f.query(t, q, nil, map[string]any{"scoreThreshold": (first + second) / 2})
+		require.Len(t, out.kept(), 1)
+		assert.Equal(t, probe.Candidates[0].ChunkID, out.kept()[0].ChunkID)
 	})
 
 	t.Run("topK keeps the best and drops the rest as beyond_top_k", func(t *testing.T) {
 		for _, mode := range []string{"vector", "hybrid"} {
 			out := f.query(t, "customer support guide", nil, map[string]any{"mode": mode, "topK": 2})
-			require.Len(t, out.Candidates, len(all), "%s: the pool is 4·topK", mode)
-			for i, c := range out.Candidates {
-				if i > 0 {
-					assert.GreaterOrEqual(t, out.Candidates[i-1].FusedScore, c.FusedScore, "%s: fused order", mode)
+			vectorHits, lexicalHits, beyond := 0, 0, 0
+			for _, c := range out.Candidates {
+				if c.VectorScore != nil {
+					vectorHits++
 				}
-				if i < 2 {
-					assert.True(t, c.Kept, "%s: #%d %s", mode, i, c.DocumentName)
-				} else {
-					assert.False(t, c.Kept, "%s: #%d %s", mode, i, c.DocumentName)
-					assert.Equal(t, "beyond_top_k", dropped(c), "%s: #%d %s", mode, i, c.DocumentName)
+				if c.LexicalScore != nil {
+					lexicalHits++
 				}
 			}
+			assert.Equal(t, min(8, f.totalUnits()), vectorHits, "%s: the vector pool is 4·topK", mode)
+			assert.LessOrEqual(t, lexicalHits, 8, "%s: so is the lexical one", mode)
+			if mode == "hybrid" {
+				assert.Positive(t, lexicalHits)
+			}
+			for i, c := range out.Candidates {
+				if i > 0 {
+					assert.GreaterOrEqual(t, out.Candidates[i-1].FusedScore, c.FusedScore, "%s: relevance order", mode)
+				}
+				switch {
+				case i < 2:
+					assert.True(t, c.Kept, "%s: #%d %s", mode, i, c.DocumentName)
+					assert.Positive(t, c.FusedScore)
+				case c.FusedScore == 0:
+					assert.Equal(t, "below_threshold", dropped(c), "%s: #%d %s has no relevance", mode, i, c.DocumentName)
+				default:
+					assert.False(t, c.Kept, "%s: #%d %s", mode, i, c.DocumentName)
+					assert.Equal(t, "beyond_top_k", dropped(c), "%s: #%d %s", mode, i, c.DocumentName)
+					beyond++
+				}
+			}
+			assert.Len(t, out.kept(), 2, mode)
+			assert.Positive(t, beyond, "%s: something relevant is beyond topK", mode)
 		}
 		// topK 1: the pool is 4, so only the best four are candidates.
 		out := f.query(t, "customer support guide", nil, map[string]any{"topK": 1})
@@ -394,44 +526,60 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 		assert.Len(t, out.kept(), 1)
 	})
 
-	t.Run("the evidence budget drops what does not fit and keeps a later chunk that does", func(t *testing.T) {
+	t.Run("the evidence budget drops what does not fit and keeps a later passage that does", func(t *testing.T) {
 		probe := f.query(t, "customer support guide", nil, nil)
-		require.Len(t, probe.Candidates, len(all))
-		t.Logf("tokens: %v", f.tokens)
-		// greedy is the documented rule: in fused order, keep what still fits.
+		require.Equal(t, all, probe.keptNames())
+		t.Logf("passage tokens: %v", f.tokens)
+		total := 0
+		for _, n := range f.tokens {
+			total += n
+		}
+		assert.Equal(t, total, probe.EvidenceTokens, "every document kept: each passage counts once")
+		// greedy is the documented rule: in relevance order, keep what still
+		// fits, a document's passage costing its tokens once however many of
+		// its units are kept; a relevance of 0 is never kept.
 		greedy := func(budget int) (kept []bool, used int, keptAfterDrop bool) {
 			dropped := false
+			read := map[string]bool{}
 			for _, c := range probe.Candidates {
-				n := f.tokens[c.DocumentName]
-				fits := used+n <= budget
+				cost := f.tokens[c.DocumentName]
+				if read[c.DocumentName] {
+					cost = 0
+				}
+				fits := c.FusedScore > 0 && used+cost <= budget
 				kept = append(kept, fits)
-				if fits {
-					used += n
-					keptAfterDrop = keptAfterDrop || dropped
-				} else {
+				switch {
+				case fits:
+					used += cost
+					read[c.DocumentName] = true
+					keptAfterDrop = keptAfterDrop || dropped && cost > 0
+				case c.FusedScore > 0:
 					dropped = true
 				}
 			}
 			return kept, used, keptAfterDrop
 		}
 		// The smallest budget (the contract's least is 50) at which a
-		// chunk is dropped and a later, smaller one still fits.
+		// passage is dropped and a later, smaller one still fits.
 		budget := 0
 		for b := 50; b <= 2000 && budget == 0; b++ {
 			if _, _, ok := greedy(b); ok {
 				budget = b
 			}
 		}
-		require.NotZero(t, budget, "the chunks' sizes allow no such budget")
+		require.NotZero(t, budget, "the passages' sizes allow no such budget")
 		want, used, _ := greedy(budget)
 		out := f.query(t, "customer support guide", nil, map[string]any{"maxEvidenceTokens": budget})
 		require.Len(t, out.Candidates, len(probe.Candidates))
 		for i, c := range out.Candidates {
 			require.Equal(t, probe.Candidates[i].ChunkID, c.ChunkID, "the budget does not change the order")
-			if want[i] {
+			switch {
+			case want[i]:
 				assert.True(t, c.Kept, "%s (%d tokens) fits the budget of %d", c.DocumentName, f.tokens[c.DocumentName], budget)
 				assert.Empty(t, dropped(c))
-			} else {
+			case c.FusedScore == 0:
+				assert.Equal(t, "below_threshold", dropped(c), c.DocumentName)
+			default:
 				assert.False(t, c.Kept, "%s (%d tokens) does not fit the budget of %d", c.DocumentName, f.tokens[c.DocumentName], budget)
 				assert.Equal(t, "over_evidence_budget", dropped(c))
 			}
@@ -444,6 +592,8 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 			kept := false
 			for _, c := range out.Candidates {
 				switch {
+				case c.FusedScore == 0:
+					assert.Equal(t, "below_threshold", dropped(c), c.DocumentName)
 				case kept:
 					assert.Equal(t, "beyond_top_k", dropped(c), "%s (%d tokens)", c.DocumentName, f.tokens[c.DocumentName])
 				case f.tokens[c.DocumentName] <= 50:
@@ -459,71 +609,92 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 	})
 
 	t.Run("hybrid finds a rare product code that vectors score too low", func(t *testing.T) {
-		vec := f.query(t, "qx7731", nil, map[string]any{"mode": "vector", "scoreThreshold": 0.3})
-		notes := vec.find("notes.txt")
-		if notes != nil {
+		const q = "qx7731"
+		vec := f.query(t, q, nil, map[string]any{"mode": "vector", "scoreThreshold": 0.3})
+		assertRelevance(t, vec, q, "vector", 0)
+		if notes := vec.holding(q); notes != nil {
 			require.NotNil(t, notes.VectorScore)
-			t.Logf("vector score of notes.txt for qx7731: %v", *notes.VectorScore)
-			assert.Less(t, *notes.VectorScore, 0.3)
+			t.Logf("vector score of notes.txt for qx7731: %v (relevance %v)", *notes.VectorScore, notes.FusedScore)
+			assert.Equal(t, "notes.txt", notes.DocumentName)
+			assert.Less(t, notes.FusedScore, 0.3)
 			assert.False(t, notes.Kept)
 			assert.Equal(t, "below_threshold", dropped(*notes))
 			assert.Nil(t, notes.LexicalScore)
 		}
 		assert.NotContains(t, vec.keptNames(), "notes.txt", "vectors alone miss it")
 
-		hyb := f.query(t, "qx7731", nil, map[string]any{"mode": "hybrid", "scoreThreshold": 0.3})
-		notes = hyb.find("notes.txt")
+		hyb := f.query(t, q, nil, map[string]any{"mode": "hybrid", "scoreThreshold": 0.3})
+		assertRelevance(t, hyb, q, "hybrid", 0.3)
+		notes := hyb.holding(q)
 		require.NotNil(t, notes, "hybrid finds it")
+		assert.Equal(t, "notes.txt", notes.DocumentName)
 		require.NotNil(t, notes.LexicalScore)
 		assert.Greater(t, *notes.LexicalScore, 0.0)
-		assert.True(t, notes.Kept, "a lexical hit passes the vector threshold")
-		assert.Equal(t, "notes.txt", hyb.Candidates[0].DocumentName, "the only lexical hit comes first")
+		// It covers the one-word question fully, which lifts its relevance
+		// over the threshold its vector alone misses: 0.7·vector + 0.3·1
+		// ≥ 0.3 whatever the vector relevance.
+		assert.Equal(t, 1.0, notes.Coverage)
+		assert.Less(t, vectorRelevance(notes.VectorScore), 0.3)
+		assert.GreaterOrEqual(t, notes.FusedScore, 0.3)
+		assert.True(t, notes.Kept, "its words lift it over the threshold")
+		assert.Equal(t, notes.ChunkID, hyb.Candidates[0].ChunkID, "the only unit holding the code comes first")
+		assert.Equal(t, []string{"notes.txt"}, hyb.keptNames())
 		for _, c := range hyb.Candidates {
-			if c.DocumentName != "notes.txt" {
+			if c.ChunkID != notes.ChunkID {
 				assert.Nil(t, c.LexicalScore, "%s holds no qx7731", c.DocumentName)
+				assert.Zero(t, c.Coverage, "%s holds no qx7731", c.DocumentName)
 			}
 		}
-		assertRRF(t, hyb, 0.3)
 		require.NotEmpty(t, hyb.Citations)
 		assert.Equal(t, notes.ChunkID, hyb.Citations[0].ChunkID, "cited first")
+		assert.Equal(t, notes.FusedScore, hyb.Citations[0].Score, "with its relevance")
 	})
 
-	t.Run("hybrid order follows reciprocal rank fusion", func(t *testing.T) {
+	t.Run("hybrid order follows the relevance of vector and words", func(t *testing.T) {
 		for _, q := range []string{"router wifi qx7731 pairing", "camera qx7731 adapter"} {
 			for _, w := range []float64{0.3, 0.5, 0.9} {
 				out := f.query(t, q, nil, map[string]any{"mode": "hybrid", "lexicalWeight": w})
-				assertRRF(t, out, w)
+				assertRelevance(t, out, q, "hybrid", w)
 			}
 		}
-		// Fusion reorders: camera-indoor.txt is the better vector hit, but
-		// notes.txt the better lexical one, and with the weight on words
-		// it moves ahead.
-		const q = "camera qx7731 adapter"
-		rank := func(out labResult, name string) int {
-			for i, c := range out.Candidates {
-				if c.DocumentName == name {
-					return i
-				}
-			}
-			t.Fatalf("%s not found", name)
-			return -1
-		}
+		// The weight reorders: camera-indoor.txt is the better vector hit
+		// (notes.txt's unit with the code is long), but notes.txt covers
+		// more of the question (qx7731, in one unit, weighs more by its idf
+		// than camera, in two), and with the weight on words it moves
+		// ahead. When written: camera-indoor.txt 0.1·0.2169 + 0.9·0.4169 =
+		// 0.3969, notes.txt 0.1·0.0567 + 0.9·0.5831 = 0.5305.
+		const q = "camera qx7731"
 		vec := f.query(t, q, nil, map[string]any{"mode": "vector"})
-		assert.Less(t, rank(vec, "camera-indoor.txt"), rank(vec, "notes.txt"), "vector order")
+		require.NotNil(t, vec.best("camera-indoor.txt"))
+		require.NotNil(t, vec.best("notes.txt"))
+		assert.Greater(t, vec.best("camera-indoor.txt").FusedScore, vec.best("notes.txt").FusedScore)
+		assert.Less(t, vec.rank(t, "camera-indoor.txt"), vec.rank(t, "notes.txt"), "vector order")
+		t.Logf("vector: camera-indoor.txt %v, notes.txt %v", vec.best("camera-indoor.txt").FusedScore, vec.best("notes.txt").FusedScore)
 		hyb := f.query(t, q, nil, map[string]any{"mode": "hybrid", "lexicalWeight": 0.9})
-		require.NotNil(t, hyb.find("notes.txt").LexicalScore)
-		require.NotNil(t, hyb.find("camera-indoor.txt").LexicalScore)
-		assert.Greater(t, *hyb.find("notes.txt").LexicalScore, *hyb.find("camera-indoor.txt").LexicalScore)
-		assert.Less(t, rank(hyb, "notes.txt"), rank(hyb, "camera-indoor.txt"), "hybrid order")
-		// With all the weight on words, the best lexical hit leads.
-		out := f.query(t, "qx7731 pairing problem", nil, map[string]any{"mode": "hybrid", "lexicalWeight": 1})
+		notes, camera := hyb.best("notes.txt"), hyb.best("camera-indoor.txt")
+		require.NotNil(t, notes)
+		require.NotNil(t, camera)
+		assert.NotNil(t, notes.LexicalScore)
+		assert.NotNil(t, camera.LexicalScore)
+		assert.Greater(t, notes.Coverage, camera.Coverage)
+		assert.Less(t, hyb.rank(t, "notes.txt"), hyb.rank(t, "camera-indoor.txt"), "hybrid order")
+		t.Logf("hybrid 0.9: camera-indoor.txt %v (coverage %v), notes.txt %v (coverage %v)", camera.FusedScore, camera.Coverage, notes.FusedScore, notes.Coverage)
+		// With all the weight on words the relevance is the coverage: the
+		// unit holding every word of the question leads.
+		const q2 = "qx7731 pairing problem"
+		out := f.query(t, q2, nil, map[string]any{"mode": "hybrid", "lexicalWeight": 1})
+		assertRelevance(t, out, q2, "hybrid", 1)
 		assert.Equal(t, "notes.txt", out.Candidates[0].DocumentName)
-		assertRRF(t, out, 1)
+		assert.Equal(t, 1.0, out.Candidates[0].Coverage)
+		assert.Equal(t, 1.0, out.Candidates[0].FusedScore)
 	})
 
 	t.Run("insufficiency and hand-off at their boundaries", func(t *testing.T) {
-		const q = "restart the router wifi light"
-		base := map[string]any{"scoreThreshold": 0.05, "topK": 10, "maxEvidenceTokens": 2000}
+		// "power cut" is in notes.txt, not in the router's guide: the best
+		// hit answers only part of the question, so neither its relevance
+		// nor its coverage is 1, and every threshold has room above.
+		const q = "restart the router wifi light after a power cut"
+		base := map[string]any{"scoreThreshold": 0.05, "topK": 20, "maxEvidenceTokens": 2000}
 		with := func(over map[string]any) map[string]any {
 			s := map[string]any{}
 			for k, v := range base {
@@ -536,24 +707,32 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 		}
 		// The probe: a confidence threshold of 1 hands off with the numbers.
 		probe := f.query(t, q, nil, with(map[string]any{"transferConfidenceThreshold": 1}))
+		assertRelevance(t, probe, q, "vector", 0)
 		require.True(t, probe.ShouldTransfer)
 		tr := probe.TransferReason
 		require.NotNil(t, tr)
 		require.Equal(t, "low_confidence", tr.Code)
-		hits, top, tokens, conf := tr.Hits, tr.TopScore, tr.EvidenceTokens, tr.Confidence
-		t.Logf("probe: hits=%d topScore=%v evidenceTokens=%d confidence=%v", hits, top, tokens, conf)
+		hits, top, ans, tokens, conf := tr.Hits, tr.TopScore, tr.Answerability, tr.EvidenceTokens, tr.Confidence
+		t.Logf("probe: hits=%d topScore=%v answerability=%v evidenceTokens=%d confidence=%v", hits, top, ans, tokens, conf)
 		require.Positive(t, hits)
-		require.Less(t, hits, 10, "room for minHits = hits+1 within topK")
+		require.Less(t, hits, 20, "room for minHits = hits+1 within topK")
+		require.Less(t, top, 0.99, "room for a minTopScore above the top score")
+		require.Positive(t, ans)
+		require.Less(t, ans, 1.0, "room for a minAnswerability above the answerability")
+		assert.Equal(t, "router-home.txt", probe.kept()[0].DocumentName)
 		assert.Equal(t, len(probe.kept()), hits)
-		assert.Equal(t, probe.topScore(), top, "topScore is the best kept vector score")
+		assert.Equal(t, probe.topScore(), top, "topScore is the best kept relevance")
+		assert.Equal(t, probe.kept()[0].Coverage, ans, "answerability is the best kept hit's coverage")
+		assert.Zero(t, tr.MinAnswerability)
 		assert.Equal(t, probe.EvidenceTokens, tokens)
 		assert.Equal(t, probe.Confidence, conf)
 		assert.EqualValues(t, 1, tr.Threshold)
 		sum := 0
-		for _, c := range probe.kept() {
-			sum += f.tokens[c.DocumentName]
+		for _, name := range probe.keptNames() {
+			sum += f.tokens[name]
 		}
-		assert.Equal(t, sum, tokens, "evidence tokens are the kept chunks' tokens")
+		require.Greater(t, hits, len(probe.keptNames()), "some passage has several kept units")
+		assert.Equal(t, sum, tokens, "evidence tokens are the kept units' passages, each once")
 		assert.InDelta(t, expectedConfidence(probe, 0), conf, 1e-9, "the documented formula")
 
 		decide := func(over map[string]any) labResult {
@@ -570,6 +749,7 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 			assert.Equal(t, code, tr.Code)
 			assert.Equal(t, hits, tr.Hits)
 			assert.Equal(t, top, tr.TopScore)
+			assert.Equal(t, ans, tr.Answerability)
 			assert.Equal(t, tokens, tr.EvidenceTokens)
 			assert.Equal(t, out.Confidence, tr.Confidence)
 			return tr
@@ -595,6 +775,7 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 				assert.Zero(t, tr.Hits)
 				assert.Equal(t, 1, tr.MinHits)
 				assert.Zero(t, tr.TopScore)
+				assert.Zero(t, tr.Answerability)
 				assert.Zero(t, tr.EvidenceTokens)
 				assert.Zero(t, tr.Confidence)
 				assert.Zero(t, out.Confidence)
@@ -609,6 +790,19 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 			out = f.query(t, q, map[string]any{"lang": "fr"}, with(map[string]any{"minHits": 0, "minTopScore": 0.1}))
 			require.NotNil(t, out.TransferReason)
 			assert.Equal(t, "no_evidence", out.TransferReason.Code)
+			out = f.query(t, q, map[string]any{"lang": "fr"}, with(map[string]any{"minHits": 0, "minAnswerability": 0.1}))
+			require.NotNil(t, out.TransferReason)
+			assert.Equal(t, "no_evidence", out.TransferReason.Code)
+			// A strategy that leaves minAnswerability out gets the default
+			// strategy's (0.5 when written), which asks for something too.
+			s := labStrategy(with(map[string]any{"minHits": 0}))
+			delete(s, "minAnswerability")
+			out = f.run(t, "acme", map[string]any{"query": q, "filter": map[string]any{"lang": "fr"}, "strategy": s})
+			assert.EqualValues(t, domain.DefaultMinAnswerability, out.Strategy["minAnswerability"])
+			require.Positive(t, domain.DefaultMinAnswerability)
+			require.NotNil(t, out.TransferReason)
+			assert.Equal(t, "no_evidence", out.TransferReason.Code)
+			assert.EqualValues(t, domain.DefaultMinAnswerability, out.TransferReason.MinAnswerability)
 			// When nothing is asked for, no hits are judged by the confidence (0).
 			out = f.query(t, q, map[string]any{"lang": "fr"}, with(map[string]any{"minHits": 0, "transferConfidenceThreshold": 0.1}))
 			require.NotNil(t, out.TransferReason)
@@ -620,8 +814,17 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 			expectTransfer(t, decide(map[string]any{"minTopScore": top + 0.01}), "low_score")
 			expectAnswer(t, decide(map[string]any{"minTopScore": top}))
 			expectAnswer(t, decide(map[string]any{"minTopScore": math.Nextafter(top, -1)}))
-			// low_score comes before insufficient_evidence.
-			expectTransfer(t, decide(map[string]any{"minTopScore": top + 0.01, "minHits": hits + 1}), "low_score")
+			// low_score comes before low_answerability and insufficient_evidence.
+			expectTransfer(t, decide(map[string]any{"minTopScore": top + 0.01, "minAnswerability": 1, "minHits": hits + 1}), "low_score")
+		})
+		t.Run("minAnswerability just above, at and below the answerability", func(t *testing.T) {
+			tr := expectTransfer(t, decide(map[string]any{"minAnswerability": math.Nextafter(ans, 2)}), "low_answerability")
+			assert.Equal(t, math.Nextafter(ans, 2), tr.MinAnswerability)
+			expectTransfer(t, decide(map[string]any{"minAnswerability": 1}), "low_answerability")
+			expectAnswer(t, decide(map[string]any{"minAnswerability": ans}))
+			expectAnswer(t, decide(map[string]any{"minAnswerability": math.Nextafter(ans, -1)}))
+			// low_answerability comes before insufficient_evidence.
+			expectTransfer(t, decide(map[string]any{"minAnswerability": 1, "minHits": hits + 1, "minEvidenceTokens": tokens + 1}), "low_answerability")
 		})
 		t.Run("minEvidenceTokens above the tokens", func(t *testing.T) {
 			tr := expectTransfer(t, decide(map[string]any{"minEvidenceTokens": tokens + 1}), "insufficient_evidence")
@@ -646,6 +849,7 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 		for _, mode := range []string{"vector", "hybrid"} {
 			for _, q := range []string{"customer support guide", "qx7731", "home router wifi"} {
 				out := f.run(t, "globex", map[string]any{"query": q, "strategy": labStrategy(map[string]any{"mode": mode})})
+				assert.NotEmpty(t, out.Candidates, "%s %q: globex finds its own document", mode, q)
 				for _, c := range out.Candidates {
 					assert.Equal(t, f.globex, c.DocumentID, "%s %q: globex sees only its own document", mode, q)
 				}
@@ -667,91 +871,94 @@ func TestRetrievalThroughTheRagLab(t *testing.T) {
 	})
 }
 
-// assertRRF checks a hybrid run's fused scores against reciprocal rank
-// fusion (k = 60) of the vector and lexical lists, whose ranks are
-// rebuilt from the candidates' scores (ties by chunk id, as the indexes
-// break them), and that the candidates come in fused order.
-func assertRRF(t *testing.T, out labResult, w float64) {
-	t.Helper()
-	rank := func(score func(labCandidate) *float64) map[string]int {
-		var list []labCandidate
-		for _, c := range out.Candidates {
-			if score(c) != nil {
-				list = append(list, c)
-			}
-		}
-		slices.SortFunc(list, func(a, b labCandidate) int {
-			if sa, sb := *score(a), *score(b); sa != sb {
-				if sa > sb {
-					return -1
-				}
-				return 1
-			}
-			return cmpString(a.ChunkID, b.ChunkID)
-		})
-		r := map[string]int{}
-		for i, c := range list {
-			r[c.ChunkID] = i + 1
-		}
-		return r
+// vectorRelevance maps a cosine through the embedding model's calibration
+// (domain.CalibrationFor; for the offline embedder, when written: 0 at a
+// cosine of 0.02 or below, 1 at 0.42 or above), linear between; 0 for a
+// candidate the vector index did not find.
+func vectorRelevance(cosine *float64) float64 {
+	cal := domain.CalibrationFor(domain.OfflineEmbeddingModel)
+	floor, ceiling := cal.Floor, cal.Ceiling
+	if cosine == nil || !(*cosine > floor) {
+		return 0
 	}
-	vr := rank(func(c labCandidate) *float64 { return c.VectorScore })
-	lr := rank(func(c labCandidate) *float64 { return c.LexicalScore })
-	require.NotEmpty(t, lr, "the lexical index found something")
+	return min(1, (*cosine-floor)/(ceiling-floor))
+}
+
+// relevance is a candidate's documented relevance: its vector relevance,
+// in hybrid mode (1 − w)·vector + w·coverage, to four decimals.
+func relevance(mode string, w float64, c labCandidate) float64 {
+	r := vectorRelevance(c.VectorScore)
+	if mode == "hybrid" {
+		r = (1-w)*r + w*c.Coverage
+	}
+	return math.Round(r*1e4) / 1e4
+}
+
+// holdsEvery reports whether text holds every analysed term of query.
+func holdsEvery(query, text string) bool {
+	has := analysis.TermSet(text)
+	for _, term := range analysis.Terms(query) {
+		if _, ok := has[term]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// assertRelevance checks a run's relevances against the documented
+// formula (from each candidate's cosine and coverage), its coverages
+// against what the texts hold (all of the question's terms: 1; a lexical
+// hit shares some: above 0), and that the candidates come most relevant
+// first (ties by chunk id).
+func assertRelevance(t *testing.T, out labResult, query, mode string, w float64) {
+	t.Helper()
 	for i, c := range out.Candidates {
-		want := 0.0
-		if r, ok := vr[c.ChunkID]; ok {
-			want += (1 - w) / float64(60+r)
+		assert.GreaterOrEqual(t, c.Coverage, 0.0, "%q: coverage of %q", query, c.Text)
+		assert.LessOrEqual(t, c.Coverage, 1.0, "%q: coverage of %q", query, c.Text)
+		if holdsEvery(query, c.Text) {
+			assert.Equal(t, 1.0, c.Coverage, "%q holds every term of %q", c.Text, query)
 		}
-		if r, ok := lr[c.ChunkID]; ok {
-			want += w / float64(60+r)
+		if c.LexicalScore != nil {
+			assert.Positive(t, c.Coverage, "%q: a lexical hit covers some of %q", c.Text, query)
 		}
-		assert.InDelta(t, want, c.FusedScore, 1e-12, "w=%v %s", w, c.DocumentName)
+		if mode == "vector" {
+			assert.Nil(t, c.LexicalScore, "vector mode asks no lexical index")
+		}
+		assert.InDelta(t, relevance(mode, w, c), c.FusedScore, 1e-9, "%s w=%v %q: relevance of %q", mode, w, query, c.Text)
 		if i > 0 {
 			prev := out.Candidates[i-1]
 			assert.True(t, prev.FusedScore > c.FusedScore || prev.FusedScore == c.FusedScore && prev.ChunkID < c.ChunkID,
-				"w=%v: %s (%v) before %s (%v)", w, prev.DocumentName, prev.FusedScore, c.DocumentName, c.FusedScore)
+				"%s w=%v: %s (%v) before %s (%v)", mode, w, prev.DocumentName, prev.FusedScore, c.DocumentName, c.FusedScore)
 		}
 	}
 }
 
 // expectedConfidence recomputes the documented confidence from a run's
-// kept candidates: 0.60·top + 0.25·support + 0.15·coverage, to four
-// decimals.
+// kept candidates (most relevant first): 0.45·top + 0.35·answerability +
+// 0.10·support + 0.10·coverage, to four decimals, where top is the best
+// relevance, answerability the best hit's coverage, support the best
+// three relevances summed over three, and coverage min(1, evidenceTokens /
+// (2·minEvidenceTokens)) with 0 counting as 20.
 func expectedConfidence(r labResult, minTokens int) float64 {
-	var scores []float64
-	for _, c := range r.kept() {
-		if c.VectorScore != nil {
-			scores = append(scores, max(0, min(1, *c.VectorScore)))
-		}
-	}
-	if len(r.kept()) == 0 {
+	kept := r.kept()
+	if len(kept) == 0 {
 		return 0
 	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(scores)))
-	top, support := 0.0, 0.0
-	if len(scores) > 0 {
-		top = scores[0]
-		n := min(3, len(scores))
-		mean := 0.0
-		for _, s := range scores[:n] {
-			mean += s / float64(n)
-		}
-		support = mean * float64(min(len(r.kept()), 3)) / 3
+	top, answerability := kept[0].FusedScore, kept[0].Coverage
+	n := min(3, len(kept))
+	mean := 0.0
+	for _, c := range kept[:n] {
+		mean += c.FusedScore / float64(n)
 	}
+	support := mean * float64(n) / 3
 	if minTokens <= 0 {
 		minTokens = 20
 	}
 	coverage := min(1, float64(r.EvidenceTokens)/float64(2*minTokens))
-	return min(1, math.Round((0.60*top+0.25*support+0.15*coverage)*1e4)/1e4)
+	return min(1, math.Round((0.45*top+0.35*answerability+0.10*support+0.10*coverage)*1e4)/1e4)
 }
 
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+// withoutSpace is s with its white space removed.
+func withoutSpace(s string) string {
+	return strings.Join(strings.Fields(s), "")
 }

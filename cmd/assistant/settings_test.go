@@ -15,8 +15,9 @@ func TestTenantSettings(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status)
 	s := r.JSON(t)
 	assert.Equal(t, "acme", s["tenantId"])
-	assert.EqualValues(t, 0.3, s["retrievalScoreThreshold"])
-	assert.EqualValues(t, 0.5, s["transferConfidenceThreshold"])
+	assert.EqualValues(t, 0.25, s["retrievalScoreThreshold"], "the default, on calibrated relevance")
+	assert.EqualValues(t, 0.35, s["transferConfidenceThreshold"])
+	assert.Equal(t, map[string]any{"en": nil, "zh": nil}, s["handoffMessages"], "the built-in hand-off texts")
 	assert.Equal(t, "https://chat.example.org", s["frontend_base_url"], "the service default")
 	assert.Equal(t, false, s["kb_vector_log_enabled"])
 	assert.Equal(t, "kb-vector.log", s["kb_vector_log_path"])
@@ -68,6 +69,6 @@ func TestTenantSettings(t *testing.T) {
 	}
 	t.Run("settings are per tenant", func(t *testing.T) {
 		r := e.do(req{method: "GET", path: path, tenant: "globex"})
-		assert.EqualValues(t, 0.5, r.JSON(t)["transferConfidenceThreshold"])
+		assert.EqualValues(t, 0.35, r.JSON(t)["transferConfidenceThreshold"])
 	})
 }

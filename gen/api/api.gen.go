@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -3150,7 +3151,7 @@ type KbSearchHit struct {
 	// Page Example: 2
 	Page *int32 `json:"page"`
 
-	// Score Cosine similarity of the query and the chunk.
+	// Score The chunk's relevance to the query in [0, 1], as the dialogue judges it (see the rag-lab tag).
 	//
 	// Example: 0.62
 	Score float32 `json:"score"`
@@ -4085,7 +4086,7 @@ type RagExperimentRequest struct {
 	// Query Example: How long does a refund take?
 	Query string `json:"query"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 	Strategy *RetrievalStrategy `json:"strategy,omitempty"`
 }
 
@@ -4115,7 +4116,7 @@ type RagExperimentResult struct {
 	// ShouldTransfer Example: false
 	ShouldTransfer bool `json:"shouldTransfer"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 	Strategy       RetrievalStrategy `json:"strategy"`
 	Thought        *string           `json:"thought"`
 	Timings        RagTimings        `json:"timings"`
@@ -4184,6 +4185,32 @@ type RagTimings struct {
 	VectorMs float64 `json:"vectorMs"`
 }
 
+// ReindexRequest Example: {"kbId":"kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"}
+type ReindexRequest struct {
+	// KbId Only this knowledge base's documents; every document of the tenant when left out.
+	//
+	// Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	KbId *string `json:"kbId,omitempty"`
+}
+
+// ReindexResult Example: {"alreadyQueued":1,"jobIds":["job_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"],"queued":12}
+type ReindexResult struct {
+	// AlreadyQueued Documents left alone because a job of theirs was already queued or running.
+	//
+	// Example: 1
+	AlreadyQueued int32 `json:"alreadyQueued"`
+
+	// JobIds The new jobs, in the order the documents were listed (newest document first).
+	//
+	// Example: ["job_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"]
+	JobIds []string `json:"jobIds"`
+
+	// Queued Documents given a new index job.
+	//
+	// Example: 12
+	Queued int32 `json:"queued"`
+}
+
 // ReplyFlow Where the session's flow stands after the reply.
 //
 // Example: {"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true}
@@ -4221,7 +4248,7 @@ type ReplySource struct {
 // Example: hybrid
 type RetrievalMode string
 
-// RetrievalStrategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+// RetrievalStrategy Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 type RetrievalStrategy struct {
 	// LexicalWeight Weight of lexical coverage in a hybrid hit's relevance (calibrated vector relevance weighs 1 − this).
 	//
@@ -4235,11 +4262,11 @@ type RetrievalStrategy struct {
 
 	// MinAnswerability The best hit must cover at least this share of the question's informative content, or the
 	// reply hands off with `low_answerability`; 0 turns the check off. Always present in
-	// responses; a request without it gets 0.5, the default strategy's value. Strategies switched
+	// responses; a request without it gets 0.4, the default strategy's value. Strategies switched
 	// to before this field existed read as 0.
 	//
 	//
-	// Example: 0.5
+	// Example: 0.4
 	MinAnswerability *float64 `json:"minAnswerability,omitempty"`
 
 	// MinEvidenceTokens Example: 20
@@ -4708,7 +4735,7 @@ type StrategyAuditEntry struct {
 	At       time.Time     `json:"at"`
 	Findings []RiskFinding `json:"findings"`
 
-	// From Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// From Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 	From RetrievalStrategy `json:"from"`
 
 	// Id Example: aud_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
@@ -4719,7 +4746,7 @@ type StrategyAuditEntry struct {
 	// Example: key_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	KeyId string `json:"keyId"`
 
-	// To Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// To Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 	To RetrievalStrategy `json:"to"`
 }
 
@@ -4738,10 +4765,10 @@ type StrategyChange struct {
 	ChangedAt time.Time     `json:"changedAt"`
 	Findings  []RiskFinding `json:"findings"`
 
-	// Previous Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Previous Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 	Previous RetrievalStrategy `json:"previous"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 	Strategy RetrievalStrategy `json:"strategy"`
 }
 
@@ -4765,7 +4792,7 @@ type StrategyMetrics struct {
 	// Queries Example: 120
 	Queries int64 `json:"queries"`
 
-	// Strategy Example: {"lexicalWeight":0.3,"maxEvidenceTokens":2000,"minAnswerability":0.5,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.3,"mode":"hybrid","scoreThreshold":0.3,"topK":5,"transferConfidenceThreshold":0.5}
+	// Strategy Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
 	Strategy RetrievalStrategy `json:"strategy"`
 
 	// StrategyId Identifies a configuration (the same configuration always has the same id).
@@ -5427,6 +5454,12 @@ type UpdateKnowledgeBaseParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ReindexDocumentsParams defines parameters for ReindexDocuments.
+type ReindexDocumentsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // GetLlmConfigParams defines parameters for GetLlmConfig.
 type GetLlmConfigParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -5946,6 +5979,9 @@ type CreateKnowledgeBaseJSONRequestBody = KnowledgeBaseCreateRequest
 // UpdateKnowledgeBaseJSONRequestBody defines body for UpdateKnowledgeBase for application/json ContentType.
 type UpdateKnowledgeBaseJSONRequestBody = KnowledgeBaseUpdateRequest
 
+// ReindexDocumentsJSONRequestBody defines body for ReindexDocuments for application/json ContentType.
+type ReindexDocumentsJSONRequestBody = ReindexRequest
+
 // UpdateLlmConfigJSONRequestBody defines body for UpdateLlmConfig for application/json ContentType.
 type UpdateLlmConfigJSONRequestBody = LlmConfigUpdateRequest
 
@@ -6140,6 +6176,9 @@ type ServerInterface interface {
 	// UpdateKnowledgeBase Replace a knowledge base's name and description
 	// (PUT /admin/kb/knowledge-bases/{kbId})
 	UpdateKnowledgeBase(ctx echo.Context, kbId KnowledgeBaseIdPath, params UpdateKnowledgeBaseParams) error
+	// ReindexDocuments Index every document of the tenant, or of one knowledge base, again
+	// (POST /admin/kb/reindex)
+	ReindexDocuments(ctx echo.Context, params ReindexDocumentsParams) error
 	// GetLlmConfig Get the model of a usage type
 	// (GET /admin/llm/config/{usageType})
 	GetLlmConfig(ctx echo.Context, usageType UsageTypePath, params GetLlmConfigParams) error
@@ -7809,6 +7848,37 @@ func (w *ServerInterfaceWrapper) UpdateKnowledgeBase(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateKnowledgeBase(ctx, kbId, params)
+	return err
+}
+
+// ReindexDocuments converts echo context to params.
+func (w *ServerInterfaceWrapper) ReindexDocuments(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReindexDocumentsParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ReindexDocuments(ctx, params)
 	return err
 }
 
@@ -10177,6 +10247,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/admin/kb/documents/:docId", wrapper.GetDocument, options.OperationMiddlewares["getDocument"]...)
 	router.GET(options.BaseURL+"/admin/kb/documents/:docId/chunks", wrapper.ListDocumentChunks, options.OperationMiddlewares["listDocumentChunks"]...)
 	router.POST(options.BaseURL+"/admin/kb/documents/:docId/reindex", wrapper.ReindexDocument, options.OperationMiddlewares["reindexDocument"]...)
+	router.POST(options.BaseURL+"/admin/kb/reindex", wrapper.ReindexDocuments, options.OperationMiddlewares["reindexDocuments"]...)
 	router.GET(options.BaseURL+"/admin/kb/index/jobs", wrapper.ListIndexJobs, options.OperationMiddlewares["listIndexJobs"]...)
 	router.GET(options.BaseURL+"/admin/kb/index/jobs/:jobId", wrapper.GetIndexJob, options.OperationMiddlewares["getIndexJob"]...)
 	router.GET(options.BaseURL+"/admin/metadata/fields", wrapper.ListMetadataFields, options.OperationMiddlewares["listMetadataFields"]...)
@@ -14947,6 +15018,109 @@ type UpdateKnowledgeBase500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitUpdateKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocumentsRequestObject struct {
+	Params ReindexDocumentsParams
+	Body   *ReindexDocumentsJSONRequestBody
+}
+
+type ReindexDocumentsResponseObject interface {
+	VisitReindexDocumentsResponse(w http.ResponseWriter) error
+}
+
+type ReindexDocuments202JSONResponse ReindexResult
+
+func (response ReindexDocuments202JSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocuments400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments400ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocuments401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments401ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocuments403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments403ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocuments404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments404ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocuments500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments500ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -21633,6 +21807,9 @@ type StrictServerInterface interface {
 	// UpdateKnowledgeBase Replace a knowledge base's name and description
 	// (PUT /admin/kb/knowledge-bases/{kbId})
 	UpdateKnowledgeBase(ctx context.Context, request UpdateKnowledgeBaseRequestObject) (UpdateKnowledgeBaseResponseObject, error)
+	// ReindexDocuments Index every document of the tenant, or of one knowledge base, again
+	// (POST /admin/kb/reindex)
+	ReindexDocuments(ctx context.Context, request ReindexDocumentsRequestObject) (ReindexDocumentsResponseObject, error)
 	// GetLlmConfig Get the model of a usage type
 	// (GET /admin/llm/config/{usageType})
 	GetLlmConfig(ctx context.Context, request GetLlmConfigRequestObject) (GetLlmConfigResponseObject, error)
@@ -23212,6 +23389,57 @@ func (sh *strictHandler) UpdateKnowledgeBase(ctx echo.Context, kbId KnowledgeBas
 		return err
 	} else if validResponse, ok := response.(UpdateKnowledgeBaseResponseObject); ok {
 		return validResponse.VisitUpdateKnowledgeBaseResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ReindexDocuments operation middleware
+func (sh *strictHandler) ReindexDocuments(ctx echo.Context, params ReindexDocumentsParams) error {
+	var request ReindexDocumentsRequestObject
+
+	request.Params = params
+
+	var body ReindexDocumentsJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ReindexDocuments(ctx.Request().Context(), request.(ReindexDocumentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReindexDocuments")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ReindexDocumentsResponseObject); ok {
+		return validResponse.VisitReindexDocumentsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -105,6 +105,56 @@ func (s *Service) Reindex(ctx context.Context, tenant domain.TenantID, documentI
 	return doc, job, nil
 }
 
+// Reindexed is the outcome of ReindexAll.
+type Reindexed struct {
+	Jobs []domain.IndexJob
+	// AlreadyQueued counts documents that had a queued or running job.
+	AlreadyQueued int
+}
+
+// ReindexAll queues a new index job for every document of the tenant, or
+// of knowledge base kbID when it is not "", skipping documents whose job
+// is already queued or running. Returns CodeNotFound for an unknown
+// knowledge base.
+func (s *Service) ReindexAll(ctx context.Context, tenant domain.TenantID, kbID string) (Reindexed, error) {
+	var f domain.DocumentFilter
+	if kbID != "" {
+		if _, err := s.kbs.GetKnowledgeBase(ctx, tenant, kbID); err != nil {
+			return Reindexed{}, err
+		}
+		f.KBID = &kbID
+	}
+	var out Reindexed
+	page := domain.PageRequest{Limit: domain.MaxPageSize}
+	for {
+		docs, err := s.docs.ListDocuments(ctx, tenant, f, page)
+		if err != nil {
+			return out, err
+		}
+		for _, d := range docs.Items {
+			_, job, err := s.docs.ReindexDocument(ctx, tenant, d.ID, domain.NewID(domain.PrefixIndexJob))
+			switch {
+			case domain.ErrorCodeOf(err) == domain.CodeJobActive:
+				out.AlreadyQueued++
+			case domain.ErrorCodeOf(err) == domain.CodeNotFound:
+				// Deleted since it was listed: nothing to index.
+			case err != nil:
+				return out, err
+			default:
+				out.Jobs = append(out.Jobs, job)
+			}
+		}
+		if docs.Next == "" {
+			break
+		}
+		page.After = docs.Next
+	}
+	if len(out.Jobs) > 0 {
+		s.wake()
+	}
+	return out, nil
+}
+
 // DeleteDocument deletes a document and everything indexed from it.
 func (s *Service) DeleteDocument(ctx context.Context, tenant domain.TenantID, id string) error {
 	if err := s.docs.DeleteDocument(ctx, tenant, id); err != nil {

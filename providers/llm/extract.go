@@ -42,23 +42,27 @@ var (
 	answerLabel  = regexp.MustCompile(`^\s*(?i:a|answer|答|回答)\s*[:：.]\s*`)
 )
 
-// pickSentences chooses what answers question from the evidence units
-// (most relevant first): the sentence sharing the most of the question's
-// terms, weighted by rarity among the evidence sentences (ties go to the
+// pickSentences chooses what answers a question (its terms q) from the
+// evidence units (most relevant first): the sentence sharing the most of
+// the question's terms (its unit's headings count as its own), weighted by rarity among the evidence sentences (ties go to the
 // more relevant unit); for a question line of a question–answer pair, its
 // answer; with the sentence before it when it starts by referring back;
 // and a second sentence when it adds a term of the question the first
 // lacks and scores nearly as well. Nothing when no sentence shares a term
 // with the question.
-func pickSentences(question string, evidence []domain.EvidenceUnit) quoted {
-	q := analysis.TermSet(question)
+func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit) quoted {
 	if len(q) == 0 {
 		return quoted{}
 	}
 	var all []sentence
 	for u, ev := range evidence {
+		heading := analysis.TermSet(strings.Join(ev.HeadingPath, " "))
 		for _, s := range analysis.Sentences(ev.Text) {
-			all = append(all, sentence{text: s, unit: u, pos: len(all), terms: analysis.TermSet(s)})
+			terms := analysis.TermSet(s)
+			for t := range heading {
+				terms[t] = struct{}{}
+			}
+			all = append(all, sentence{text: s, unit: u, pos: len(all), terms: terms})
 		}
 	}
 	df := map[string]int{}

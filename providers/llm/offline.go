@@ -81,7 +81,14 @@ func (offline) compose(req domain.GenerateRequest) ([]string, []int) {
 			}
 		}
 	}
-	q := pickSentences(question, req.Evidence)
+	terms := analysis.TermSet(question)
+	if req.QuestionTerms != nil && strings.TrimSpace(req.Question) != "" {
+		terms = map[string]struct{}{}
+		for _, t := range req.QuestionTerms {
+			terms[t] = struct{}{}
+		}
+	}
+	q := pickSentences(terms, req.Evidence)
 	if len(q.sentences) == 0 {
 		return nil, nil
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 var enEvidence = units(
-	"Shipping and returns. Orders ship within 2 business days. You can return an unused item within 30 days of delivery for a full refund.\n" +
+	"Shipping and returns. Orders ship within 2 business days. You can return an unused item within 30 days of delivery for a full refund.\n"+
 		"Refunds are issued to the original payment method within 5-7 business days after we receive the item.",
 	"Our support team is available 9am-6pm, Monday to Friday. Gift cards cannot be returned or exchanged.",
 	"To start a return, open Orders in your account and choose \"Return item\". Version 2.5 of the app also supports returns.",

@@ -3,6 +3,7 @@ package lexical
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
@@ -31,6 +32,9 @@ const ctxCheckPostings = 1 << 16
 // Query asks for the TopK chunks of one tenant that best match Text.
 type Query struct {
 	Text string
+	// Expand are analysed terms searched besides Text's, each once (a
+	// term Text already has is not counted again).
+	Expand []string
 	// KBIDs restricts the search to these knowledge bases (empty: all).
 	KBIDs  []string
 	Filter *domain.Filter
@@ -79,7 +83,7 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 		return nil, err
 	}
 	hits := []Hit{}
-	terms := queryTerms(q.Text)
+	terms := queryTerms(q.Text, q.Expand)
 	if len(terms) == 0 {
 		return hits, nil
 	}
@@ -132,12 +136,18 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 // queryTerms cuts a query into distinct terms with their counts, in order
 // of first occurrence (a fixed order, so that scores are summed the same
 // way on every run).
-func queryTerms(text string) []termCount {
+func queryTerms(text string, expand []string) []termCount {
 	tokens := analysis.Terms(text)
-	if len(tokens) == 0 {
+	if len(tokens)+len(expand) == 0 {
 		return nil
 	}
-	return countTerms(tokens, make(map[string]int32, len(tokens)))
+	out := countTerms(tokens, make(map[string]int32, len(tokens)))
+	for _, e := range expand {
+		if !slices.ContainsFunc(out, func(tc termCount) bool { return tc.term == e }) {
+			out = append(out, termCount{term: e, tf: 1})
+		}
+	}
+	return out
 }
 
 // accumulate adds each live chunk's BM25 score for terms into sc.acc and

@@ -10,7 +10,7 @@ var _ domain.LexicalSearcher = (*Index)(nil)
 
 // SearchWords implements domain.LexicalSearcher over Search.
 func (x *Index) SearchWords(ctx context.Context, tenant domain.TenantID, q domain.LexicalQuery) ([]domain.LexicalHit, error) {
-	hits, err := x.Search(ctx, tenant, Query{Text: q.Text, KBIDs: q.KBIDs, Filter: q.Filter, TopK: q.TopK})
+	hits, err := x.Search(ctx, tenant, Query{Text: q.Text, Expand: q.Expand, KBIDs: q.KBIDs, Filter: q.Filter, TopK: q.TopK})
 	if err != nil {
 		return nil, err
 	}

@@ -13,9 +13,9 @@ import (
 // here, where changing one would need a migration.
 
 type sourceJSON struct {
-	DocumentID   string  `json:"documentId"`
-	DocumentName string  `json:"documentName"`
-	ChunkID      string  `json:"chunkId"`
+	DocumentID   string   `json:"documentId"`
+	DocumentName string   `json:"documentName"`
+	ChunkID      string   `json:"chunkId"`
 	Page         *int     `json:"page,omitempty"`
 	Score        float64  `json:"score"`
 	HeadingPath  []string `json:"headingPath,omitempty"`

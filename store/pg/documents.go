@@ -183,4 +183,3 @@ func chunkFromRow(r db.Chunk) domain.Chunk {
 		LineStart: r.LineStart, LineEnd: r.LineEnd, Metadata: meta, ParentIndex: r.ParentIdx, HeadingPath: r.HeadingPath,
 	}
 }
-

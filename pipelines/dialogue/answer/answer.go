@@ -9,12 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/confidence"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 )
 
@@ -25,16 +27,29 @@ const ReasonProviderUnavailable = "provider_unavailable"
 // Builder makes a model from an inline configuration (the lab's override).
 type Builder func(cfg domain.LLMConfig) (domain.ChatModel, error)
 
+// Prompts is what the RAG lab's prompt is made from: the tenant's
+// published rag_lab template, the built-in values it may use, and where
+// its renders are recorded for template monitoring.
+type Prompts struct {
+	Published prompt.Published
+	// Builtins returns what the service knows of the tenant for a render
+	// (its name, the current time in its zone).
+	Builtins func(ctx context.Context, tenant domain.TenantID) (prompt.Builtin, error)
+	Record   func(ctx context.Context, renders []domain.PromptRender) error
+}
+
 // Answerer answers questions.
 type Answerer struct {
 	retriever *retrieve.Retriever
 	models    domain.ChatModels
 	build     Builder
+	prompts   Prompts
+	now       func() time.Time
 }
 
 // New returns an answerer.
-func New(retriever *retrieve.Retriever, models domain.ChatModels, build Builder) *Answerer {
-	return &Answerer{retriever: retriever, models: models, build: build}
+func New(retriever *retrieve.Retriever, models domain.ChatModels, build Builder, prompts Prompts) *Answerer {
+	return &Answerer{retriever: retriever, models: models, build: build, prompts: prompts, now: time.Now}
 }
 
 // ModelChoice picks the model: a usage type's configured one, or an
@@ -52,10 +67,8 @@ type Request struct {
 	Strategy *domain.RetrievalStrategy
 	Generate bool
 	Model    ModelChoice
-	// BuildPrompt, when set, makes the prompt from the numbered evidence
-	// instead of Prompt (the dialogue renders the tenant's template).
-	BuildPrompt func(question string, cs []Citation) []domain.ChatMessage
-	// DryRun leaves no retrieval record (the complete-flow test).
+	// DryRun leaves no retrieval or render record (the complete-flow
+	// test).
 	DryRun bool
 }
 
@@ -80,14 +93,19 @@ type Citation struct {
 
 // Outcome is an answered (or handed-off) question.
 type Outcome struct {
+	// Query is the question as retrieval saw it.
+	Query     string
 	Retrieval retrieve.Result
 	Transfer  *Transfer
 	Answer    *string
 	Thought   *string
 	Citations []Citation
 	Prompt    []domain.ChatMessage
-	Model     *string
-	Generate  time.Duration
+	// System says how the lab's system instruction was made (nil where
+	// the caller made the prompt).
+	System   *System
+	Model    *string
+	Generate time.Duration
 	// PromptTokens and CompletionTokens are the model's usage (0 when it
 	// reports none).
 	PromptTokens, CompletionTokens int
@@ -95,54 +113,94 @@ type Outcome struct {
 	Retries int
 }
 
-// Events are what a streamed answer reports as it goes.
-type Events struct {
-	// Meta is called once retrieval is done (before any generation).
-	Meta func(Outcome) error
-	// Piece is called for each piece of generated text.
-	Piece func(domain.StreamEvent) error
-}
-
-// Run answers req. With ev set the generation is streamed through it.
+// Run answers req as the RAG lab does, in a straight line: Find, then
+// (when asked to generate and not handing off) LabPrompt and Generate.
 // Provider failures become a transfer (provider_unavailable), never an
 // error; errors are bad input (CodeValidation) or the platform's own.
-func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request, ev *Events) (Outcome, error) {
+func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request) (Outcome, error) {
+	out, err := a.Find(ctx, tenant, req)
+	if err != nil || !req.Generate || out.Transfer != nil {
+		return out, err
+	}
+	if err := a.LabPrompt(ctx, tenant, &out, req.DryRun); err != nil {
+		return out, err
+	}
+	return a.Generate(ctx, tenant, out, req.Model, nil)
+}
+
+// Find retrieves the evidence for req with the tenant's strategy (or
+// req's) and decides whether to hand off.
+func (a *Answerer) Find(ctx context.Context, tenant domain.TenantID, req Request) (Outcome, error) {
 	res, err := a.retriever.Retrieve(ctx, tenant, retrieve.Query{
 		Text: req.Query, KBIDs: req.KBIDs, Filter: req.Filter, Strategy: req.Strategy, Record: !req.DryRun,
 	})
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Retrieval: res, Citations: citations(res)}
+	out := Outcome{Query: req.Query, Retrieval: res, Citations: citations(res)}
 	if d := res.Decision; d.ShouldTransfer {
 		out.Transfer = transferOf(d.Reason, d)
 	}
-	if req.Generate && out.Transfer == nil {
-		if req.BuildPrompt != nil {
-			out.Prompt = req.BuildPrompt(req.Query, out.Citations)
-		} else {
-			out.Prompt = Prompt(req.Query, out.Citations)
+	return out, nil
+}
+
+// LabPrompt sets out.Prompt to the RAG lab's prompt: the tenant's
+// published rag_lab template (or the built-in instruction) with the
+// numbered evidence, then the question. The render is recorded for
+// template monitoring unless dry.
+func (a *Answerer) LabPrompt(ctx context.Context, tenant domain.TenantID, out *Outcome, dry bool) error {
+	b := prompt.Builtin{TenantID: tenant, Now: a.now(), Message: out.Query}
+	if a.prompts.Builtins != nil {
+		var err error
+		if b, err = a.prompts.Builtins(ctx, tenant); err != nil {
+			return err
+		}
+		b.Message = out.Query
+	}
+	builtins := b.Map()
+	builtins[domain.BuiltinEvidence] = Evidence(out.Citations)
+	sys := System{Text: Prompt(out.Query, out.Citations)[0].Content}
+	if a.prompts.Published != nil {
+		s := prompt.Instruction(ctx, a.prompts.Published, tenant, domain.SceneRAGLab, systemInstruction,
+			prompt.Input{Builtins: builtins}, a.now().UTC())
+		sys = System{Text: s.Text, Outcome: s.Outcome, Version: s.Version}
+		if s.Render != nil && !dry && a.prompts.Record != nil {
+			if err := a.prompts.Record(ctx, []domain.PromptRender{*s.Render}); err != nil {
+				return err
+			}
 		}
 	}
-	if ev != nil && ev.Meta != nil {
-		if err := ev.Meta(out); err != nil {
-			return out, err
-		}
-	}
-	if !req.Generate || out.Transfer != nil {
-		return out, nil
-	}
-	model, err := a.model(ctx, tenant, req.Model)
+	out.System = &sys
+	out.Prompt = []domain.ChatMessage{{Role: "system", Content: sys.Text}, {Role: "user", Content: out.Query}}
+	return nil
+}
+
+// System is how an outcome's system instruction was made.
+type System struct {
+	Text    string
+	Outcome string
+	Version *domain.PromptVersion
+}
+
+// Generate generates the answer to out's question from its evidence with
+// out.Prompt, through the chosen model; with piece set the generation is
+// streamed through it. A provider failure, or an extractive answer with
+// nothing to quote, makes the outcome a transfer.
+func (a *Answerer) Generate(ctx context.Context, tenant domain.TenantID, out Outcome, choice ModelChoice,
+	piece func(domain.StreamEvent) error) (Outcome, error) {
+	res := out.Retrieval
+	model, err := a.model(ctx, tenant, choice)
 	if err != nil {
-		return Outcome{}, err
+		return out, err
 	}
 	name := model.Model()
 	out.Model = &name
-	greq := domain.GenerateRequest{Messages: out.Prompt, Question: req.Query, Evidence: evidenceUnits(res)}
+	greq := domain.GenerateRequest{Messages: out.Prompt, Question: out.Query, Evidence: evidenceUnits(res),
+		QuestionTerms: append(slices.Clip(res.QuestionTerms), res.Synonyms...)}
 	start := time.Now()
 	var gen domain.Generation
-	if ev != nil && ev.Piece != nil {
-		gen, err = model.Stream(ctx, greq, ev.Piece)
+	if piece != nil {
+		gen, err = model.Stream(ctx, greq, piece)
 	} else {
 		gen, err = model.Generate(ctx, greq)
 	}
@@ -218,7 +276,7 @@ func citations(res retrieve.Result) []Citation {
 func evidenceUnits(res retrieve.Result) []domain.EvidenceUnit {
 	out := make([]domain.EvidenceUnit, len(res.Evidence))
 	for i, c := range res.Evidence {
-		out[i] = domain.EvidenceUnit{Text: c.Text, Context: c.Context}
+		out[i] = domain.EvidenceUnit{Text: c.Text, Context: c.Context, HeadingPath: c.HeadingPath}
 	}
 	return out
 }

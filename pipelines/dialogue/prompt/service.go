@@ -113,7 +113,7 @@ func (s *Service) Preview(ctx context.Context, tenant domain.TenantID, id string
 	if err != nil {
 		return PreviewResult{}, err
 	}
-	b, err := s.builtins(ctx, tenant)
+	b, err := s.Builtins(ctx, tenant)
 	if err != nil {
 		return PreviewResult{}, err
 	}
@@ -131,9 +131,10 @@ func (s *Service) Preview(ctx context.Context, tenant domain.TenantID, id string
 	return out, nil
 }
 
-// builtins are the built-ins a preview can know: the tenant's name and
+// Builtins are the built-ins a render outside a conversation (a preview,
+// the RAG lab) can know: the tenant's name and
 // the current time in its zone.
-func (s *Service) builtins(ctx context.Context, tenant domain.TenantID) (Builtin, error) {
+func (s *Service) Builtins(ctx context.Context, tenant domain.TenantID) (Builtin, error) {
 	tn, err := s.tenants.GetTenant(ctx, tenant)
 	if err != nil {
 		return Builtin{}, err

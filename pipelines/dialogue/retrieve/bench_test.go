@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/providers/embed/offline"
@@ -160,7 +161,7 @@ func buildBenchFixture() (*benchFixture, error) {
 		ID: "mf_tags", TenantID: benchTenant, Key: "tags", Type: domain.MetaStringArray,
 		Scope: domain.ScopeDocument, Role: domain.RoleFilter, Status: domain.FieldActive,
 	}}}
-	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}), fixedEmbedders{emb}, vectors, lex, docs, metadata, strategies)
+	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}), fixedEmbedders{emb}, vectors, lex, docs, metadata, strategies, analysis.NewSynonyms())
 	return &benchFixture{retriever: r, strategies: strategies, queries: queries, setup: time.Since(start)}, nil
 }
 

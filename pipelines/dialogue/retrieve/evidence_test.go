@@ -12,7 +12,7 @@ import (
 
 func TestRelevanceIsCalibratedAndCombinedWithCoverage(t *testing.T) {
 	q := confidence.NewQuestion([]analysis.QuestionTerm{{Term: "return", Weight: 1}, {Term: "mattress", Weight: 1}},
-		[]domain.TermStat{{IDF: 1, Found: true}, {IDF: 3, Found: true}})
+		[]domain.TermStat{{IDF: 1, Found: true}, {IDF: 3, Found: true}}, nil)
 	cos := func(v float64) *float64 { return &v }
 	cal := domain.CalibrationFor(domain.OfflineEmbeddingModel)
 	cands := []Candidate{

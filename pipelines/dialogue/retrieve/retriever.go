@@ -28,12 +28,15 @@ type Retriever struct {
 	docs       domain.DocumentStore
 	metadata   domain.MetadataStore
 	events     domain.StrategyStore
+	synonyms   *analysis.Synonyms
 }
 
-// NewRetriever returns a retriever.
+// NewRetriever returns a retriever. syn (may be nil) lets a question's
+// synonyms find and cover evidence.
 func NewRetriever(strategies *Strategies, embedders domain.Embedders, vectors domain.VectorStore, lex domain.LexicalSearcher,
-	docs domain.DocumentStore, metadata domain.MetadataStore, events domain.StrategyStore) *Retriever {
-	return &Retriever{strategies: strategies, embedders: embedders, vectors: vectors, lexical: lex, docs: docs, metadata: metadata, events: events}
+	docs domain.DocumentStore, metadata domain.MetadataStore, events domain.StrategyStore, syn *analysis.Synonyms) *Retriever {
+	return &Retriever{strategies: strategies, embedders: embedders, vectors: vectors, lexical: lex, docs: docs, metadata: metadata,
+		events: events, synonyms: syn}
 }
 
 // Query is one retrieval.
@@ -43,6 +46,9 @@ type Query struct {
 	Filter map[string]any
 	// Strategy overrides the tenant's active strategy (the RAG lab).
 	Strategy *domain.RetrievalStrategy
+	// TopK, when positive, overrides the strategy's topK alone (the
+	// kb-search tool).
+	TopK int
 	// Record stores the retrieval for metrics and risk reports.
 	Record bool
 }
@@ -72,8 +78,10 @@ type Result struct {
 	Strategy       domain.RetrievalStrategy
 	EmbeddingModel string
 	Calibration    domain.ScoreCalibration
-	// QuestionTerms are the informative terms answerability weighs.
+	// QuestionTerms are the informative terms answerability weighs, and
+	// Synonyms the other terms that cover them.
 	QuestionTerms []string
+	Synonyms      []string
 	Candidates    []Candidate
 	// Evidence are the kept chunks, most relevant first; EvidenceTokens
 	// counts their passages, each once.
@@ -105,6 +113,9 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 	if err != nil {
 		return Result{}, err
 	}
+	if q.TopK > 0 {
+		st.TopK = int32(q.TopK)
+	}
 	res.Strategy = st
 	filter, err := r.filter(ctx, tenant, q.Filter)
 	if err != nil {
@@ -122,18 +133,19 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 		return Result{}, err
 	}
 	t = lap("vector", t)
-	var lhits []domain.LexicalHit
-	if st.Mode == domain.ModeHybrid {
-		if lhits, err = r.lexical.SearchWords(ctx, tenant, domain.LexicalQuery{Text: q.Text, KBIDs: q.KBIDs, Filter: filter, TopK: pool}); err != nil {
-			return Result{}, err
-		}
-		t = lap("lexical", t)
-	}
 	question, err := r.question(ctx, tenant, q.Text)
 	if err != nil {
 		return Result{}, err
 	}
-	res.QuestionTerms = question.Terms()
+	res.QuestionTerms, res.Synonyms = question.Terms(), question.Synonyms()
+	var lhits []domain.LexicalHit
+	if st.Mode == domain.ModeHybrid {
+		lq := domain.LexicalQuery{Text: q.Text, Expand: res.Synonyms, KBIDs: q.KBIDs, Filter: filter, TopK: pool}
+		if lhits, err = r.lexical.SearchWords(ctx, tenant, lq); err != nil {
+			return Result{}, err
+		}
+		t = lap("lexical", t)
+	}
 	cands := merge(vhits, lhits)
 	if err := r.attach(ctx, tenant, cands); err != nil {
 		return Result{}, err
@@ -169,7 +181,7 @@ func (r *Retriever) question(ctx context.Context, tenant domain.TenantID, text s
 	if err != nil {
 		return confidence.Question{}, err
 	}
-	return confidence.NewQuestion(qts, stats), nil
+	return confidence.NewQuestion(qts, stats, r.synonyms), nil
 }
 
 func (r *Retriever) strategy(ctx context.Context, tenant domain.TenantID, override *domain.RetrievalStrategy, c domain.ScoreCalibration) (domain.RetrievalStrategy, error) {

@@ -35,9 +35,12 @@ type Guards interface {
 	For(ctx context.Context, tenant domain.TenantID) (*guard.Guard, error)
 }
 
-// Answerer retrieves, decides and generates (*answer.Answerer).
+// Answerer retrieves and decides, then generates (*answer.Answerer): two
+// stages the runner calls in a line, its own prompt between them.
 type Answerer interface {
-	Run(ctx context.Context, tenant domain.TenantID, req answer.Request, ev *answer.Events) (answer.Outcome, error)
+	Find(ctx context.Context, tenant domain.TenantID, req answer.Request) (answer.Outcome, error)
+	Generate(ctx context.Context, tenant domain.TenantID, out answer.Outcome, choice answer.ModelChoice,
+		piece func(domain.StreamEvent) error) (answer.Outcome, error)
 }
 
 // Recorder keeps the monitoring records of rules, flows, templates and

@@ -3,9 +3,11 @@ package turn
 import (
 	"context"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 )
 
 // Memory sizes.
@@ -60,16 +62,19 @@ func retrievalQuery(message string, recent []domain.SessionMessage) (string, boo
 // left the recent window: with the kb_processing model when the tenant
 // configured one, extractively otherwise.
 type summarizer struct {
-	models domain.ChatModels
+	models  domain.ChatModels
+	prompts Prompts
+	now     func() time.Time
 }
 
 // update returns the new summary and the id of the newest message it
-// covers, or ok=false when it need not change. window is the newest
-// RecentTurns+summaryBatch messages, oldest first.
+// covers, or ok=false when it need not change, and the render of the
+// tenant's published summary template when a model wrote the summary.
+// window is the newest RecentTurns+summaryBatch messages, oldest first.
 func (z summarizer) update(ctx context.Context, tenant domain.TenantID, summary, upTo string,
-	window []domain.SessionMessage) (string, string, bool, error) {
+	window []domain.SessionMessage) (string, string, bool, *domain.PromptRender, error) {
 	if len(window) <= RecentTurns {
-		return "", "", false, nil
+		return "", "", false, nil, nil
 	}
 	old := window[:len(window)-RecentTurns]
 	var fresh []domain.SessionMessage
@@ -79,21 +84,35 @@ func (z summarizer) update(ctx context.Context, tenant domain.TenantID, summary,
 		}
 	}
 	if len(fresh) < summaryBatch {
-		return "", "", false, nil
+		return "", "", false, nil, nil
 	}
 	newest := fresh[len(fresh)-1].ID
 	if z.models != nil {
 		if m, err := z.models.For(ctx, tenant, domain.UsageKBProcessing); err == nil && m.Model() != domain.OfflineChatModel {
-			gen, err := m.Generate(ctx, domain.GenerateRequest{Messages: summaryPrompt(summary, fresh), Temperature: 0, MaxTokens: 300})
+			sys := summaryInstruction
+			var render *domain.PromptRender
+			if z.prompts != nil {
+				b := prompt.Builtin{TenantID: tenant, Now: z.now(), Summary: summary}
+				s := prompt.Instruction(ctx, z.prompts, tenant, domain.SceneSummary, summaryInstruction,
+					prompt.Input{Builtins: b.Map()}, z.now().UTC())
+				sys, render = s.Text, s.Render
+			}
+			gen, err := m.Generate(ctx, domain.GenerateRequest{Messages: summaryPrompt(sys, summary, fresh), Temperature: 0, MaxTokens: 300})
 			if err == nil && strings.TrimSpace(gen.Answer) != "" {
-				return clip(strings.TrimSpace(gen.Answer)), newest, true, nil
+				return clip(strings.TrimSpace(gen.Answer)), newest, true, render, nil
 			}
 		}
 	}
-	return extractive(summary, fresh), newest, true, nil
+	return extractive(summary, fresh), newest, true, nil, nil
 }
 
-func summaryPrompt(summary string, msgs []domain.SessionMessage) []domain.ChatMessage {
+// summaryInstruction is the built-in instruction of a summary, used where
+// the tenant has published no summary template.
+const summaryInstruction = "Update the summary of this customer-service conversation with the new messages. " +
+	"Keep facts the customer gave (names, numbers, products, problems) and what was promised. " +
+	"At most 150 words, in the conversation's language. Answer with the summary only."
+
+func summaryPrompt(system, summary string, msgs []domain.SessionMessage) []domain.ChatMessage {
 	var b strings.Builder
 	b.WriteString("Summary so far:\n")
 	b.WriteString(summary)
@@ -101,12 +120,7 @@ func summaryPrompt(summary string, msgs []domain.SessionMessage) []domain.ChatMe
 	for _, m := range msgs {
 		b.WriteString(m.Role + ": " + m.Content + "\n")
 	}
-	return []domain.ChatMessage{
-		{Role: "system", Content: "Update the summary of this customer-service conversation with the new messages. " +
-			"Keep facts the customer gave (names, numbers, products, problems) and what was promised. " +
-			"At most 150 words, in the conversation's language. Answer with the summary only."},
-		{Role: "user", Content: b.String()},
-	}
+	return []domain.ChatMessage{{Role: "system", Content: system}, {Role: "user", Content: b.String()}}
 }
 
 // extractive appends one line per message (its first sentence) to the

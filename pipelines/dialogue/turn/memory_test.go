@@ -26,17 +26,17 @@ func msgs(n int) []domain.SessionMessage {
 
 func TestSummaryWaitsForABatchOutsideTheWindow(t *testing.T) {
 	z := summarizer{}
-	_, _, ok, err := z.update(context.Background(), "t1", "", "", msgs(RecentTurns+summaryBatch-1))
+	_, _, ok, _, err := z.update(context.Background(), "t1", "", "", msgs(RecentTurns+summaryBatch-1))
 	require.NoError(t, err)
 	assert.False(t, ok, "three messages out of the window are not a batch")
 
-	sum, upTo, ok, err := z.update(context.Background(), "t1", "", "", msgs(RecentTurns+summaryBatch))
+	sum, upTo, ok, _, err := z.update(context.Background(), "t1", "", "", msgs(RecentTurns+summaryBatch))
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, "msg_d", upTo, "the newest message outside the recent window")
 	assert.Equal(t, "user: Sentence number a.\nassistant: Sentence number b.\nuser: Sentence number c.\nassistant: Sentence number d.", sum)
 
-	_, _, ok, err = z.update(context.Background(), "t1", sum, upTo, msgs(RecentTurns+summaryBatch))
+	_, _, ok, _, err = z.update(context.Background(), "t1", sum, upTo, msgs(RecentTurns+summaryBatch))
 	require.NoError(t, err)
 	assert.False(t, ok, "already summarised")
 }
@@ -82,7 +82,7 @@ func (m modelsFor) For(_ context.Context, _ domain.TenantID, u domain.UsageType)
 func TestSummaryUsesTheKBProcessingModelWhenConfigured(t *testing.T) {
 	m := &summaryModel{}
 	z := summarizer{models: modelsFor{domain.UsageKBProcessing: m}}
-	sum, upTo, ok, err := z.update(context.Background(), "t1", "earlier", "", msgs(RecentTurns+summaryBatch))
+	sum, upTo, ok, _, err := z.update(context.Background(), "t1", "earlier", "", msgs(RecentTurns+summaryBatch))
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, "The customer asked about four things.", sum)

@@ -27,10 +27,13 @@ func (t *run) stagePersist() error {
 	}
 	msg := t.message()
 	window := append(append(append([]domain.SessionMessage{}, t.window...), t.user), msg)
-	if sum, upTo, ok, err := t.r.sum.update(ctx, t.in.Tenant, s.Summary, s.SummarizedUpTo, window); err != nil {
+	if sum, upTo, ok, render, err := t.r.sum.update(ctx, t.in.Tenant, s.Summary, s.SummarizedUpTo, window); err != nil {
 		d.Log.Warn("conversation summary not updated", "session", s.ID, "err", err)
 	} else if ok {
 		s.Summary, s.SummarizedUpTo = sum, upTo
+		if render != nil {
+			t.renders = append(t.renders, *render)
+		}
 	}
 	st := domain.StageTrace{Stage: StagePersist, StartedAt: at, Duration: time.Since(start), Outcome: "stored",
 		Detail: map[string]any{"toolTraces": len(t.reply.ToolTraces), "events": len(t.events)}}

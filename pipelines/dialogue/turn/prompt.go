@@ -9,7 +9,7 @@ import (
 )
 
 // SceneChat is the prompt-template scene of the dialogue's answers.
-const SceneChat = "chat"
+const SceneChat = string(domain.SceneChat)
 
 type promptDetail struct {
 	outcome string
@@ -20,39 +20,24 @@ type promptDetail struct {
 // tenant's published chat template, or the built-in one), the recalled
 // turns, and the customer's message.
 func (t *run) prompt(cs []answer.Citation) ([]domain.ChatMessage, promptDetail) {
-	evidence := answer.Evidence(cs)
-	system := answer.SystemInstruction() + "\n\nEvidence:\n" + evidence
-	detail := promptDetail{outcome: "builtin", m: map[string]any{}}
-	v, err := t.r.d.Prompts.PublishedPrompt(t.ctx, t.in.Tenant, SceneChat)
-	switch {
-	case domain.ErrorCodeOf(err) == domain.CodeNotFound:
-	case err != nil:
-		detail.outcome = "fallback"
-		detail.m["error"] = err.Error()
-		t.r.d.Log.Warn("prompt template unavailable; using the built-in instruction", "tenant", t.in.Tenant, "err", err)
-	default:
-		r, rerr := prompt.Render(v, prompt.Input{Builtins: t.builtins(evidence), Values: t.in.Values})
-		render := domain.PromptRender{TenantID: t.in.Tenant, TemplateID: v.TemplateID, Version: v.Version, Scene: SceneChat,
-			Tokens: r.Tokens, At: t.r.d.now().UTC()}
+	sys := prompt.Instruction(t.ctx, t.r.d.Prompts, t.in.Tenant, domain.SceneChat, answer.SystemInstruction(),
+		prompt.Input{Builtins: t.builtins(answer.Evidence(cs)), Values: t.in.Values}, t.r.d.now().UTC())
+	detail := promptDetail{outcome: sys.Outcome, m: map[string]any{}}
+	if v := sys.Version; v != nil {
 		detail.m["templateId"], detail.m["version"] = v.TemplateID, v.Version
 		t.reply.Monitoring.TemplateID, t.reply.Monitoring.TemplateVersion = &v.TemplateID, ptr(v.Version)
-		if rerr != nil {
-			render.Fallback = true
-			detail.outcome = "fallback"
-			detail.m["error"] = rerr.Error()
-			t.r.d.Log.Warn("prompt template could not be rendered; using the built-in instruction",
-				"tenant", t.in.Tenant, "template", v.TemplateID, "version", v.Version, "err", rerr)
-		} else {
-			system = r.Text
-			if !usesEvidence(v) {
-				system += "\n\nEvidence:\n" + evidence
-			}
-			detail.outcome = "template"
-			detail.m["tokens"] = r.Tokens
-		}
-		t.renders = append(t.renders, render)
 	}
-	msgs := []domain.ChatMessage{{Role: "system", Content: system}}
+	if sys.Err != nil {
+		detail.m["error"] = sys.Err.Error()
+		t.r.d.Log.Warn("prompt template unusable; using the built-in instruction", "tenant", t.in.Tenant, "err", sys.Err)
+	}
+	if sys.Outcome == prompt.OutcomeTemplate {
+		detail.m["tokens"] = sys.Tokens
+	}
+	if sys.Render != nil {
+		t.renders = append(t.renders, *sys.Render)
+	}
+	msgs := []domain.ChatMessage{{Role: "system", Content: sys.Text}}
 	for _, m := range t.recent() {
 		msgs = append(msgs, domain.ChatMessage{Role: m.Role, Content: m.Content})
 	}
@@ -81,16 +66,4 @@ func (t *run) zone() *time.Location {
 		return time.UTC
 	}
 	return s.Location()
-}
-
-// usesEvidence reports whether a template places the evidence itself;
-// otherwise it is appended after the template's text. Placeholders must be
-// declared, so the declaration says it.
-func usesEvidence(v domain.PromptVersion) bool {
-	for _, vr := range v.Variables {
-		if vr.Name == domain.BuiltinEvidence {
-			return true
-		}
-	}
-	return false
 }

@@ -52,7 +52,7 @@ func New(d Deps) *Runner {
 	if d.Replays == nil {
 		d.Replays = NewReplays(d.Now)
 	}
-	return &Runner{d: d, sum: summarizer{models: d.Models}}
+	return &Runner{d: d, sum: summarizer{models: d.Models, prompts: d.Prompts, now: d.now}}
 }
 
 // Observer returns the runtime observer the runner publishes to.

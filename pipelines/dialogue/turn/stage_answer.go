@@ -22,47 +22,45 @@ func (t *run) answer(kbIDs []string) error {
 		return err
 	}
 	retrieval := t.stage(StageRetrieval)
+	req := answer.Request{Query: query, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry}
+	out, err := t.r.d.Answerer.Find(t.ctx, t.in.Tenant, req)
+	if err != nil {
+		return err
+	}
+	d := out.Retrieval.Decision
+	detail := map[string]any{"query": query, "expandedWithPreviousTurn": expanded, "hits": d.Hits, "topScore": d.TopScore,
+		"answerability": d.Answerability, "margin": out.Retrieval.Margin, "evidenceTokens": d.EvidenceTokens,
+		"confidence": d.Confidence, "strategy": string(out.Retrieval.Strategy.Mode)}
+	if len(kbIDs) > 0 {
+		detail["kbIds"] = kbIDs
+	}
+	if filter != nil {
+		detail["filter"] = filter
+	}
+	outcome := "sufficient"
+	if out.Transfer != nil {
+		outcome, detail["transferReason"] = "transfer", out.Transfer.Code
+	}
+	retrieval(outcome, detail)
+	t.trace(toolKBSearch, map[string]any{"query": query, "kbIds": kbIDs, "filter": filter},
+		kbSummary(d.Hits, d.TopScore), out.Retrieval.Timings["total"], nil)
+	if out.Transfer == nil {
+		start, at := time.Now(), t.r.d.now().UTC()
+		msgs, pd := t.prompt(out.Citations)
+		out.Prompt = msgs
+		t.record(domain.StageTrace{Stage: StagePrompt, StartedAt: at, Duration: time.Since(start), Outcome: pd.outcome, Detail: pd.m})
+	}
 	var (
-		promptTrace *domain.StageTrace
-		genStart    time.Time
-		gs          *guard.Stream
-		thoughts    *guard.Stream
-		released    strings.Builder
-		thought     strings.Builder
-	)
-	req := answer.Request{Query: query, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry,
-		BuildPrompt: func(q string, cs []answer.Citation) []domain.ChatMessage {
-			start, at := time.Now(), t.r.d.now().UTC()
-			msgs, detail := t.prompt(cs)
-			promptTrace = &domain.StageTrace{Stage: StagePrompt, StartedAt: at, Duration: time.Since(start), Outcome: detail.outcome, Detail: detail.m}
-			return msgs
-		}}
-	ev := &answer.Events{Meta: func(o answer.Outcome) error {
-		d := o.Retrieval.Decision
-		detail := map[string]any{"query": query, "expandedWithPreviousTurn": expanded, "hits": d.Hits, "topScore": d.TopScore,
-			"evidenceTokens": d.EvidenceTokens, "confidence": d.Confidence, "strategy": string(o.Retrieval.Strategy.Mode)}
-		if len(kbIDs) > 0 {
-			detail["kbIds"] = kbIDs
-		}
-		if filter != nil {
-			detail["filter"] = filter
-		}
-		outcome := "sufficient"
-		if o.Transfer != nil {
-			outcome, detail["transferReason"] = "transfer", o.Transfer.Code
-		}
-		retrieval(outcome, detail)
-		t.trace(toolKBSearch, map[string]any{"query": query, "kbIds": kbIDs, "filter": filter},
-			kbSummary(d.Hits, d.TopScore), o.Retrieval.Timings["total"], nil)
-		if promptTrace != nil {
-			t.record(*promptTrace)
-		}
 		genStart = time.Now()
-		return nil
-	}}
+		gs       *guard.Stream
+		thoughts *guard.Stream
+		released strings.Builder
+		thought  strings.Builder
+		piece    func(domain.StreamEvent) error
+	)
 	if t.in.Stream != nil {
 		gs, thoughts = t.guard.NewStream(), t.guard.NewStream()
-		ev.Piece = func(p domain.StreamEvent) error {
+		piece = func(p domain.StreamEvent) error {
 			if p.Thought != "" {
 				if rel, v := thoughts.Write(p.Thought); v == nil && rel != "" {
 					thought.WriteString(rel)
@@ -85,7 +83,9 @@ func (t *run) answer(kbIDs []string) error {
 			return nil
 		}
 	}
-	out, err := t.r.d.Answerer.Run(t.ctx, t.in.Tenant, req, ev)
+	if out.Transfer == nil {
+		out, err = t.r.d.Answerer.Generate(t.ctx, t.in.Tenant, out, answer.ModelChoice{}, piece)
+	}
 	if err != nil {
 		if errors.Is(err, errClientGone) || t.ctx.Err() != nil {
 			t.interrupted = true
@@ -157,8 +157,8 @@ func (t *run) answer(kbIDs []string) error {
 	}
 	t.addGuardHits(domain.GuardOutput, v.Hits)
 	t.reply.Answer = v.Text
-	outcome := t.applyVerdict(v)
-	done(outcome, map[string]any{"hits": len(v.Hits), "reason": v.Reason})
+	verdict := t.applyVerdict(v)
+	done(verdict, map[string]any{"hits": len(v.Hits), "reason": v.Reason})
 	t.skipRest()
 	if gs != nil && (v.Blocked || v.Transfer) {
 		return t.sendFinal(released.Len() > 0)
