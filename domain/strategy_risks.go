@@ -12,11 +12,13 @@ const (
 	minRecentQueries = 20
 )
 
-// AssessStrategy lists the risks of s: thresholds that let noise through,
-// evidence that overflows its budget or a model's context, thresholds that
-// would hand off most of the tenant's recent queries (judged on recent, the
-// tenant's last retrievals, when there are enough), or that never hand off.
-func AssessStrategy(s RetrievalStrategy, recent []RetrievalEvent) []RiskFinding {
+// AssessStrategy lists the risks of s for an embedding model calibrated as
+// cal: thresholds that let noise through, evidence that overflows its budget
+// or a model's context, thresholds that would hand off most of the tenant's
+// recent queries (judged on recent, the tenant's last retrievals, when
+// there are enough), or that never hand off, answers from evidence that
+// does not say what is asked, and a mode that does not suit the model.
+func AssessStrategy(s RetrievalStrategy, recent []RetrievalEvent, cal ScoreCalibration) []RiskFinding {
 	var out []RiskFinding
 	add := func(level RiskLevel, code, format string, args ...any) {
 		out = append(out, RiskFinding{Level: level, Code: code, Reason: fmt.Sprintf(format, args...)})
@@ -38,6 +40,18 @@ func AssessStrategy(s RetrievalStrategy, recent []RetrievalEvent) []RiskFinding 
 	}
 	if s.MinHits == 0 && s.MinTopScore == 0 && s.MinEvidenceTokens == 0 && s.TransferConfidenceThreshold == 0 {
 		add(RiskMedium, "answers_everything", "No threshold would ever hand a message off, even with no evidence at all.")
+	}
+	if s.MinAnswerability == 0 {
+		add(RiskMedium, "no_answerability_check", "minAnswerability 0: evidence on the question's topic that does not say what is asked "+
+			"(a delivery text that never names the country asked about) is answered from instead of handed off.")
+	}
+	switch {
+	case cal.Lexical && s.Mode == ModeVector:
+		add(RiskMedium, "lexical_model_vector_mode", "The embedding model %s only sees shared words, and its cosine scores are low even "+
+			"for good matches; its default is hybrid mode with lexicalWeight %.1f.", cal.Model, cal.LexicalWeight)
+	case cal.Lexical && s.LexicalWeight < cal.LexicalWeight/2:
+		add(RiskLow, "lexical_model_low_weight", "The embedding model %s only sees shared words; a lexicalWeight of %.2f leans on its "+
+			"weak vector scores (its default is %.1f).", cal.Model, s.LexicalWeight, cal.LexicalWeight)
 	}
 	if s.MinTopScore > 0 && s.MinTopScore < s.ScoreThreshold {
 		add(RiskLow, "min_top_score_unused", "minTopScore %.2f is below scoreThreshold %.2f, so it never decides anything.", s.MinTopScore, s.ScoreThreshold)

@@ -15,13 +15,28 @@ func codes(f []RiskFinding) map[string]RiskLevel {
 }
 
 func TestAssessStrategy(t *testing.T) {
+	neural := CalibrationFor("text-embedding-3-small")
 	base := RetrievalStrategy{Mode: ModeVector, TopK: 3, ScoreThreshold: 0.3, MaxEvidenceTokens: 2000, MinHits: 1,
-		MinTopScore: 0.3, MinEvidenceTokens: 20, TransferConfidenceThreshold: 0.5}
-	assert.Empty(t, AssessStrategy(base, nil), "a sane strategy has no findings")
+		MinTopScore: 0.3, MinEvidenceTokens: 20, TransferConfidenceThreshold: 0.5, MinAnswerability: 0.4}
+	assert.Empty(t, AssessStrategy(base, nil, neural), "a sane strategy has no findings")
 
 	lax := base
 	lax.MinHits, lax.MinTopScore, lax.MinEvidenceTokens, lax.TransferConfidenceThreshold = 0, 0, 0, 0
-	assert.Equal(t, RiskMedium, codes(AssessStrategy(lax, nil))["answers_everything"])
+	assert.Equal(t, RiskMedium, codes(AssessStrategy(lax, nil, neural))["answers_everything"])
+
+	unchecked := base
+	unchecked.MinAnswerability = 0
+	assert.Equal(t, RiskMedium, codes(AssessStrategy(unchecked, nil, neural))["no_answerability_check"])
+
+	lexical := CalibrationFor(OfflineEmbeddingModel)
+	assert.Equal(t, RiskMedium, codes(AssessStrategy(base, nil, lexical))["lexical_model_vector_mode"], "the check knows the calibration")
+	def := DefaultStrategy(TenantSettings{RetrievalScoreThreshold: 0.25, MinTopScore: 0.25, MinHits: 1, MinEvidenceTokens: 20,
+		TransferConfidenceThreshold: 0.35}, lexical)
+	assert.Equal(t, RiskLow, HighestRisk(AssessStrategy(def, nil, lexical)), "the lexical model's default strategy: at most a low finding")
+	assert.NotContains(t, codes(AssessStrategy(def, nil, lexical)), "lexical_model_vector_mode")
+	leaning := def
+	leaning.LexicalWeight = 0.2
+	assert.Equal(t, RiskLow, codes(AssessStrategy(leaning, nil, lexical))["lexical_model_low_weight"])
 
 	recent := make([]RetrievalEvent, 30)
 	for i := range recent {
@@ -29,9 +44,9 @@ func TestAssessStrategy(t *testing.T) {
 	}
 	strict := base
 	strict.MinTopScore = 0.5
-	assert.Equal(t, RiskHigh, codes(AssessStrategy(strict, recent))["transfers_most"], "judged on recent traffic")
-	assert.NotContains(t, codes(AssessStrategy(strict, recent[:10])), "transfers_most", "too little traffic to judge")
-	assert.Equal(t, RiskHigh, HighestRisk(AssessStrategy(strict, recent)))
+	assert.Equal(t, RiskHigh, codes(AssessStrategy(strict, recent, neural))["transfers_most"], "judged on recent traffic")
+	assert.NotContains(t, codes(AssessStrategy(strict, recent[:10], neural)), "transfers_most", "too little traffic to judge")
+	assert.Equal(t, RiskHigh, HighestRisk(AssessStrategy(strict, recent, neural)))
 	assert.Equal(t, RiskLevel(""), HighestRisk(nil))
 }
 

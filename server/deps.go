@@ -55,6 +55,7 @@ type EmbeddingConfigs interface {
 // Strategies is what the server needs of the retrieval strategy service.
 type Strategies interface {
 	Current(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error)
+	Default(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error)
 	Validate(ctx context.Context, tenant domain.TenantID, st domain.RetrievalStrategy) ([]domain.RiskFinding, int, error)
 	Switch(ctx context.Context, tenant domain.TenantID, keyID string, st domain.RetrievalStrategy) (retrieve.Change, error)
 	Rollback(ctx context.Context, tenant domain.TenantID, keyID string) (retrieve.Change, error)

@@ -55,8 +55,17 @@ func (h *handlers) UpdateEmbeddingConfig(ctx context.Context, r api.UpdateEmbedd
 	if err != nil {
 		return nil, err
 	}
+	proposed, err := h.d.Strategies.Default(ctx, tenant)
+	if err != nil {
+		return nil, err
+	}
+	active, err := h.d.Strategies.Current(ctx, tenant)
+	if err != nil {
+		return nil, err
+	}
 	return api.UpdateEmbeddingConfig200JSONResponse{
 		Config: toAPIEmbeddingConfig(saved, modelID), ReindexRequired: stale > 0, StaleDocuments: stale,
+		ProposedStrategy: toAPIStrategy(proposed), UsingDefaultStrategy: active == proposed,
 	}, nil
 }
 

@@ -2087,6 +2087,9 @@ type EmbeddingConfigUpdateRequest struct {
 type EmbeddingConfigUpdateResult struct {
 	Config EmbeddingConfig `json:"config"`
 
+	// ProposedStrategy Example: {"lexicalWeight":0.7,"maxEvidenceTokens":2000,"minAnswerability":0.4,"minEvidenceTokens":20,"minHits":1,"minTopScore":0.25,"mode":"hybrid","scoreThreshold":0.25,"topK":5,"transferConfidenceThreshold":0.35}
+	ProposedStrategy RetrievalStrategy `json:"proposedStrategy"`
+
 	// ReindexRequired Example: true
 	ReindexRequired bool `json:"reindexRequired"`
 
@@ -2094,6 +2097,16 @@ type EmbeddingConfigUpdateResult struct {
 	//
 	// Example: 12
 	StaleDocuments int32 `json:"staleDocuments"`
+
+	// UsingDefaultStrategy True when the tenant uses the default strategy, which follows the embedding model: it is
+	// now `proposedStrategy`, the new model's defaults (its calibration decides the lexical
+	// weight; thresholds apply to calibrated relevance). False when the tenant switched to a
+	// strategy of its own, which stays active: switch to `proposedStrategy` (or roll back) to
+	// take the new model's defaults.
+	//
+	//
+	// Example: true
+	UsingDefaultStrategy bool `json:"usingDefaultStrategy"`
 }
 
 // EmbeddingProvider defines model for EmbeddingProvider.

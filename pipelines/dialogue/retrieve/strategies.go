@@ -67,6 +67,14 @@ func (s *Strategies) Calibration(ctx context.Context, tenant domain.TenantID) (d
 	return domain.CalibrationFor(e.Model()), nil
 }
 
+// Default returns the strategy the tenant has while it uses the default:
+// the one its settings and its embedding model's calibration make. After
+// a change of embedding model it is the new model's, proposed in the
+// embedding update's answer.
+func (s *Strategies) Default(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
+	return s.defaultFor(ctx, tenant)
+}
+
 func (s *Strategies) defaultFor(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
 	c, err := s.Calibration(ctx, tenant)
 	if err != nil {
@@ -89,7 +97,11 @@ func (s *Strategies) Validate(ctx context.Context, tenant domain.TenantID, st do
 	if err != nil {
 		return nil, 0, err
 	}
-	return domain.AssessStrategy(st, recent), len(recent), nil
+	cal, err := s.Calibration(ctx, tenant)
+	if err != nil {
+		return nil, 0, err
+	}
+	return domain.AssessStrategy(st, recent, cal), len(recent), nil
 }
 
 // Switch makes st active for the next request and audits it with its
