@@ -1,8 +1,9 @@
 // Command demo walks through the main job on a running service (`make
-// run`), on its offline defaults: it uploads the sample product FAQ, asks
-// the RAG lab a covered question in English and in Chinese (cited answers),
-// an uncovered one (an honest hand-off), and shows a strategy's risk report
-// and a rollback. `make demo` runs it.
+// run`), on its offline defaults, touching no setting: it uploads the
+// sample product FAQ, asks the RAG lab a covered question in English and in
+// Chinese (cited answers) and an uncovered one (an honest hand-off), shows
+// a risky strategy's report without switching to it, and holds a short
+// conversation. `make demo` runs it.
 package main
 
 import (
@@ -62,9 +63,11 @@ func main() {
 		fmt.Printf("   [%s] %s: %s\n", m["level"], m["code"], m["reason"])
 	}
 
-	step("Switch to a strategy suited to the offline (lexical) embedder: hybrid retrieval, lower thresholds")
-	c.call("POST", "/strategy/retrieval/switch", strategy(nil), nil)
-	fmt.Println("   switched; it applies to the next request")
+	step("The strategy is the default, untouched: it follows the embedder")
+	var cur map[string]any
+	c.call("GET", "/strategy/retrieval/current", nil, &cur)
+	fmt.Printf("   %s retrieval, lexical weight %.1f, score threshold %.2f, min answerability %.2f\n",
+		cur["mode"], cur["lexicalWeight"], cur["scoreThreshold"], cur["minAnswerability"])
 
 	for _, q := range []string{"How long do approved refunds take to reach my payment method?", "退款审核通过后多久退回？", "Do you sell concert tickets?"} {
 		step("Ask the lab: " + q)
@@ -72,28 +75,25 @@ func main() {
 		c.call("POST", "/admin/rag/experiments/run", map[string]any{"query": q, "generate": true}, &out)
 		if out["shouldTransfer"] == true {
 			r := out["transferReason"].(map[string]any)
-			fmt.Printf("   hand-off: %s (hits %v, top score %.2f vs %.2f, evidence tokens %v vs %v, confidence %.2f vs %.2f)\n",
-				r["code"], r["hits"], r["topScore"], r["minTopScore"], r["evidenceTokens"], r["minEvidenceTokens"], r["confidence"], r["threshold"])
+			fmt.Printf("   hand-off: %s (hits %v, top relevance %.2f vs %.2f, answerability %.2f vs %.2f, confidence %.2f vs %.2f)\n",
+				r["code"], r["hits"], r["topScore"], r["minTopScore"], r["answerability"], r["minAnswerability"], r["confidence"], r["threshold"])
 			continue
 		}
 		fmt.Printf("   answer (%s, confidence %.2f):\n     %s\n", out["model"], out["confidence"], strings.ReplaceAll(fmt.Sprint(out["answer"]), "\n", "\n     "))
 		for _, ci := range out["citations"].([]any) {
 			m := ci.(map[string]any)
-			fmt.Printf("   [%v] %s, page %v (score %.2f)\n", m["index"], m["documentName"], m["page"], m["score"])
+			fmt.Printf("   [%v] %s, page %v (relevance %.2f): %q\n", m["index"], m["documentName"], m["page"], m["score"], m["quote"])
 		}
 	}
 
 	c.conversation()
 
-	step("Roll back to the default strategy")
-	var back map[string]any
-	c.call("POST", "/strategy/retrieval/rollback", nil, &back)
-	fmt.Printf("   active: %s retrieval, score threshold %.2f\n", back["strategy"].(map[string]any)["mode"], back["strategy"].(map[string]any)["scoreThreshold"])
 }
 
+// strategy is a full strategy body: the defaults with over applied.
 func strategy(over map[string]any) map[string]any {
-	s := map[string]any{"mode": "hybrid", "topK": 3, "scoreThreshold": 0.1, "lexicalWeight": 0.4, "maxEvidenceTokens": 2000,
-		"minHits": 1, "minTopScore": 0.15, "minEvidenceTokens": 10, "transferConfidenceThreshold": 0.2}
+	s := map[string]any{"mode": "hybrid", "topK": 5, "scoreThreshold": 0.25, "lexicalWeight": 0.7, "maxEvidenceTokens": 2000,
+		"minHits": 1, "minTopScore": 0.25, "minEvidenceTokens": 20, "transferConfidenceThreshold": 0.35, "minAnswerability": 0.4}
 	for k, v := range over {
 		s[k] = v
 	}
