@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"mime"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -35,15 +36,30 @@ func negotiateStream(f api.StrictHandlerFunc, operationID string) api.StrictHand
 // acceptsEventStream reports whether text/event-stream is acceptable and
 // preferred over JSON (a q of 0 refuses it).
 func acceptsEventStream(accept []string) bool {
+	sse, json := -1.0, -1.0 // the q of each, -1 when not acceptable at all
 	for _, h := range accept {
 		for _, part := range strings.Split(h, ",") {
 			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err == nil && mt == "text/event-stream" && params["q"] != "0" {
-				return true
+			if err != nil {
+				continue
+			}
+			q := 1.0
+			if v, ok := params["q"]; ok {
+				if q, err = strconv.ParseFloat(v, 64); err != nil || q < 0 || q > 1 {
+					continue // a malformed weight: the range means nothing
+				}
+			}
+			switch mt {
+			case "text/event-stream":
+				sse = max(sse, q)
+			case "application/json", "application/*", "*/*":
+				json = max(json, q)
 			}
 		}
 	}
-	return false
+	// The stream when the client weighs it above zero and no lower than
+	// JSON (RFC 9110 §12.5.1: q=0 is "not acceptable").
+	return sse > 0 && sse >= json
 }
 
 // PostChatMessage implements POST /chat/sessions/{sessionId}/messages.

@@ -104,27 +104,17 @@ type Deps struct {
 	Answerer       Answerer
 	// Dialogue runs customer messages (the turn runner).
 	Dialogue Dialogue
-	// >>> intent-rules deps
 	// IntentRules stores intent rules and their monitoring.
 	IntentRules IntentRules
 	// IntentCache is this replica's compiled-rules cache, dropped after
 	// each write (nil: nothing to drop).
 	IntentCache IntentCache
-	// <<< intent-rules deps
-	// >>> script-flows deps
 	// ScriptFlows administers script flows and reports their monitoring.
-	ScriptFlows ScriptFlows
-	// <<< script-flows deps
-	// >>> prompt-templates deps
+	ScriptFlows     ScriptFlows
 	PromptTemplates PromptTemplates
-	// <<< prompt-templates deps
-	// >>> guardrails deps
-	Guardrails Guardrails
-	// <<< guardrails deps
-	// >>> dialogue deps
+	Guardrails      Guardrails
 	// Chat keeps sessions, messages, tool traces and reply events.
 	Chat domain.ChatStore
-	// <<< dialogue deps
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.
 	Ready func(ctx context.Context) error

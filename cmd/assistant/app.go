@@ -62,31 +62,21 @@ type app struct {
 	keys      *access.Keys
 	tenants   *access.Tenants
 	server    *server.Server
-	// >>> intent-rules fields
 	// intentRules is the per-tenant cache of compiled intent rules that the
 	// message pipeline matches with (Matcher(ctx, tenant)); writes drop it
 	// here at once and on other replicas through a change notification.
 	intentRules *intent.Cache
-	// <<< intent-rules fields
-	// >>> script-flows fields
-	// <<< script-flows fields
-	// >>> prompt-templates fields
 	// prompts serves the published prompt of each scene to the message
 	// pipeline, cached per tenant and dropped on every publish, rollback
 	// or delete.
 	prompts *prompt.Cache
-	// <<< prompt-templates fields
-	// >>> guardrails fields
 	// guards hands out each tenant's compiled guard.Guard (guards.For), for
 	// the message pipeline's input and output checks.
 	guards     *guardCache
 	guardAdmin *guardAdmin
-	// <<< guardrails fields
-	// >>> dialogue fields
 	// dialogue runs customer messages, fires flow timeouts and purges
 	// old reply events.
 	dialogue *turn.Runner
-	// <<< dialogue fields
 
 	// stopBackground ends the background loops (key-usage flushing, cache
 	// invalidation); background waits for them.
@@ -131,47 +121,27 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	strategies := retrieve.NewStrategies(a.store, a.store, a.embedders)
-	// >>> intent-rules build
 	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), intent.DefaultTTL)
-	// <<< intent-rules build
-	// >>> script-flows build
-	// <<< script-flows build
-	// >>> prompt-templates build
 	a.prompts = prompt.NewCache(a.store, prompt.DefaultCacheTTL)
-	// <<< prompt-templates build
-	// >>> guardrails build
 	a.buildGuardrails()
-	// <<< guardrails build
-	// >>> dialogue build
 	retriever := retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store, analysis.NewSynonyms())
 	prompts := prompt.NewService(a.store, a.store, a.store)
 	answerer := answer.New(retriever, a.models, buildChatModel,
 		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
 	a.dialogue = a.buildDialogue(answerer)
-	// <<< dialogue build
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
 		Documents: a.store, Jobs: a.store,
-		Ingest:     ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
-		Retriever:  retriever,
-		Embedding:  embed.NewConfigs(a.store, buildEmbedder, a.embedders),
-		Strategies: strategies,
-		Models:     models.NewConfigs(a.store, buildChatModel, a.models),
-		// >>> intent-rules deps
+		Ingest:      ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
+		Retriever:   retriever,
+		Embedding:   embed.NewConfigs(a.store, buildEmbedder, a.embedders),
+		Strategies:  strategies,
+		Models:      models.NewConfigs(a.store, buildChatModel, a.models),
 		IntentRules: a.store, IntentCache: a.intentRules,
-		// <<< intent-rules deps
-		// >>> script-flows deps
-		ScriptFlows: newScriptFlows(a.store),
-		// <<< script-flows deps
-		// >>> prompt-templates deps
+		ScriptFlows:     newScriptFlows(a.store),
 		PromptTemplates: prompts,
-		// <<< prompt-templates deps
-		// >>> guardrails deps
-		Guardrails: a.guardAdmin,
-		// <<< guardrails deps
-		// >>> dialogue deps
-		Chat: a.store, Dialogue: a.dialogue,
-		// <<< dialogue deps
+		Guardrails:      a.guardAdmin,
+		Chat:            a.store, Dialogue: a.dialogue,
 		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,

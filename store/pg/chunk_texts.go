@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/db"
@@ -36,7 +35,9 @@ func (s *Store) LoadChunks(ctx context.Context, fn func(tenant domain.TenantID, 
 				}
 				out := make([]domain.Chunk, len(rows))
 				for i, r := range rows {
-					out[i] = chunkText(t, r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata, r.HeadingPath)
+					if out[i], err = chunkText(t, r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata, r.HeadingPath); err != nil {
+						return err
+					}
 				}
 				if err := fn(domain.TenantID(t), out); err != nil {
 					return err
@@ -56,13 +57,17 @@ func (s *Store) DocumentChunkTexts(ctx context.Context, tenant domain.TenantID, 
 	}
 	out := make([]domain.Chunk, len(rows))
 	for i, r := range rows {
-		out[i] = chunkText(string(tenant), r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata, r.HeadingPath)
+		if out[i], err = chunkText(string(tenant), r.ID, r.KbID, r.DocumentID, r.Text, r.Metadata, r.HeadingPath); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
 
-func chunkText(tenant, id, kb, doc, text string, metadata []byte, path []string) domain.Chunk {
+func chunkText(tenant, id, kb, doc, text string, metadata []byte, path []string) (domain.Chunk, error) {
 	meta := map[string]any{}
-	_ = json.Unmarshal(metadata, &meta)
-	return domain.Chunk{ID: id, TenantID: domain.TenantID(tenant), KBID: kb, DocumentID: doc, Text: text, Metadata: meta, HeadingPath: path}
+	if err := decodeStored(metadata, &meta, "metadata of chunk", id); err != nil {
+		return domain.Chunk{}, err
+	}
+	return domain.Chunk{ID: id, TenantID: domain.TenantID(tenant), KBID: kb, DocumentID: doc, Text: text, Metadata: meta, HeadingPath: path}, nil
 }

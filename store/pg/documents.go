@@ -47,7 +47,8 @@ func (s *Store) CreateDocument(ctx context.Context, in domain.NewDocument) (doma
 	if err != nil {
 		return domain.Document{}, domain.IndexJob{}, mapError(err, docNotFound)
 	}
-	return documentFromRow(doc), jobFromRow(job), nil
+	d, derr := documentFromRow(doc)
+	return d, jobFromRow(job), derr
 }
 
 // GetDocument implements domain.DocumentStore.
@@ -56,7 +57,7 @@ func (s *Store) GetDocument(ctx context.Context, tenant domain.TenantID, id stri
 	if err != nil {
 		return domain.Document{}, mapError(err, docNotFound)
 	}
-	return documentFromRow(row), nil
+	return documentFromRow(row)
 }
 
 // ListDocuments implements domain.DocumentStore.
@@ -69,7 +70,9 @@ func (s *Store) ListDocuments(ctx context.Context, tenant domain.TenantID, f dom
 	}
 	items := make([]domain.Document, len(rows))
 	for i, r := range rows {
-		items[i] = documentFromRow(r)
+		if items[i], err = documentFromRow(r); err != nil {
+			return domain.Page[domain.Document]{}, err
+		}
 	}
 	return domain.PageOf(items, p, func(d domain.Document) string { return d.ID }), nil
 }
@@ -104,7 +107,9 @@ func (s *Store) ListChunks(ctx context.Context, tenant domain.TenantID, document
 	}
 	items := make([]domain.Chunk, len(rows))
 	for i, r := range rows {
-		items[i] = chunkFromRow(r)
+		if items[i], err = chunkFromRow(r); err != nil {
+			return domain.Page[domain.Chunk]{}, err
+		}
 	}
 	return domain.PageOf(items, p, func(c domain.Chunk) string { return fmt.Sprint(c.Index) }), nil
 }
@@ -117,11 +122,14 @@ func (s *Store) ChunksByIDs(ctx context.Context, tenant domain.TenantID, ids []s
 	}
 	out := make([]domain.Chunk, len(rows))
 	for i, r := range rows {
-		c := chunkFromRow(db.Chunk{
+		c, err := chunkFromRow(db.Chunk{
 			ID: r.ID, TenantID: r.TenantID, KbID: r.KbID, DocumentID: r.DocumentID, Idx: r.Idx, Text: r.Text,
 			Tokens: r.Tokens, Page: r.Page, Sheet: r.Sheet, Heading: r.Heading, LineStart: r.LineStart,
 			LineEnd: r.LineEnd, Metadata: r.Metadata, ParentIdx: r.ParentIdx, HeadingPath: r.HeadingPath,
 		})
+		if err != nil {
+			return nil, err
+		}
 		c.DocumentName = r.DocumentName
 		c.Context, c.ContextTokens = r.Context, r.ContextTokens
 		out[i] = c
@@ -161,25 +169,30 @@ func (s *Store) ReindexDocument(ctx context.Context, tenant domain.TenantID, doc
 	if err != nil {
 		return domain.Document{}, domain.IndexJob{}, mapError(err, docNotFound)
 	}
-	return documentFromRow(doc), jobFromRow(job), nil
+	d, err := documentFromRow(doc)
+	return d, jobFromRow(job), err
 }
 
-func documentFromRow(r db.Document) domain.Document {
+func documentFromRow(r db.Document) (domain.Document, error) {
 	meta := map[string]any{}
-	_ = json.Unmarshal(r.Metadata, &meta) // written by us from a map: always an object
+	if err := decodeStored(r.Metadata, &meta, "metadata of document", r.ID); err != nil {
+		return domain.Document{}, err
+	}
 	return domain.Document{
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, Name: r.Name, Kind: r.Kind,
 		SizeBytes: r.SizeBytes, SHA256: r.Sha256, Status: domain.DocumentStatus(r.Status), Metadata: meta,
 		ChunkCount: r.ChunkCount, EmbeddingModel: r.EmbeddingModel, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
-	}
+	}, nil
 }
 
-func chunkFromRow(r db.Chunk) domain.Chunk {
+func chunkFromRow(r db.Chunk) (domain.Chunk, error) {
 	meta := map[string]any{}
-	_ = json.Unmarshal(r.Metadata, &meta)
+	if err := decodeStored(r.Metadata, &meta, "metadata of chunk", r.ID); err != nil {
+		return domain.Chunk{}, err
+	}
 	return domain.Chunk{
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID, Index: r.Idx,
 		Text: r.Text, Tokens: r.Tokens, Page: r.Page, Sheet: r.Sheet, Heading: r.Heading,
 		LineStart: r.LineStart, LineEnd: r.LineEnd, Metadata: meta, ParentIndex: r.ParentIdx, HeadingPath: r.HeadingPath,
-	}
+	}, nil
 }

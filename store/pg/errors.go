@@ -2,7 +2,9 @@ package pg
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 
 	"github.com/jackc/pgx/v5"
@@ -53,4 +55,15 @@ func mapError(err error, notFound string) error {
 		return &domain.Error{Code: domain.CodeUnavailable, Message: "The database is unavailable; retry shortly.", Err: err}
 	}
 	return &domain.Error{Code: domain.CodeInternal, Message: "internal error", Err: err}
+}
+
+// decodeStored decodes JSON the store wrote itself into v. A failure means
+// the row was changed behind the store's back: it is an internal error
+// naming the row (the server logs it and answers 500 internal), never a
+// silently empty value.
+func decodeStored(b []byte, v any, what, id string) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return &domain.Error{Code: domain.CodeInternal, Message: fmt.Sprintf("The stored %s %s cannot be read.", what, id), Err: err}
+	}
+	return nil
 }

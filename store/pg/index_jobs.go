@@ -83,7 +83,8 @@ func (s *Store) LoadJobInput(ctx context.Context, job domain.IndexJob) (domain.D
 	if err != nil {
 		return domain.Document{}, nil, mapError(err, docNotFound)
 	}
-	return documentFromRow(doc), content, nil
+	d, err := documentFromRow(doc)
+	return d, content, err
 }
 
 // ReplaceChunks implements domain.JobStore: the old chunks and passages

@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -21,7 +22,7 @@ func (s *Store) CurrentStrategy(ctx context.Context, tenant domain.TenantID) (*d
 	}
 	st, err := decodeStrategy(raw)
 	if err != nil {
-		return nil, mapError(err, "")
+		return nil, storedStrategyError("tenant", string(tenant), err)
 	}
 	return &st, nil
 }
@@ -55,9 +56,15 @@ func (s *Store) ListStrategyAudit(ctx context.Context, tenant domain.TenantID, p
 	items := make([]domain.StrategyAudit, len(rows))
 	for i, r := range rows {
 		a := domain.StrategyAudit{ID: r.ID, TenantID: domain.TenantID(r.TenantID), Action: r.Action, KeyID: r.KeyID, At: r.At.UTC()}
-		a.From, _ = decodeStrategy(r.FromConfig) // written by encodeStrategy
-		a.To, _ = decodeStrategy(r.ToConfig)
-		a.Findings = decodeFindings(r.Findings)
+		if a.From, err = decodeStrategy(r.FromConfig); err != nil {
+			return domain.Page[domain.StrategyAudit]{}, storedStrategyError("audit entry", r.ID, err)
+		}
+		if a.To, err = decodeStrategy(r.ToConfig); err != nil {
+			return domain.Page[domain.StrategyAudit]{}, storedStrategyError("audit entry", r.ID, err)
+		}
+		if a.Findings, err = decodeFindings(r.Findings, r.ID); err != nil {
+			return domain.Page[domain.StrategyAudit]{}, err
+		}
 		items[i] = a
 	}
 	return domain.PageOf(items, p, func(a domain.StrategyAudit) string { return a.ID }), nil
@@ -83,7 +90,9 @@ func (s *Store) RecentRetrievals(ctx context.Context, tenant domain.TenantID, n 
 			TenantID: domain.TenantID(r.TenantID), Hits: r.Hits, TopScore: r.TopScore, EvidenceTokens: r.EvidenceTokens,
 			Insufficient: r.Insufficient, Transferred: r.Transferred, LatencyMs: r.LatencyMs, At: r.CreatedAt.UTC(),
 		}
-		e.Strategy, _ = decodeStrategy(r.Config)
+		if e.Strategy, err = decodeStrategy(r.Config); err != nil {
+			return nil, storedStrategyError("retrieval event of tenant", r.TenantID, err)
+		}
 		out[i] = e
 	}
 	return out, nil
@@ -101,8 +110,16 @@ func (s *Store) RetrievalMetrics(ctx context.Context, tenant domain.TenantID) ([
 			StrategyID: r.StrategyID, Queries: r.Queries, MeanHits: r.MeanHits, MeanTopScore: r.MeanTopScore,
 			InsufficientRate: r.InsufficientRate, TransferRate: r.TransferRate, P50LatencyMs: r.P50LatencyMs, P95LatencyMs: r.P95LatencyMs,
 		}
-		m.Strategy, _ = decodeStrategy(r.Config)
+		if m.Strategy, err = decodeStrategy(r.Config); err != nil {
+			return nil, storedStrategyError("strategy", r.StrategyID, err)
+		}
 		out[i] = m
 	}
 	return out, nil
+}
+
+// storedStrategyError is a strategy the store wrote that it cannot read
+// back: an internal error naming the row.
+func storedStrategyError(what, id string, err error) error {
+	return &domain.Error{Code: domain.CodeInternal, Message: fmt.Sprintf("The stored strategy of %s %s cannot be read.", what, id), Err: err}
 }

@@ -62,12 +62,14 @@ func encodeFindings(fs []domain.RiskFinding) []byte {
 	return b
 }
 
-func decodeFindings(b []byte) []domain.RiskFinding {
+func decodeFindings(b []byte, id string) ([]domain.RiskFinding, error) {
 	var js []findingJSON
-	_ = json.Unmarshal(b, &js) // written by encodeFindings
+	if err := decodeStored(b, &js, "findings of strategy audit entry", id); err != nil {
+		return nil, err
+	}
 	out := make([]domain.RiskFinding, len(js))
 	for i, j := range js {
 		out[i] = domain.RiskFinding{Level: domain.RiskLevel(j.Level), Code: j.Code, Reason: j.Reason}
 	}
-	return out
+	return out, nil
 }

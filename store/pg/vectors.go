@@ -77,7 +77,7 @@ func (s *Store) LoadDocumentVectors(ctx context.Context, tenant domain.TenantID,
 	if err != nil {
 		return nil, mapError(err, "")
 	}
-	return vectorsFromRows(rows), nil
+	return vectorsFromRows(rows)
 }
 
 // LoadVectors hands every stored vector to fn, a tenant and a batch at a
@@ -111,25 +111,31 @@ func (s *Store) loadTenantVectors(ctx context.Context, tenant string, fn func(do
 		if len(rows) == 0 {
 			return nil
 		}
-		if err := fn(domain.TenantID(tenant), vectorsFromRows(rows)); err != nil {
+		recs, err := vectorsFromRows(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(domain.TenantID(tenant), recs); err != nil {
 			return err
 		}
 		after = rows[len(rows)-1].ChunkID
 	}
 }
 
-func vectorsFromRows(rows []db.ChunkVector) []domain.VectorRecord {
+func vectorsFromRows(rows []db.ChunkVector) ([]domain.VectorRecord, error) {
 	recs := make([]domain.VectorRecord, len(rows))
 	for i, r := range rows {
 		meta := map[string]any{}
-		_ = json.Unmarshal(r.Metadata, &meta)
+		if err := decodeStored(r.Metadata, &meta, "metadata of the vector of chunk", r.ChunkID); err != nil {
+			return nil, err
+		}
 		decodeVectorMetadata(meta)
 		recs[i] = domain.VectorRecord{
 			ChunkID: r.ChunkID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
 			Model: r.Model, Vector: decodeVector(r.Vector), Metadata: meta, CreatedAt: r.CreatedAt.UTC(),
 		}
 	}
-	return recs
+	return recs, nil
 }
 
 // timeTag marks a time in vector metadata, so that a date survives the
