@@ -6,6 +6,10 @@
 // it runs a local cluster from the machine's PostgreSQL binaries, with its
 // data in <dir>/postgres and its log in <dir>/postgres.log (created on first
 // use and reused afterwards), creates the database "assistant" if missing,
+// (as root, when the postgres OS user cannot reach <dir> — a checkout in
+// root's home — the cluster lives in a folder of its own under
+// /var/lib/cs-assistant/devdb, the same on every run, and
+// <dir>/postgres.location says where),
 // runs the command with DATABASE_URL set, forwards SIGINT and SIGTERM to it,
 // stops the cluster when it exits and exits with its exit code.
 package main
@@ -100,10 +104,15 @@ func startDatabase(dataDir string, signals <-chan os.Signal) (_ *pglocal.Cluster
 	if err != nil {
 		return nil, "", err
 	}
-	cluster, err := pglocal.New(pglocal.Options{
-		DataDir: filepath.Join(dir, "postgres"),
-		LogFile: filepath.Join(dir, "postgres.log"),
-	})
+	loc := clusterLocation(dir, pglocal.Reachable)
+	if loc.moved != nil {
+		fmt.Fprintf(os.Stderr, "devdb: %v\ndevdb: the cluster of %s lives in %s instead (the same folder every run; see %s)\n",
+			loc.moved, dir, filepath.Dir(loc.dataDir), filepath.Join(dir, locationNote))
+		if err := writeLocationNote(dir, loc); err != nil {
+			return nil, "", err
+		}
+	}
+	cluster, err := pglocal.New(pglocal.Options{DataDir: loc.dataDir, LogFile: loc.logFile})
 	if errors.Is(err, pglocal.ErrNotFound) {
 		return nil, "", fmt.Errorf("%w; or set DATABASE_URL to use an existing server", err)
 	}

@@ -111,3 +111,18 @@ func removeContents(dir string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Reachable reports whether the server can reach path: always when this
+// process is not root (the server then runs as this user); as root, when
+// the postgres OS user it runs as can enter every directory above path.
+// The error names the directory that stops it.
+func Reachable(path string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	a, err := postgresAccount()
+	if err != nil {
+		return err
+	}
+	return checkTraversable(a, path)
+}
