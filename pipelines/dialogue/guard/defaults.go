@@ -1,11 +1,16 @@
 package guard
 
-// DefaultSafeText is released instead of a withheld answer when the
-// tenant configured no safe text of its own. It says both in English and
-// in Chinese that a person takes over, because the guard does not know
-// the conversation's language.
-const DefaultSafeText = "I'm sorry, I can't answer that here. I'm connecting you with a member of our team who can help. " +
-	"抱歉，这个问题我无法在此回答，正在为您转接人工客服。"
+// Built-in safe texts, released instead of a withheld answer (or for a
+// high-risk message) when the tenant configured no safe text of its own:
+// in the language of the text the guard checked.
+const (
+	DefaultSafeTextEN = "I'm sorry, I can't answer that here. I'm connecting you with a member of our team who can help."
+	DefaultSafeTextZH = "抱歉，这个问题我无法在此回答，正在为您转接人工客服。"
+)
+
+// DefaultSafeText names the built-in safe texts where one string is
+// shown (the guardrails settings): both languages.
+const DefaultSafeText = DefaultSafeTextEN + " " + DefaultSafeTextZH
 
 // DefaultHighRisk returns the built-in high-risk lists, in English and
 // Chinese, as a fresh slice the caller may change.

@@ -1,6 +1,10 @@
 package guard
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/cs-assistant/assistant/analysis"
+)
 
 // Guard is one tenant's compiled guardrails: every forbidden word,
 // contains rule and high-risk keyword in one Aho-Corasick automaton, and
@@ -63,6 +67,19 @@ type source struct {
 
 // SafeText returns the text released instead of a withheld answer.
 func (g *Guard) SafeText() string { return g.safeText }
+
+// safeTextFor is the safe text to release for checked text: the tenant's,
+// or the built-in one in checked's language (the customer's message, or
+// the answer written in it).
+func (g *Guard) safeTextFor(checked string) string {
+	if g.safeText != DefaultSafeText {
+		return g.safeText
+	}
+	if analysis.Language(checked) == analysis.Chinese {
+		return DefaultSafeTextZH
+	}
+	return DefaultSafeTextEN
+}
 
 // HoldBack returns how many characters (of normalised text) a stream
 // holds back before releasing.

@@ -146,7 +146,7 @@ func (g *Guard) inputVerdict(s string, nt *normText, ms []match) Verdict {
 	fs := g.hits(s, nt, ms, true)
 	v := Verdict{Text: s, Hits: hitsOf(fs)}
 	if len(fs) > 0 {
-		v.Text, v.Transfer, v.Reason = g.safeText, true, "high_risk:"+fs[0].Category
+		v.Text, v.Transfer, v.Reason = g.safeTextFor(s), true, "high_risk:"+fs[0].Category
 	}
 	return v
 }
@@ -172,7 +172,7 @@ func (g *Guard) outputVerdict(s string, nt *normText, ms []match) (Verdict, []fo
 	if best >= 0 {
 		f := fs[best]
 		src := &g.sources[f.src]
-		v.Text = g.safeText
+		v.Text = g.safeTextFor(s)
 		if src.kind == HitRule && src.text != "" {
 			v.Text = src.text
 		}

@@ -110,9 +110,13 @@ func TestWordBlockAndTransfer(t *testing.T) {
 	assert.True(t, v.Blocked)
 	assert.Equal(t, "word:t", v.Reason)
 
-	// The default safe text.
-	g = compile(t, words(ForbiddenWord{Word: "x", Action: ActionBlock}))
-	assert.Equal(t, DefaultSafeText, g.CheckOutput("x").Text)
+	// The default safe text, in the language of the text checked.
+	g = compile(t, words(ForbiddenWord{Word: "x", Action: ActionBlock}, ForbiddenWord{Word: "诈骗", Action: ActionBlock}))
+	assert.Equal(t, DefaultSafeTextEN, g.CheckOutput("x").Text)
+	assert.Equal(t, DefaultSafeTextZH, g.CheckOutput("这是诈骗").Text)
+	assert.Equal(t, DefaultSafeTextZH, compile(t, Config{HighRisk: DefaultHighRisk()}).CheckInput("我想自杀").Text, "a Chinese message")
+	own := compile(t, Config{SafeText: "One moment.", Words: []ForbiddenWord{{Word: "x", Action: ActionBlock}}})
+	assert.Equal(t, "One moment.", own.CheckOutput("x").Text, "a tenant's own safe text whatever the language")
 
 	// Words do not apply to the user's input.
 	v = compile(t, words(ForbiddenWord{Word: "darn", Action: ActionBlock})).CheckInput("darn it")
