@@ -11,8 +11,7 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 )
 
-func nan() float64    { return math.NaN() }
-func posInf() float64 { return math.Inf(1) }
+func nan() float64 { return math.NaN() }
 
 // below returns the float just below x.
 func below(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }

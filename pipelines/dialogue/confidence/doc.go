@@ -1,6 +1,6 @@
-// Package confidence judges retrieved evidence: it fuses ranked lists of
-// hits (reciprocal rank fusion), decides whether the evidence suffices to
-// answer, scores the answer's confidence, and says when to hand the
+// Package confidence judges retrieved evidence: how much of a question a
+// piece of evidence covers (answerability, Question), whether the evidence
+// suffices to answer, the answer's confidence, and when to hand the
 // conversation to a human.
 //
 // The confidence is a weighted sum of four signals, each in [0, 1]:
