@@ -134,3 +134,13 @@ type MetadataStore interface {
 	// DeleteMetadataScope deletes every field of a scope.
 	DeleteMetadataScope(ctx context.Context, tenant TenantID, scope MetadataScope) error
 }
+
+// MetadataFieldLister lists metadata fields a page at a time.
+type MetadataFieldLister interface {
+	ListMetadataFields(ctx context.Context, tenant TenantID, f MetadataFieldFilter, p PageRequest) (Page[MetadataField], error)
+}
+
+// AllMetadataFields lists every metadata field of tenant matching f.
+func AllMetadataFields(ctx context.Context, s MetadataFieldLister, tenant TenantID, f MetadataFieldFilter) ([]MetadataField, error) {
+	return All(func(p PageRequest) (Page[MetadataField], error) { return s.ListMetadataFields(ctx, tenant, f, p) })
+}

@@ -60,3 +60,22 @@ func PageOf[T any](rows []T, req PageRequest, key func(T) string) Page[T] {
 	rows = rows[:req.Limit]
 	return Page[T]{Items: rows, Next: EncodeCursor(key(rows[len(rows)-1]))}
 }
+
+// All collects every item of a listing, MaxPageSize at a time, for callers
+// that need the whole set (a tenant's metadata fields): nothing is cut
+// silently at a page size.
+func All[T any](list func(PageRequest) (Page[T], error)) ([]T, error) {
+	var out []T
+	p := PageRequest{Limit: MaxPageSize}
+	for {
+		page, err := list(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if page.Next == "" {
+			return out, nil
+		}
+		p.After = page.Next
+	}
+}

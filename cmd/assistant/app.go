@@ -228,11 +228,11 @@ func (a *app) buildLexical(ctx context.Context) error {
 // lexicalUpsert indexes chunks' words with their metadata typed as the
 // tenant's fields say (dates as times), as filters compare them.
 func (a *app) lexicalUpsert(ctx context.Context, tenant domain.TenantID, chunks []domain.Chunk) error {
-	fields, err := a.store.ListMetadataFields(ctx, tenant, domain.MetadataFieldFilter{IncludeDeprecated: true}, domain.PageRequest{Limit: 1000})
+	fields, err := domain.AllMetadataFields(ctx, a.store, tenant, domain.MetadataFieldFilter{IncludeDeprecated: true})
 	if err != nil {
 		return err
 	}
-	typed := domain.ChunkFields(fields.Items)
+	typed := domain.ChunkFields(fields)
 	docs := make([]lexical.Doc, len(chunks))
 	for i, c := range chunks {
 		docs[i] = lexical.Doc{ChunkID: c.ID, KBID: c.KBID, DocumentID: c.DocumentID, Text: c.SearchText(),

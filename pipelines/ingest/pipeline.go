@@ -49,9 +49,9 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 	if err := w.jobs.JobStage(ctx, w.owner, job.ID, domain.JobEmbedding, 0, total); err != nil {
 		return 0, "", leaseOr(err, "The job's progress could not be stored.")
 	}
-	fields, err := w.fields.ListMetadataFields(ctx, job.TenantID, domain.MetadataFieldFilter{
+	fields, err := domain.AllMetadataFields(ctx, w.fields, job.TenantID, domain.MetadataFieldFilter{
 		Scope: ptr(domain.ScopeDocument), IncludeDeprecated: true,
-	}, domain.PageRequest{Limit: 1000})
+	})
 	if err != nil {
 		return 0, "", transient(domain.ReasonIndexingFailed, "The tenant's metadata fields could not be read.", err)
 	}
@@ -78,7 +78,7 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		for i, c := range batch {
 			records = append(records, domain.VectorRecord{
 				ChunkID: c.ID, TenantID: job.TenantID, KBID: job.KBID, DocumentID: job.DocumentID,
-				Model: model, Vector: vecs[i], Metadata: domain.SearchableMetadata(fields.Items, c.Metadata), Text: texts[i],
+				Model: model, Vector: vecs[i], Metadata: domain.SearchableMetadata(fields, c.Metadata), Text: texts[i],
 			})
 		}
 		if err := w.jobs.JobStage(ctx, w.owner, job.ID, domain.JobEmbedding, int32(len(records)), total); err != nil {

@@ -48,13 +48,13 @@ func (s *Service) Upload(ctx context.Context, u Upload) (domain.Document, domain
 	if err != nil {
 		return domain.Document{}, domain.IndexJob{}, nil, err
 	}
-	fields, err := s.metadata.ListMetadataFields(ctx, u.Tenant, domain.MetadataFieldFilter{
+	fields, err := domain.AllMetadataFields(ctx, s.metadata, u.Tenant, domain.MetadataFieldFilter{
 		Scope: ptr(domain.ScopeDocument), IncludeDeprecated: true,
-	}, domain.PageRequest{Limit: 1000})
+	})
 	if err != nil {
 		return domain.Document{}, domain.IndexJob{}, nil, err
 	}
-	meta, warnings, err := domain.ValidateMetadata(fields.Items, u.Metadata)
+	meta, warnings, err := domain.ValidateMetadata(fields, u.Metadata)
 	if err != nil {
 		return domain.Document{}, domain.IndexJob{}, nil, err
 	}

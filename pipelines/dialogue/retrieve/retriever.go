@@ -195,13 +195,13 @@ func (r *Retriever) filter(ctx context.Context, tenant domain.TenantID, raw map[
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	fields, err := r.metadata.ListMetadataFields(ctx, tenant, domain.MetadataFieldFilter{
+	fields, err := domain.AllMetadataFields(ctx, r.metadata, tenant, domain.MetadataFieldFilter{
 		Role: ptr(domain.RoleFilter), IncludeDeprecated: true,
-	}, domain.PageRequest{Limit: 1000})
+	})
 	if err != nil {
 		return nil, err
 	}
-	return domain.ParseFilter(raw, domain.ChunkFields(fields.Items))
+	return domain.ParseFilter(raw, domain.ChunkFields(fields))
 }
 
 // merge lists every chunk either list found once, with its raw scores.

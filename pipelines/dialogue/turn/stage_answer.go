@@ -187,13 +187,12 @@ func (t *run) slotFilter() (map[string]any, error) {
 	if len(t.session.Slots) == 0 || t.r.d.Metadata == nil {
 		return nil, nil
 	}
-	fields, err := t.r.d.Metadata.ListMetadataFields(t.ctx, t.in.Tenant, domain.MetadataFieldFilter{
-		Role: ptr(domain.RoleFilter)}, domain.PageRequest{Limit: domain.MaxPageSize})
+	fields, err := domain.AllMetadataFields(t.ctx, t.r.d.Metadata, t.in.Tenant, domain.MetadataFieldFilter{Role: ptr(domain.RoleFilter)})
 	if err != nil {
 		return nil, err
 	}
 	var f map[string]any
-	for _, fd := range fields.Items {
+	for _, fd := range fields {
 		v, ok := t.session.Slots[fd.Key]
 		if !ok || !fd.Status.Usable() || (fd.Type != domain.MetaString && fd.Type != domain.MetaEnum) {
 			continue
