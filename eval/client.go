@@ -20,9 +20,10 @@ type Client struct {
 	HTTP   *http.Client
 }
 
-// call sends a JSON request and decodes a JSON answer into out; an answer
-// of 400 or more is an error with its body.
-func (c Client) call(ctx context.Context, method, path string, body, out any) error {
+// Call sends a JSON request (body nil: none) and decodes a JSON answer
+// into out (nil: ignored); an answer of 400 or more is an error with its
+// body.
+func (c Client) Call(ctx context.Context, method, path string, body, out any) error {
 	var r io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -62,51 +63,59 @@ func (c Client) do(req *http.Request, out any) error {
 	return nil
 }
 
-// upload sends a document to a knowledge base and waits for its index job.
-func (c Client) upload(ctx context.Context, kbID, name string, data []byte) error {
+// Job is a finished index job.
+type Job struct {
+	ID       string `json:"id"`
+	State    string `json:"state"`
+	Progress struct {
+		Total int `json:"total"`
+	} `json:"progress"`
+}
+
+// Upload sends a document to a knowledge base and waits (a minute at most)
+// for its index job to succeed; a failed job is an error.
+func (c Client) Upload(ctx context.Context, kbID, name string, data []byte) (Job, error) {
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	if err := w.WriteField("kbId", kbID); err != nil {
-		return err
+		return Job{}, err
 	}
 	part, err := w.CreateFormFile("file", name)
 	if err != nil {
-		return err
+		return Job{}, err
 	}
 	if _, err := part.Write(data); err != nil {
-		return err
+		return Job{}, err
 	}
 	if err := w.Close(); err != nil {
-		return err
+		return Job{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, "POST", c.Base+"/admin/kb/documents", &body)
 	if err != nil {
-		return err
+		return Job{}, err
 	}
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	var out struct {
-		Job struct {
-			ID string `json:"id"`
-		} `json:"job"`
+		Job Job `json:"job"`
 	}
 	if err := c.do(req, &out); err != nil {
-		return err
+		return Job{}, err
 	}
 	for range 1200 {
 		var job struct {
-			State  string  `json:"state"`
+			Job
 			Detail *string `json:"detail"`
 		}
-		if err := c.call(ctx, "GET", "/admin/kb/index/jobs/"+out.Job.ID, nil, &job); err != nil {
-			return err
+		if err := c.Call(ctx, "GET", "/admin/kb/index/jobs/"+out.Job.ID, nil, &job); err != nil {
+			return Job{}, err
 		}
 		switch job.State {
 		case "succeeded":
-			return nil
+			return job.Job, nil
 		case "failed":
-			return fmt.Errorf("indexing %s failed: %v", name, job.Detail)
+			return job.Job, fmt.Errorf("indexing %s failed: %v", name, job.Detail)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return fmt.Errorf("indexing %s did not finish in a minute", name)
+	return Job{}, fmt.Errorf("indexing %s did not finish in a minute", name)
 }

@@ -69,32 +69,32 @@ type Strategy map[string]any
 func RunDataset(ctx context.Context, c Client, d Dataset, model Model, st Strategy) ([]Outcome, error) {
 	if st != nil {
 		var next map[string]any
-		if err := c.call(ctx, "GET", "/strategy/retrieval/current", nil, &next); err != nil {
+		if err := c.Call(ctx, "GET", "/strategy/retrieval/current", nil, &next); err != nil {
 			return nil, err
 		}
 		for k, v := range st {
 			next[k] = v
 		}
-		if err := c.call(ctx, "POST", "/strategy/retrieval/switch", next, nil); err != nil {
+		if err := c.Call(ctx, "POST", "/strategy/retrieval/switch", next, nil); err != nil {
 			return nil, err
 		}
 	}
 	if model != nil {
-		if err := c.call(ctx, "PUT", "/admin/llm/config/chat", map[string]any(model), nil); err != nil {
+		if err := c.Call(ctx, "PUT", "/admin/llm/config/chat", map[string]any(model), nil); err != nil {
 			return nil, err
 		}
 	}
 	var kb struct {
 		ID string `json:"id"`
 	}
-	if err := c.call(ctx, "POST", "/admin/kb/knowledge-bases", map[string]any{"name": d.Name}, &kb); err != nil {
+	if err := c.Call(ctx, "POST", "/admin/kb/knowledge-bases", map[string]any{"name": d.Name}, &kb); err != nil {
 		return nil, err
 	}
 	file, err := d.File()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.upload(ctx, kb.ID, d.FileName, file); err != nil {
+	if _, err := c.Upload(ctx, kb.ID, d.FileName, file); err != nil {
 		return nil, err
 	}
 	var out []Outcome
@@ -120,7 +120,7 @@ func ask(ctx context.Context, c Client, q string) (Outcome, error) {
 	var s struct {
 		ID string `json:"id"`
 	}
-	if err := c.call(ctx, "POST", "/chat/sessions", map[string]any{}, &s); err != nil {
+	if err := c.Call(ctx, "POST", "/chat/sessions", map[string]any{}, &s); err != nil {
 		return Outcome{}, err
 	}
 	var r struct {
@@ -131,7 +131,7 @@ func ask(ctx context.Context, c Client, q string) (Outcome, error) {
 			Quote string `json:"quote"`
 		} `json:"sources"`
 	}
-	if err := c.call(ctx, "POST", "/chat/sessions/"+s.ID+"/messages", map[string]any{"message": q}, &r); err != nil {
+	if err := c.Call(ctx, "POST", "/chat/sessions/"+s.ID+"/messages", map[string]any{"message": q}, &r); err != nil {
 		return Outcome{}, err
 	}
 	o := Outcome{Answer: r.Answer, Transfer: r.ShouldTransfer}
@@ -158,7 +158,7 @@ func lab(ctx context.Context, c Client, q string) (Outcome, error) {
 		Confidence float64     `json:"confidence"`
 		Candidates []Candidate `json:"candidates"`
 	}
-	if err := c.call(ctx, "POST", "/admin/rag/experiments/run", map[string]any{"query": q, "generate": true}, &r); err != nil {
+	if err := c.Call(ctx, "POST", "/admin/rag/experiments/run", map[string]any{"query": q, "generate": true}, &r); err != nil {
 		return Outcome{}, err
 	}
 	o := Outcome{Transfer: r.ShouldTransfer}

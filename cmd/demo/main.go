@@ -7,21 +7,21 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"flag"
 	"fmt"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/cs-assistant/assistant/eval"
 )
 
+// client is the eval package's API client, failing the demo on any error.
 type client struct {
-	base, key, tenant string
+	api eval.Client
 }
 
 func main() {
@@ -38,20 +38,24 @@ func main() {
 		}
 		key = strings.TrimSpace(string(b))
 	}
-	c := client{base: *base, key: key, tenant: *tenant}
+	c := client{api: eval.Client{Base: *base, Key: key, Tenant: *tenant, HTTP: &http.Client{Timeout: time.Minute}}}
 
 	step("Create a knowledge base")
 	var kb map[string]any
-	if code := c.call("POST", "/admin/kb/knowledge-bases", map[string]any{"name": "Product FAQ " + time.Now().Format("150405")}, &kb); code != 201 {
-		fail("creating the knowledge base answered %d", code)
-	}
+	c.call("POST", "/admin/kb/knowledge-bases", map[string]any{"name": "Product FAQ " + time.Now().Format("150405")}, &kb)
 	fmt.Println("  ", kb["id"])
 
 	step("Upload the sample FAQ (English and Chinese PDFs) and watch the index jobs")
 	for _, name := range []string{"product-faq-en.pdf", "product-faq-zh.pdf"} {
-		job := c.upload(kb["id"].(string), filepath.Join(*samples, name))
-		done := c.wait(job)
-		fmt.Printf("   %s: %s, %v chunks\n", name, done["state"], done["progress"].(map[string]any)["total"])
+		data, err := os.ReadFile(filepath.Join(*samples, name))
+		if err != nil {
+			fail("%v (run from the repository root)", err)
+		}
+		job, err := c.api.Upload(context.Background(), kb["id"].(string), name, data)
+		if err != nil {
+			fail("%v (is `make run` running?)", err)
+		}
+		fmt.Printf("   %s: %s, %d chunks\n", name, job.State, job.Progress.Total)
 	}
 
 	step("Assess a risky strategy without switching")
@@ -100,68 +104,11 @@ func strategy(over map[string]any) map[string]any {
 	return s
 }
 
-func (c client) call(method, path string, body, out any) int {
-	var r io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		r = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, c.base+path, r)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return c.do(req, out)
-}
-
-func (c client) do(req *http.Request, out any) int {
-	req.Header.Set("X-API-Key", c.key)
-	req.Header.Set("X-Tenant-Id", c.tenant)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
+// call sends a request; any error ends the demo.
+func (c client) call(method, path string, body, out any) {
+	if err := c.api.Call(context.Background(), method, path, body, out); err != nil {
 		fail("%v (is `make run` running?)", err)
 	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	if res.StatusCode >= 400 {
-		fail("%s %s answered %d: %s", req.Method, req.URL.Path, res.StatusCode, data)
-	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			fail("%s %s: %v", req.Method, req.URL.Path, err)
-		}
-	}
-	return res.StatusCode
-}
-
-func (c client) upload(kbID, path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		fail("%v (run from the repository root)", err)
-	}
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	_ = w.WriteField("kbId", kbID)
-	part, _ := w.CreateFormFile("file", filepath.Base(path))
-	_, _ = part.Write(data)
-	_ = w.Close()
-	req, _ := http.NewRequest("POST", c.base+"/admin/kb/documents", &body)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	var out map[string]any
-	c.do(req, &out)
-	return out["job"].(map[string]any)["id"].(string)
-}
-
-func (c client) wait(jobID string) map[string]any {
-	for range 600 {
-		var job map[string]any
-		c.call("GET", "/admin/kb/index/jobs/"+jobID, nil, &job)
-		if job["state"] == "succeeded" || job["state"] == "failed" {
-			return job
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	fail("job %s did not finish in a minute", jobID)
-	return nil
 }
 
 func step(s string) { fmt.Println("\n== " + s) }
