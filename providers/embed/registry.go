@@ -30,6 +30,11 @@ type Registry struct {
 
 	mu    sync.Mutex
 	cache map[domain.TenantID]cached
+	// forgets counts Forget calls: a load that read the configuration
+	// before one is not cached after it, or an update would be undone by
+	// a lookup already under way (it is not per tenant, so it never grows;
+	// another tenant's change only costs a concurrent load its caching).
+	forgets uint64
 }
 
 var _ domain.Embedders = (*Registry)(nil)
@@ -44,6 +49,7 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID) (domain.Embe
 	now := time.Now()
 	r.mu.Lock()
 	c, ok := r.cache[tenant]
+	gen := r.forgets
 	r.mu.Unlock()
 	if ok && now.Before(c.expires) {
 		return c.embedder, nil
@@ -60,7 +66,9 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID) (domain.Embe
 	if len(r.cache) > 10000 {
 		clear(r.cache)
 	}
-	r.cache[tenant] = cached{embedder: e, expires: now.Add(r.ttl)}
+	if r.forgets == gen {
+		r.cache[tenant] = cached{embedder: e, expires: now.Add(r.ttl)}
+	}
 	r.mu.Unlock()
 	return e, nil
 }
@@ -70,4 +78,5 @@ func (r *Registry) Forget(tenant domain.TenantID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.cache, tenant)
+	r.forgets++
 }

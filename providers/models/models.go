@@ -35,6 +35,11 @@ type Registry struct {
 
 	mu    sync.Mutex
 	cache map[key]cached
+	// forgets counts Forget calls: a load that read the configuration
+	// before one is not cached after it, or an update would be undone by
+	// a lookup already under way (it is not per tenant, so it never grows;
+	// another tenant's change only costs a concurrent load its caching).
+	forgets uint64
 }
 
 var _ domain.ChatModels = (*Registry)(nil)
@@ -49,6 +54,7 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID, usage domain
 	k, now := key{tenant, usage}, time.Now()
 	r.mu.Lock()
 	c, ok := r.cache[k]
+	gen := r.forgets
 	r.mu.Unlock()
 	if ok && now.Before(c.expires) {
 		return c.model, nil
@@ -65,7 +71,9 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID, usage domain
 	if len(r.cache) > 10000 {
 		clear(r.cache)
 	}
-	r.cache[k] = cached{model: m, expires: now.Add(r.ttl)}
+	if r.forgets == gen {
+		r.cache[k] = cached{model: m, expires: now.Add(r.ttl)}
+	}
 	r.mu.Unlock()
 	return m, nil
 }
@@ -79,6 +87,7 @@ func (r *Registry) Forget(tenant domain.TenantID) {
 			delete(r.cache, k)
 		}
 	}
+	r.forgets++
 }
 
 // UsageTypes describes the usage types.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -75,7 +76,25 @@ func (l *Log) Record(ctx context.Context, tenant domain.TenantID, recs []domain.
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, err = w.Write([]byte(b.String()))
+	return writeLines(w, b.String(), maxSizeMB<<20)
+}
+
+// writeLines writes text, whole lines, to w: in one write when it fits in
+// a log file of limit bytes, so that a batch stays in one file; else in
+// pieces of at most half of it, cut after a line, since the rotating
+// writer refuses a write larger than its file and the batch would be lost.
+func writeLines(w io.Writer, text string, limit int) error {
+	for len(text) > limit {
+		cut := strings.LastIndexByte(text[:limit/2], '\n') + 1
+		if cut == 0 {
+			cut = min(len(text), limit/2) // one line longer than that: the writer says no
+		}
+		if _, err := io.WriteString(w, text[:cut]); err != nil {
+			return err
+		}
+		text = text[cut:]
+	}
+	_, err := io.WriteString(w, text)
 	return err
 }
 
