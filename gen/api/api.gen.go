@@ -4883,7 +4883,7 @@ type TenantSettings struct {
 	// Example: {"en":"One moment, a colleague will take over.","zh":null}
 	HandoffMessages HandoffMessages `json:"handoffMessages"`
 
-	// KbVectorLogEnabled Log every knowledge-base vector search of this tenant to `kb_vector_log_path`.
+	// KbVectorLogEnabled Log every vector this tenant indexes (one JSON line per chunk, with time, knowledge base, document, chunk, model, dimensions and norm) to `kb_vector_log_path`.
 	//
 	// Example: false
 	KbVectorLogEnabled bool `json:"kb_vector_log_enabled"`
