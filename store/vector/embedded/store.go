@@ -109,6 +109,11 @@ func (s *Store) Apply(ctx context.Context, c Change) error {
 		if err != nil {
 			return err
 		}
+		// Records the index would refuse leave it as it is: checked before
+		// the old chunks go, so a change is applied whole or not at all.
+		if err := s.idx.Validate(c.Tenant, recs); err != nil {
+			return err
+		}
 		// Chunks the new indexing no longer has must go too.
 		s.idx.DeleteDocument(c.Tenant, c.DocumentID)
 		return s.idx.Upsert(c.Tenant, recs)
