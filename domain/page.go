@@ -73,9 +73,24 @@ func All[T any](list func(PageRequest) (Page[T], error)) ([]T, error) {
 			return nil, err
 		}
 		out = append(out, page.Items...)
-		if page.Next == "" {
+		next, ok := page.NextPage(p.Limit)
+		if !ok {
 			return out, nil
 		}
-		p.After = page.Next
+		p = next
 	}
+}
+
+// NextPage returns the request for the page after p, of limit items, and
+// false when p is the last page. Next is an opaque cursor (EncodeCursor);
+// a request's After is the sort key it holds.
+func (p Page[T]) NextPage(limit int) (PageRequest, bool) {
+	if p.Next == "" {
+		return PageRequest{}, false
+	}
+	after, err := base64.RawURLEncoding.DecodeString(p.Next)
+	if err != nil {
+		return PageRequest{}, false // not a cursor this package made: nothing follows
+	}
+	return PageRequest{Limit: limit, After: string(after)}, true
 }

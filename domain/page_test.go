@@ -20,15 +20,13 @@ func TestAllCollectsEveryPage(t *testing.T) {
 		from := 0
 		if p.After != "" {
 			n, err := strconv.Atoi(p.After)
-			require.NoError(t, err)
+			require.NoError(t, err, "After is the sort key, not the cursor")
 			from = n + 1
 		}
-		to := min(from+p.Limit, len(items))
-		page := Page[int]{Items: items[from:to]}
-		if to < len(items) {
-			page.Next = strconv.Itoa(to - 1)
-		}
-		return page, nil
+		to := min(from+p.Limit+1, len(items))
+		// As the store does: fetch one more than the limit, PageOf cuts it
+		// and encodes the cursor.
+		return PageOf(items[from:to], p, func(i int) string { return strconv.Itoa(i) }), nil
 	}
 	got, err := All(list)
 	require.NoError(t, err)

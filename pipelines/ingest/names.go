@@ -26,11 +26,14 @@ func CleanFileName(raw string) (string, error) {
 	}
 	name = strings.ReplaceAll(name, "\\", "/")
 	name = strings.TrimSpace(path.Base(name))
-	if name == "." || name == "/" || name == "" || !utf8.ValidString(name) || strings.ContainsAny(name, "\x00\r\n") {
+	if name == "." || name == ".." || name == "/" || name == "" || !utf8.ValidString(name) || strings.ContainsAny(name, "\x00\r\n") {
 		return "", domain.Invalid("fileName", "a file name is required (UTF-8, no path)")
 	}
 	if len(name) > maxNameBytes {
 		ext := path.Ext(name)
+		if len(ext) > maxNameBytes/2 {
+			ext = "" // an "extension" that long is part of the name
+		}
 		cut := maxNameBytes - len(ext)
 		for cut > 0 && !utf8.RuneStart(name[cut]) {
 			cut--

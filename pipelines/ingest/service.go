@@ -144,10 +144,11 @@ func (s *Service) ReindexAll(ctx context.Context, tenant domain.TenantID, kbID s
 				out.Jobs = append(out.Jobs, job)
 			}
 		}
-		if docs.Next == "" {
+		next, ok := docs.NextPage(page.Limit)
+		if !ok {
 			break
 		}
-		page.After = docs.Next
+		page = next
 	}
 	if len(out.Jobs) > 0 {
 		s.wake()
