@@ -41,6 +41,11 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		return 0, "", err
 	}
 	units, passages := chunk.Units(w.tok, doc.ID, parsed, w.opts.Chunking)
+	if len(units) == 0 {
+		// Headings and nothing under them: nothing could ever be quoted,
+		// and a ready document with no chunks would say otherwise.
+		return 0, "", &jobFailure{reason: parse.ReasonNoText, detail: "The document has no text to answer from, only headings."}
+	}
 	chunks := toChunks(job, doc, units)
 	if err := w.jobs.ReplaceChunks(ctx, w.owner, job, chunks, toPassages(passages)); err != nil {
 		return 0, "", leaseOr(err, "The chunks could not be stored.")

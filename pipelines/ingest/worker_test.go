@@ -290,6 +290,7 @@ func TestWorkerFailsAnUnreadableFileWithItsReasonAndNoRetry(t *testing.T) {
 		{"truncated.xlsx", testfiles.XLSX(testfiles.Sheet{Name: "S", Rows: [][]any{{"a", "b"}, {"c", "d"}}})[:300], parse.ReasonCorrupt},
 		{"empty.txt", []byte{}, parse.ReasonEmptyFile},
 		{"blank.txt", []byte("   \n\n\t  \n"), parse.ReasonNoText},
+		{"headings-only.md", []byte("# Returns\n\n## Mattresses\n"), parse.ReasonNoText},
 	}
 	docs := make([]domain.Document, len(cases))
 	jobs := make([]domain.IndexJob, len(cases))
