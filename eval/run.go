@@ -80,7 +80,17 @@ func RunDataset(ctx context.Context, c Client, d Dataset, model Model, st Strate
 		}
 	}
 	if model != nil {
-		if err := c.Call(ctx, "PUT", "/admin/llm/config/chat", map[string]any(model), nil); err != nil {
+		var cur struct {
+			Version int `json:"version"`
+		}
+		if err := c.Call(ctx, "GET", "/admin/llm/config/chat", nil, &cur); err != nil {
+			return nil, err
+		}
+		body := map[string]any{"version": cur.Version}
+		for k, v := range model {
+			body[k] = v
+		}
+		if err := c.Call(ctx, "PUT", "/admin/llm/config/chat", body, nil); err != nil {
 			return nil, err
 		}
 	}
