@@ -28,6 +28,7 @@ test: lint-spec test-go ## everything: spec lint, generated-code freshness, unit
 
 test-go: ## the Go tests (integration tests start their own PostgreSQL; OCR tests want tesseract)
 	scripts/ocr-deps.sh
+	go mod tidy -diff
 	go vet ./...
 	go test -count=1 ./...
 

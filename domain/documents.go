@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -91,15 +92,20 @@ const HeadingSeparator = " › "
 // text, so that "can I return a mattress" meets a sentence under
 // "Returns › Mattresses" that never says "return".
 func (c Chunk) SearchText() string {
-	return SearchText(c.HeadingPath, c.Text)
+	if len(c.HeadingPath) == 0 {
+		return c.Text
+	}
+	return strings.Join(c.HeadingPath, HeadingSeparator) + "\n" + c.Text
 }
 
-// SearchText joins a heading path and a text as Chunk.SearchText does.
-func SearchText(path []string, text string) string {
-	if len(path) == 0 {
-		return text
+// PassageKey names the passage a chunk is read in (its document and
+// passage index), or the chunk itself when it has no passage: units with
+// one key are one source and one piece of evidence.
+func (c Chunk) PassageKey() string {
+	if c.ParentIndex == nil || c.Context == "" {
+		return c.ID
 	}
-	return strings.Join(path, HeadingSeparator) + "\n" + text
+	return c.DocumentID + "#" + strconv.Itoa(int(*c.ParentIndex))
 }
 
 // Passage is the text around a document's chunks that an answer reads: a

@@ -134,7 +134,7 @@ func (a *app) build(ctx context.Context) error {
 		Documents: a.store, Jobs: a.store,
 		Ingest:      ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
 		Retriever:   retriever,
-		Embedding:   embed.NewConfigs(a.store, buildEmbedder, a.embedders),
+		Embedding:   embed.NewConfigs(a.store, embed.Build, a.embedders),
 		Strategies:  strategies,
 		Models:      models.NewConfigs(a.store, buildChatModel, a.models),
 		IntentRules: a.store, IntentCache: a.intentRules,
@@ -166,7 +166,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.embedders = embed.NewRegistry(a.store, buildEmbedder, embedderCacheTTL)
+	a.embedders = embed.NewRegistry(a.store, embed.Build, embedderCacheTTL)
 	a.models = models.NewRegistry(a.store, buildChatModel, embedderCacheTTL)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
 	// per machine (cached in the user's cache dir, 3.5 s) and instantiated

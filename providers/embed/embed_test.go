@@ -19,7 +19,6 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/providers/embed"
 	"github.com/cs-assistant/assistant/providers/embed/offline"
-	"github.com/cs-assistant/assistant/providers/embed/remote"
 )
 
 const (
@@ -112,27 +111,13 @@ func (s *memStore) saveCount() (int, string) {
 	return s.saves, s.savedID
 }
 
-// --- the real embedders, built as cmd/assistant builds them, counted ---
+// --- the real embedders, built by embed.Build as the service builds them, counted ---
 
 type builder struct{ builds atomic.Int32 }
 
 func (b *builder) build(cfg domain.EmbeddingConfig) (domain.Embedder, error) {
 	b.builds.Add(1)
-	switch cfg.Provider {
-	case domain.EmbedOffline:
-		return offline.New(), nil
-	case domain.EmbedOpenAI, domain.EmbedOllama:
-		kind := remote.KindOpenAICompatible
-		if cfg.Provider == domain.EmbedOllama {
-			kind = remote.KindOllama
-		}
-		return remote.New(remote.Config{
-			Kind: kind, BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Dims: domain.EmbeddingDims,
-			Timeout: time.Duration(cfg.TimeoutMs) * time.Millisecond, Retries: int(cfg.Retries),
-			BatchSize: int(cfg.BatchSize), Concurrency: remote.DefaultConcurrency,
-		}, nil)
-	}
-	return nil, domain.Invalid("/provider", "unknown provider "+string(cfg.Provider))
+	return embed.Build(cfg)
 }
 
 // --- a local server speaking the OpenAI /v1/embeddings protocol ---

@@ -29,7 +29,8 @@ type Builder func(cfg domain.LLMConfig) (domain.ChatModel, error)
 
 // Prompts is what the RAG lab's prompt is made from: the tenant's
 // published rag_lab template, the built-in values it may use, and where
-// its renders are recorded for template monitoring.
+// its renders are recorded for template monitoring. Every field is
+// required.
 type Prompts struct {
 	Published prompt.Published
 	// Builtins returns what the service knows of the tenant for a render
@@ -101,11 +102,8 @@ type Outcome struct {
 	Thought   *string
 	Citations []Citation
 	Prompt    []domain.ChatMessage
-	// System says how the lab's system instruction was made (nil where
-	// the caller made the prompt).
-	System   *System
-	Model    *string
-	Generate time.Duration
+	Model     *string
+	Generate  time.Duration
 	// PromptTokens and CompletionTokens are the model's usage (0 when it
 	// reports none).
 	PromptTokens, CompletionTokens int
@@ -149,37 +147,22 @@ func (a *Answerer) Find(ctx context.Context, tenant domain.TenantID, req Request
 // numbered evidence, then the question. The render is recorded for
 // template monitoring unless dry.
 func (a *Answerer) LabPrompt(ctx context.Context, tenant domain.TenantID, out *Outcome, dry bool) error {
-	b := prompt.Builtin{TenantID: tenant, Now: a.now(), Message: out.Query}
-	if a.prompts.Builtins != nil {
-		var err error
-		if b, err = a.prompts.Builtins(ctx, tenant); err != nil {
-			return err
-		}
-		b.Message = out.Query
+	b, err := a.prompts.Builtins(ctx, tenant)
+	if err != nil {
+		return err
 	}
+	b.Message = out.Query
 	builtins := b.Map()
 	builtins[domain.BuiltinEvidence] = Evidence(out.Citations)
-	sys := System{Text: Prompt(out.Query, out.Citations)[0].Content}
-	if a.prompts.Published != nil {
-		s := prompt.Instruction(ctx, a.prompts.Published, tenant, domain.SceneRAGLab, systemInstruction,
-			prompt.Input{Builtins: builtins}, a.now().UTC())
-		sys = System{Text: s.Text, Outcome: s.Outcome, Version: s.Version}
-		if s.Render != nil && !dry && a.prompts.Record != nil {
-			if err := a.prompts.Record(ctx, []domain.PromptRender{*s.Render}); err != nil {
-				return err
-			}
+	sys := prompt.Instruction(ctx, a.prompts.Published, tenant, domain.SceneRAGLab, systemInstruction,
+		prompt.Input{Builtins: builtins}, a.now().UTC())
+	if sys.Render != nil && !dry {
+		if err := a.prompts.Record(ctx, []domain.PromptRender{*sys.Render}); err != nil {
+			return err
 		}
 	}
-	out.System = &sys
 	out.Prompt = []domain.ChatMessage{{Role: "system", Content: sys.Text}, {Role: "user", Content: out.Query}}
 	return nil
-}
-
-// System is how an outcome's system instruction was made.
-type System struct {
-	Text    string
-	Outcome string
-	Version *domain.PromptVersion
 }
 
 // Generate generates the answer to out's question from its evidence with
@@ -261,7 +244,7 @@ func citations(res retrieve.Result) []Citation {
 		if !c.Kept {
 			continue
 		}
-		key := passageKey(c.Chunk)
+		key := c.Chunk.PassageKey()
 		if seen[key] {
 			continue
 		}
@@ -295,7 +278,7 @@ func used(gen domain.Generation, res retrieve.Result, cs []Citation) []Citation 
 		}
 		unit := res.Evidence[i]
 		for _, c := range cs {
-			if passageKey(c.Chunk) == passageKey(unit) {
+			if c.Chunk.PassageKey() == unit.PassageKey() {
 				c.Chunk = unit
 				out = append(out, c)
 				break
@@ -306,14 +289,6 @@ func used(gen domain.Generation, res retrieve.Result, cs []Citation) []Citation 
 		return cs
 	}
 	return out
-}
-
-// passageKey names a chunk's passage, or the chunk when it has none.
-func passageKey(c domain.Chunk) string {
-	if c.ParentIndex != nil && c.Context != "" {
-		return c.DocumentID + "#" + strconv.Itoa(int(*c.ParentIndex))
-	}
-	return c.ID
 }
 
 // citedMarker is a citation as the prompt asks a model to write it.
@@ -347,16 +322,6 @@ const systemInstruction = `You are a customer-service assistant. Answer the cust
 // SystemInstruction is the built-in instruction, used where a tenant has
 // published no template.
 func SystemInstruction() string { return systemInstruction }
-
-// Prompt is the exact prompt sent to the model: the instruction with the
-// numbered evidence, then the question.
-func Prompt(question string, cs []Citation) []domain.ChatMessage {
-	var b strings.Builder
-	b.WriteString(systemInstruction)
-	b.WriteString("\n\nEvidence:\n")
-	b.WriteString(Evidence(cs))
-	return []domain.ChatMessage{{Role: "system", Content: b.String()}, {Role: "user", Content: question}}
-}
 
 // Evidence is the numbered evidence as the prompt shows it: for each
 // citation a label "[n] document, page p, heading › path" and then its

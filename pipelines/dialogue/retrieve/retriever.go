@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/cs-assistant/assistant/analysis"
@@ -285,7 +284,10 @@ func choose(st domain.RetrievalStrategy, cands []Candidate) ([]Candidate, []doma
 	read := map[string]bool{}
 	for i := range cands {
 		c := &cands[i]
-		key, cost := passageOf(c.Chunk)
+		key, cost := c.Chunk.PassageKey(), int(c.Chunk.ContextTokens)
+		if key == c.Chunk.ID {
+			cost = int(c.Chunk.Tokens) // no passage: the chunk is what is read
+		}
 		if read[key] {
 			cost = 0
 		}
@@ -306,15 +308,6 @@ func choose(st domain.RetrievalStrategy, cands []Candidate) ([]Candidate, []doma
 		}
 	}
 	return cands, evidence, tokens
-}
-
-// passageOf names a chunk's passage and its length: the passage it points
-// to, or the chunk itself when it has none.
-func passageOf(c domain.Chunk) (string, int) {
-	if c.Context == "" || c.ParentIndex == nil {
-		return c.ID, int(c.Tokens)
-	}
-	return c.DocumentID + "#" + strconv.Itoa(int(*c.ParentIndex)), int(c.ContextTokens)
 }
 
 // margin is how far the first candidate's relevance is ahead of the

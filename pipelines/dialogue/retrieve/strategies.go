@@ -37,24 +37,21 @@ type Change struct {
 // Current returns the tenant's active strategy: the one it switched to,
 // or the default built from its settings and its embedding model.
 func (s *Strategies) Current(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
-	st, err := s.store.CurrentStrategy(ctx, tenant)
-	if err != nil || st != nil {
-		return deref(st), err
+	c, err := s.Calibration(ctx, tenant)
+	if err != nil {
+		return domain.RetrievalStrategy{}, err
 	}
-	return s.defaultFor(ctx, tenant)
+	return s.currentFor(ctx, tenant, c)
 }
 
-// currentFor is Current for a caller that knows the calibration already.
+// currentFor is Current for a caller that knows the calibration already
+// (the retriever, which has the embedder in hand).
 func (s *Strategies) currentFor(ctx context.Context, tenant domain.TenantID, c domain.ScoreCalibration) (domain.RetrievalStrategy, error) {
 	st, err := s.store.CurrentStrategy(ctx, tenant)
 	if err != nil || st != nil {
 		return deref(st), err
 	}
-	set, err := s.settings.GetSettings(ctx, tenant)
-	if err != nil {
-		return domain.RetrievalStrategy{}, err
-	}
-	return domain.DefaultStrategy(set, c), nil
+	return s.defaultWith(ctx, tenant, c)
 }
 
 // Calibration returns the score calibration of the tenant's embedding
@@ -72,14 +69,16 @@ func (s *Strategies) Calibration(ctx context.Context, tenant domain.TenantID) (d
 // a change of embedding model it is the new model's, proposed in the
 // embedding update's answer.
 func (s *Strategies) Default(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
-	return s.defaultFor(ctx, tenant)
-}
-
-func (s *Strategies) defaultFor(ctx context.Context, tenant domain.TenantID) (domain.RetrievalStrategy, error) {
 	c, err := s.Calibration(ctx, tenant)
 	if err != nil {
 		return domain.RetrievalStrategy{}, err
 	}
+	return s.defaultWith(ctx, tenant, c)
+}
+
+// defaultWith builds the default strategy from the tenant's settings and
+// the calibration c.
+func (s *Strategies) defaultWith(ctx context.Context, tenant domain.TenantID, c domain.ScoreCalibration) (domain.RetrievalStrategy, error) {
 	set, err := s.settings.GetSettings(ctx, tenant)
 	if err != nil {
 		return domain.RetrievalStrategy{}, err
@@ -126,7 +125,7 @@ func (s *Strategies) change(ctx context.Context, tenant domain.TenantID, keyID, 
 	}
 	next := deref(to)
 	if to == nil {
-		if next, err = s.defaultFor(ctx, tenant); err != nil {
+		if next, err = s.Default(ctx, tenant); err != nil {
 			return Change{}, err
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package embed
 
 import (
 	"net/http"
@@ -9,8 +9,11 @@ import (
 	"github.com/cs-assistant/assistant/providers/embed/remote"
 )
 
-// buildEmbedder makes the embedder a tenant's configuration names.
-func buildEmbedder(cfg domain.EmbeddingConfig) (domain.Embedder, error) {
+// Build makes the embedder a tenant's configuration names: the offline
+// embedder, or a remote one (OpenAI-compatible, Ollama). Returns
+// CodeValidation for an unknown provider. It is the Builder the service
+// runs with.
+func Build(cfg domain.EmbeddingConfig) (domain.Embedder, error) {
 	switch cfg.Provider {
 	case domain.EmbedOffline:
 		return offline.New(), nil
