@@ -144,9 +144,6 @@ func before(ev domain.EvidenceUnit, s string) string {
 			if x == s && i > 0 {
 				return sentences[i-1]
 			}
-			if i > 0 && strings.HasPrefix(s, x) {
-				break
-			}
 		}
 	}
 	return ""
