@@ -22,6 +22,9 @@ const newcomerFAQ = "# Returns\n" +
 	"# Delivery\n" +
 	"Standard delivery takes 3 to 5 working days and is free above 75 EUR.\n" +
 	"We deliver to Germany, Austria and the Netherlands.\n" +
+	"# Orders\n" +
+	"You can cancel an order free of charge until it has been dispatched.\n" +
+	"All furniture carries a 3-year warranty; LED lamps are covered for 5 years.\n" +
 	"退货需在签收后30天内申请。\n" +
 	"客服热线的服务时间为每天9:00至21:00。\n"
 
@@ -53,7 +56,14 @@ func TestNewcomerGetsAnswersAndHonestHandoffs(t *testing.T) {
 			assert.Equal(t, "faq.txt", src["documentName"])
 		})
 	}
-	t.Run("a heading travels with the lines under it", func(t *testing.T) {
+	t.Run("in one conversation, a self-contained question is answered from its own words", func(t *testing.T) {
+		c := e.newChat("acme", nil)
+		require.Equal(t, false, c.send(t, "How long is the warranty on LED lamps?")["shouldTransfer"])
+		r := c.send(t, "Can I cancel my order?") // short: once expanded with the question before it
+		require.Equal(t, false, r["shouldTransfer"], "%v", r["transferReason"])
+		assert.True(t, strings.HasPrefix(r["answer"].(string), "You can cancel an order"), "not the previous topic: %q", r["answer"])
+	})
+		t.Run("a heading travels with the lines under it", func(t *testing.T) {
 		r := e.newChat("acme", nil).send(t, "Which countries do you deliver to?")
 		src := r["sources"].([]any)[0].(map[string]any)
 		assert.Equal(t, []any{"Delivery"}, src["headingPath"])

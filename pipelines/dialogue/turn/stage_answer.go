@@ -16,14 +16,12 @@ import (
 // the generation (streamed through a guard stream when the reply is) and
 // the output guard.
 func (t *run) answer(kbIDs []string) error {
-	query, expanded := retrievalQuery(t.in.Message, t.recent())
 	filter, err := t.slotFilter()
 	if err != nil {
 		return err
 	}
 	retrieval := t.stage(StageRetrieval)
-	req := answer.Request{Query: query, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry}
-	out, err := t.r.d.Answerer.Find(t.ctx, t.in.Tenant, req)
+	out, query, expanded, err := t.find(kbIDs, filter)
 	if err != nil {
 		return err
 	}
@@ -170,6 +168,29 @@ func (t *run) answer(kbIDs []string) error {
 		_ = t.emit(Event{Name: EventDelta, Text: t.reply.Answer})
 	}
 	return t.emit(Event{Name: EventSources, Sources: t.reply.Sources})
+}
+
+// find retrieves for the customer's message. The message's own words come
+// first: only when they alone would hand off is a short follow-up ("and
+// for a laptop?") tried again with the previous question, so that a
+// self-contained question ("Can I cancel my order?") is never answered
+// from what was asked before it.
+func (t *run) find(kbIDs []string, filter map[string]any) (answer.Outcome, string, bool, error) {
+	req := answer.Request{Query: t.in.Message, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry}
+	out, err := t.r.d.Answerer.Find(t.ctx, t.in.Tenant, req)
+	if err != nil || out.Transfer == nil {
+		return out, req.Query, false, err
+	}
+	query, expanded := retrievalQuery(t.in.Message, t.recent())
+	if !expanded {
+		return out, req.Query, false, nil
+	}
+	req.Query = query
+	withPrevious, err := t.r.d.Answerer.Find(t.ctx, t.in.Tenant, req)
+	if err != nil || withPrevious.Transfer != nil {
+		return out, t.in.Message, false, err
+	}
+	return withPrevious, query, true, nil
 }
 
 // sendFinal sends a withheld or handed-over answer's text, replacing what
