@@ -63,7 +63,7 @@ func TestNewcomerGetsAnswersAndHonestHandoffs(t *testing.T) {
 		require.Equal(t, false, r["shouldTransfer"], "%v", r["transferReason"])
 		assert.True(t, strings.HasPrefix(r["answer"].(string), "You can cancel an order"), "not the previous topic: %q", r["answer"])
 	})
-		t.Run("a heading travels with the lines under it", func(t *testing.T) {
+	t.Run("a heading travels with the lines under it", func(t *testing.T) {
 		r := e.newChat("acme", nil).send(t, "Which countries do you deliver to?")
 		src := r["sources"].([]any)[0].(map[string]any)
 		assert.Equal(t, []any{"Delivery"}, src["headingPath"])
