@@ -12,7 +12,7 @@ NPM_BIN := tools/npm/node_modules/.bin
 export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
-.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms
+.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms reliability
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -61,6 +61,11 @@ demo: ## walk through the main job against a running `make run` (sample FAQ, cit
 
 samples: ## regenerate the sample FAQ PDFs
 	go run ./samples/faq/gen
+
+reliability: ## the reliability suite at full size (tenant replay, database restart, model faults, crash during indexing, streams under load, rolling restart, hostile inputs); prints its table
+	report=$$(mktemp) && trap 'rm -f "$$report"' EXIT && \
+	  RELIABILITY_REPORT="$$report" go test -count=1 -timeout 30m -run '^TestReliability' ./cmd/assistant -args -reliability.full && \
+	  printf '| part | figure | value |\n|---|---|---|\n' && sort -s -t'|' -k2,2 "$$report"
 
 bench: ## benchmarks (one request through the whole middleware chain, and more)
 	go test -run '^$$' -bench . -benchmem ./...
