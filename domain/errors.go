@@ -37,6 +37,13 @@ const (
 	CodeVersionConflict ErrorCode = "version_conflict"
 	// CodeKeyRevoked: the API key is revoked and cannot be changed.
 	CodeKeyRevoked ErrorCode = "key_revoked"
+	// CodeMalformedRequest: the HTTP request itself could not be read (its
+	// request line, headers or transfer encoding), before any operation ran.
+	CodeMalformedRequest ErrorCode = "malformed_request"
+	// CodeHeaderTooLarge: the request line and headers are over the limit.
+	CodeHeaderTooLarge ErrorCode = "header_too_large"
+	// CodeRequestTimeout: the request body did not arrive within its deadline.
+	CodeRequestTimeout ErrorCode = "request_timeout"
 	// CodePayloadTooLarge: the request body is over the limit.
 	CodePayloadTooLarge ErrorCode = "payload_too_large"
 	// CodeUnsupportedMediaType: the body's content type is not accepted.

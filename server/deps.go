@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
@@ -122,6 +123,9 @@ type Deps struct {
 	MaxBodyBytes int64
 	// MaxUploadBytes bounds an uploaded file.
 	MaxUploadBytes int64
+	// BodyReadTimeout bounds reading a JSON request body; uploads get it
+	// plus their size at the slowest accepted rate (0: unbounded).
+	BodyReadTimeout time.Duration
 	// FrontendBaseURL is the share-link base of tenants that set none.
 	FrontendBaseURL string
 }

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"time"
 
@@ -105,7 +108,69 @@ func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if req.Body != nil && req.Body != http.NoBody {
 			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+			s.bodyDeadline(c, limit)
 		}
 		return next(c)
 	}
+}
+
+// minUploadRate is the slowest upload accepted, in bytes per second: an
+// upload's body gets the body timeout plus its size at this rate (a 20 MiB
+// file gets 30 s + 320 s).
+const minUploadRate = 64 << 10
+
+// bodyDeadline bounds the time to read the request body, so a body that
+// never finishes cannot hold a connection: the body timeout for JSON, plus
+// the declared size (or the limit) at minUploadRate for uploads. Once the
+// body has been read to its end the deadline is lifted again, so a long
+// answer (a stream) is never cut by it. A body that misses it is 408
+// request_timeout.
+func (s *Server) bodyDeadline(c echo.Context, limit int64) {
+	if s.bodyTimeout <= 0 {
+		return
+	}
+	req := c.Request()
+	d := s.bodyTimeout
+	if op := s.contract.op(c.Path(), req.Method); op != nil && op.upload {
+		size := req.ContentLength
+		if size < 0 {
+			size = limit
+		}
+		d += time.Duration(size/minUploadRate) * time.Second
+	}
+	rc := http.NewResponseController(c.Response())
+	if rc.SetReadDeadline(time.Now().Add(d)) != nil {
+		return // a writer without deadlines (a test recorder): nothing to lift
+	}
+	req.Body = &deadlineBody{ReadCloser: req.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+}
+
+// deadlineBody lifts the read deadline when the body has been read to its end.
+type deadlineBody struct {
+	io.ReadCloser
+	lift func()
+}
+
+// Read reads the body and lifts the deadline at its end.
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && b.lift != nil {
+		b.lift()
+		b.lift = nil
+	}
+	return n, err
+}
+
+// bodyReadError names why a body could not be read: over the limit (413),
+// past its deadline (408), or cut off (400).
+func bodyReadError(err error, what string) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return domain.Errorf(domain.CodePayloadTooLarge, "The request body is over %d bytes.", tooLarge.Limit)
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &domain.Error{Code: domain.CodeRequestTimeout, Message: "The request body did not arrive in time.", Err: err}
+	}
+	return &domain.Error{Code: domain.CodeValidation, Message: "The " + what + " could not be read.",
+		Fields: []domain.FieldError{{Field: "body", Message: "could not be read: the " + what + " is cut off or malformed"}}, Err: err}
 }

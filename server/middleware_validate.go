@@ -2,11 +2,12 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
@@ -40,6 +41,9 @@ func (s *Server) validateRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		for i, name := range c.ParamNames() {
 			params[name] = c.ParamValues()[i]
 		}
+		if err := checkParamsUTF8(params, req.URL.Query()); err != nil {
+			return err
+		}
 		input := &openapi3filter.RequestValidationInput{
 			Request: req, PathParams: params, Route: op.route, Options: opts,
 		}
@@ -56,11 +60,7 @@ func (s *Server) validateRequest(next echo.HandlerFunc) echo.HandlerFunc {
 func bufferBody(req *http.Request, accepted []string) error {
 	data, err := io.ReadAll(req.Body)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return domain.Errorf(domain.CodePayloadTooLarge, "The request body is over %d bytes.", tooLarge.Limit)
-		}
-		return &domain.Error{Code: domain.CodeValidation, Message: "The request body could not be read.", Err: err}
+		return bodyReadError(err, "request body")
 	}
 	if len(data) > 0 {
 		mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
@@ -68,10 +68,41 @@ func bufferBody(req *http.Request, accepted []string) error {
 			return domain.Errorf(domain.CodeUnsupportedMediaType, "Content-Type %q is not accepted; use %s.",
 				req.Header.Get(echo.HeaderContentType), accepted[0])
 		}
+		if isJSON(mt) {
+			if err := checkJSON(data, ""); err != nil {
+				return err
+			}
+		}
 	}
 	req.ContentLength = int64(len(data))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	req.Body, _ = req.GetBody()
+	return nil
+}
+
+// isJSON tells JSON media types (application/json, application/*+json).
+func isJSON(mediaType string) bool {
+	return mediaType == "application/json" || (strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json"))
+}
+
+// checkParamsUTF8 refuses path and query parameters that are not UTF-8
+// (percent-encoded bytes such as %FF), as checkJSON does for bodies.
+func checkParamsUTF8(path map[string]string, query url.Values) error {
+	for name, v := range path {
+		if err := checkUTF8("path."+name, v); err != nil {
+			return err
+		}
+	}
+	for name, vs := range query {
+		if err := checkUTF8("query."+strings.ToValidUTF8(name, "\uFFFD"), name); err != nil {
+			return err
+		}
+		for _, v := range vs {
+			if err := checkUTF8("query."+name, v); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

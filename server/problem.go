@@ -21,7 +21,7 @@ const problemContentType = "application/problem+json"
 func statusOf(code domain.ErrorCode) int {
 	switch code {
 	case domain.CodeValidation, domain.CodeMalformedJSON, domain.CodeInvalidTenantID, domain.CodeInvalidCursor,
-		domain.CodeMetadataInvalid:
+		domain.CodeMetadataInvalid, domain.CodeMalformedRequest:
 		return http.StatusBadRequest
 	case domain.CodeUnauthorized:
 		return http.StatusUnauthorized
@@ -34,8 +34,12 @@ func statusOf(code domain.ErrorCode) int {
 	case domain.CodeConflict, domain.CodeVersionConflict, domain.CodeKeyRevoked, domain.CodeInvalidTransition,
 		domain.CodeJobActive:
 		return http.StatusConflict
+	case domain.CodeRequestTimeout:
+		return http.StatusRequestTimeout
 	case domain.CodePayloadTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case domain.CodeHeaderTooLarge:
+		return http.StatusRequestHeaderFieldsTooLarge
 	case domain.CodeUnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
 	case domain.CodeUnavailable:

@@ -7,6 +7,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
@@ -17,14 +18,16 @@ import (
 
 // Server holds the HTTP handler and what its middleware needs.
 type Server struct {
-	echo       *echo.Echo
-	contract   *Contract
-	log        *slog.Logger
-	keys       Keys
-	tenants    Tenants
-	maxBody    int64
-	maxUpload  int64
-	validation openapi3filter.Options
+	echo      *echo.Echo
+	contract  *Contract
+	log       *slog.Logger
+	keys      Keys
+	tenants   Tenants
+	maxBody   int64
+	maxUpload int64
+	// bodyTimeout bounds reading a request body (0: unbounded).
+	bodyTimeout time.Duration
+	validation  openapi3filter.Options
 	// uploadValidation skips the body: uploads are streamed to the handler.
 	uploadValidation openapi3filter.Options
 	specJSON         []byte
@@ -50,7 +53,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	}
 	s := &Server{
 		echo: echo.New(), contract: contract, log: d.Log, keys: d.Keys, tenants: d.Tenants,
-		maxBody: d.MaxBodyBytes, maxUpload: d.MaxUploadBytes, specJSON: specJSON,
+		maxBody: d.MaxBodyBytes, maxUpload: d.MaxUploadBytes, bodyTimeout: d.BodyReadTimeout, specJSON: specJSON,
 		validation: openapi3filter.Options{
 			MultiError:         true,
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"mime/multipart"
-	"net/http"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
@@ -43,6 +42,9 @@ func readUploadForm(r *multipart.Reader, maxFile int64) (ingest.Upload, error) {
 			if int64(len(data)) > maxFile {
 				return u, domain.Errorf(domain.CodePayloadTooLarge, "The file is over %d bytes.", maxFile)
 			}
+			if err := checkUTF8("file", part.FileName()); err != nil {
+				return u, err
+			}
 			u.Content, haveFile, partName = data, true, part.FileName()
 		case "kbId":
 			v, err := readField(part)
@@ -63,6 +65,9 @@ func readUploadForm(r *multipart.Reader, maxFile int64) (ingest.Upload, error) {
 			if fileName, err = readField(part); err != nil {
 				return u, err
 			}
+			if err := checkUTF8("fileName", fileName); err != nil {
+				return u, err
+			}
 		default:
 			return u, domain.Invalid(part.FormName(), "unknown form part; the form takes file, kbId, metadata and fileName")
 		}
@@ -72,6 +77,9 @@ func readUploadForm(r *multipart.Reader, maxFile int64) (ingest.Upload, error) {
 		return u, domain.Invalid("file", "is required")
 	case !haveKB:
 		return u, domain.Invalid("kbId", "is required")
+	}
+	if err := checkJSON(metadata, "metadata"); err != nil {
+		return u, err
 	}
 	if err := json.Unmarshal(metadata, &u.Metadata); err != nil || u.Metadata == nil {
 		return u, domain.Invalid("metadata", "must be a JSON object")
@@ -94,12 +102,6 @@ func readField(part *multipart.Part) (string, error) {
 	return string(data), nil
 }
 
-// formError tells a body over the limit from a broken form.
-func formError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return domain.Errorf(domain.CodePayloadTooLarge, "The request body is over %d bytes.", tooLarge.Limit)
-	}
-	return &domain.Error{Code: domain.CodeValidation, Message: "The multipart form is malformed.",
-		Fields: []domain.FieldError{{Field: "body", Message: "malformed multipart/form-data"}}, Err: err}
-}
+// formError tells a body over the limit or past its deadline from a
+// broken form.
+func formError(err error) error { return bodyReadError(err, "multipart form") }

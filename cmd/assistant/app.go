@@ -144,7 +144,8 @@ func (a *app) build(ctx context.Context) error {
 		Chat:            a.store, Dialogue: a.dialogue,
 		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
-		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, FrontendBaseURL: a.cfg.FrontendBaseURL,
+		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,
+		FrontendBaseURL: a.cfg.FrontendBaseURL,
 	})
 	if err != nil {
 		return err
@@ -320,14 +321,9 @@ func (a *app) ready(ctx context.Context, store *pg.Store) error {
 // serve answers requests on ln until ctx ends, then stops accepting and
 // lets in-flight requests finish (up to the shutdown timeout).
 func (a *app) serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           a.server.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
-	}
+	srv := a.server.HTTPServer(slog.NewLogLogger(a.log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(server.ProblemListener(ln)) }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)

@@ -47,6 +47,9 @@ type Config struct {
 	QdrantAPIKey string
 	// ShutdownTimeout bounds the wait for in-flight requests (ASSISTANT_SHUTDOWN_TIMEOUT).
 	ShutdownTimeout time.Duration
+	// BodyReadTimeout bounds reading a JSON request body; an upload gets it
+	// plus its size at 64 KiB/s (ASSISTANT_BODY_READ_TIMEOUT).
+	BodyReadTimeout time.Duration
 }
 
 // LoadConfig reads the configuration through getenv. A bad value is an
@@ -101,6 +104,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.ShutdownTimeout, err = time.ParseDuration(orDefault(getenv("ASSISTANT_SHUTDOWN_TIMEOUT"), "30s")); err != nil || c.ShutdownTimeout <= 0 {
 		return c, fmt.Errorf("ASSISTANT_SHUTDOWN_TIMEOUT: want a positive duration such as 30s, got %q", getenv("ASSISTANT_SHUTDOWN_TIMEOUT"))
 	}
+	if c.BodyReadTimeout, err = time.ParseDuration(orDefault(getenv("ASSISTANT_BODY_READ_TIMEOUT"), "30s")); err != nil || c.BodyReadTimeout <= 0 {
+		return c, fmt.Errorf("ASSISTANT_BODY_READ_TIMEOUT: want a positive duration such as 30s, got %q", getenv("ASSISTANT_BODY_READ_TIMEOUT"))
+	}
 	return c, nil
 }
 
@@ -121,12 +127,16 @@ func (c Config) LogValue() slog.Value {
 		slog.String("qdrant_url", maskURL(c.QdrantURL)),
 		slog.Bool("qdrant_api_key_set", c.QdrantAPIKey != ""),
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
+		slog.String("body_read_timeout", c.BodyReadTimeout.String()),
 	)
 }
 
 // maskURL hides the password of a URL-form connection string; a key=value
 // one is hidden whole, since it may carry password=….
 func maskURL(s string) string {
+	if s == "" {
+		return ""
+	}
 	u, err := url.Parse(s)
 	if err != nil || u.Scheme == "" {
 		return "[masked]"

@@ -66,7 +66,7 @@ func testConfig(t testing.TB, databaseURL string) Config {
 		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10, MaxUploadBytes: 2 << 20,
 		IndexWorkers: 2, IndexLease: 2 * time.Second,
 		FrontendBaseURL: "http://localhost:3000", LogLevel: slog.LevelDebug, LogFormat: "json",
-		ShutdownTimeout: 10 * time.Second,
+		ShutdownTimeout: 10 * time.Second, BodyReadTimeout: 10 * time.Second,
 	}
 }
 

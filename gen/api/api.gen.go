@@ -5167,6 +5167,9 @@ type NotFound = Problem
 // PayloadTooLarge An RFC 9457 problem detail.
 type PayloadTooLarge = Problem
 
+// RequestTimeout An RFC 9457 problem detail.
+type RequestTimeout = Problem
+
 // Unauthorized An RFC 9457 problem detail.
 type Unauthorized = Problem
 
@@ -10356,6 +10359,8 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
+type RequestTimeoutApplicationProblemPlusJSONResponse Problem
+
 type UnauthorizedApplicationProblemPlusJSONResponse Problem
 
 type UnavailableApplicationProblemPlusJSONResponse Problem
@@ -10522,6 +10527,22 @@ func (response CreateApiKey403ApplicationProblemPlusJSONResponse) VisitCreateApi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateApiKey408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateApiKey408ApplicationProblemPlusJSONResponse) VisitCreateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10977,6 +10998,22 @@ func (response TestDialogue404ApplicationProblemPlusJSONResponse) VisitTestDialo
 	return err
 }
 
+type TestDialogue408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue408ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TestDialogue413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -11178,6 +11215,22 @@ func (response UpdateEmbeddingConfig403ApplicationProblemPlusJSONResponse) Visit
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig408ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11583,6 +11636,22 @@ func (response CreateBehaviorRule403ApplicationProblemPlusJSONResponse) VisitCre
 	return err
 }
 
+type CreateBehaviorRule408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule408ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateBehaviorRule413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -11919,6 +11988,22 @@ func (response UpdateBehaviorRule404ApplicationProblemPlusJSONResponse) VisitUpd
 	return err
 }
 
+type UpdateBehaviorRule408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule408ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateBehaviorRule409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -12144,6 +12229,22 @@ func (response CreateForbiddenWord403ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord408ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12500,6 +12601,22 @@ func (response UpdateForbiddenWord404ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type UpdateForbiddenWord408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord408ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateForbiddenWord409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -12721,6 +12838,22 @@ func (response UpdateGuardrailSettings403ApplicationProblemPlusJSONResponse) Vis
 	return err
 }
 
+type UpdateGuardrailSettings408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings408ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateGuardrailSettings409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -12852,6 +12985,22 @@ func (response TestGuardrails403ApplicationProblemPlusJSONResponse) VisitTestGua
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails408ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13065,6 +13214,22 @@ func (response CreateIntentRule403ApplicationProblemPlusJSONResponse) VisitCreat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule408ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13421,6 +13586,22 @@ func (response UpdateIntentRule404ApplicationProblemPlusJSONResponse) VisitUpdat
 	return err
 }
 
+type UpdateIntentRule408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule408ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateIntentRule409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -13569,6 +13750,22 @@ func (response TestIntentRule404ApplicationProblemPlusJSONResponse) VisitTestInt
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule408ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13798,6 +13995,22 @@ func (response UploadDocument404ApplicationProblemPlusJSONResponse) VisitUploadD
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument408ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14626,6 +14839,22 @@ func (response CreateKnowledgeBase403ApplicationProblemPlusJSONResponse) VisitCr
 	return err
 }
 
+type CreateKnowledgeBase408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateKnowledgeBase408ApplicationProblemPlusJSONResponse) VisitCreateKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateKnowledgeBase409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -14978,6 +15207,22 @@ func (response UpdateKnowledgeBase404ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type UpdateKnowledgeBase408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateKnowledgeBase408ApplicationProblemPlusJSONResponse) VisitUpdateKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateKnowledgeBase409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -15125,6 +15370,22 @@ func (response ReindexDocuments404ApplicationProblemPlusJSONResponse) VisitReind
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocuments408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments408ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15332,6 +15593,22 @@ func (response UpdateLlmConfig403ApplicationProblemPlusJSONResponse) VisitUpdate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig408ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15734,6 +16011,22 @@ func (response CreateMetadataField403ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField408ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16177,6 +16470,22 @@ func (response UpdateMetadataField404ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type UpdateMetadataField408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField408ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateMetadataField409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -16325,6 +16634,22 @@ func (response ChangeMetadataFieldStatus404ApplicationProblemPlusJSONResponse) V
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus408ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17172,6 +17497,22 @@ func (response CreatePromptTemplate403ApplicationProblemPlusJSONResponse) VisitC
 	return err
 }
 
+type CreatePromptTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate408ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreatePromptTemplate409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -17524,6 +17865,22 @@ func (response UpdatePromptTemplate404ApplicationProblemPlusJSONResponse) VisitU
 	return err
 }
 
+type UpdatePromptTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate408ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePromptTemplate409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -17676,6 +18033,22 @@ func (response PreviewPromptTemplate404ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type PreviewPromptTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate408ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PreviewPromptTemplate413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -17812,6 +18185,22 @@ func (response PublishPromptTemplate404ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type PublishPromptTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate408ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PublishPromptTemplate413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -17944,6 +18333,22 @@ func (response RollbackPromptTemplate404ApplicationProblemPlusJSONResponse) Visi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate408ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18186,6 +18591,22 @@ func (response RunRagExperiment403ApplicationProblemPlusJSONResponse) VisitRunRa
 	return err
 }
 
+type RunRagExperiment408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment408ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RunRagExperiment413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -18330,6 +18751,22 @@ func (response StreamRagExperiment403ApplicationProblemPlusJSONResponse) VisitSt
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperiment408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment408ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18543,6 +18980,22 @@ func (response CreateScriptFlow403ApplicationProblemPlusJSONResponse) VisitCreat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow408ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18883,6 +19336,22 @@ func (response UpdateScriptFlow404ApplicationProblemPlusJSONResponse) VisitUpdat
 	return err
 }
 
+type UpdateScriptFlow408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow408ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateScriptFlow409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -19031,6 +19500,22 @@ func (response SimulateScriptFlow404ApplicationProblemPlusJSONResponse) VisitSim
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow408ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19429,6 +19914,22 @@ func (response UpdateTenantSettings403ApplicationProblemPlusJSONResponse) VisitU
 	return err
 }
 
+type UpdateTenantSettings408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTenantSettings408ApplicationProblemPlusJSONResponse) VisitUpdateTenantSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateTenantSettings409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -19768,6 +20269,22 @@ func (response UpdateTenant404ApplicationProblemPlusJSONResponse) VisitUpdateTen
 	return err
 }
 
+type UpdateTenant408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTenant408ApplicationProblemPlusJSONResponse) VisitUpdateTenantResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateTenant409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -19907,6 +20424,22 @@ func (response CreateChatSession403ApplicationProblemPlusJSONResponse) VisitCrea
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession408ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20531,6 +21064,22 @@ func (response PostChatMessage404ApplicationProblemPlusJSONResponse) VisitPostCh
 	return err
 }
 
+type PostChatMessage408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage408ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PostChatMessage413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -20766,6 +21315,22 @@ func (response ReplaceChatSessionSlots404ApplicationProblemPlusJSONResponse) Vis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots408ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21074,6 +21639,22 @@ func (response SearchKnowledgeBase403ApplicationProblemPlusJSONResponse) VisitSe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchKnowledgeBase408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase408ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21557,6 +22138,22 @@ func (response SwitchRetrievalStrategy403ApplicationProblemPlusJSONResponse) Vis
 	return err
 }
 
+type SwitchRetrievalStrategy408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy408ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SwitchRetrievalStrategy413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -21672,6 +22269,22 @@ func (response ValidateRetrievalStrategy403ApplicationProblemPlusJSONResponse) V
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy408ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
 	_, err := buf.WriteTo(w)
 	return err
 }
