@@ -128,4 +128,7 @@ type Deps struct {
 	BodyReadTimeout time.Duration
 	// FrontendBaseURL is the share-link base of tenants that set none.
 	FrontendBaseURL string
+	// CORSOrigins are the browser origins allowed to call the API (none:
+	// no CORS headers).
+	CORSOrigins []string
 }

@@ -68,9 +68,11 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	// The order is part of the design: nothing below recover can crash the
-	// process, every log line has a request id, no body is read before the
-	// limit applies, and validation runs with the caller and tenant known.
-	e.Use(s.recoverPanics, requestID, s.logRequests, s.limitBody, s.authenticate, s.enterTenant, s.validateRequest)
+	// process, every log line has a request id, a browser's preflight is
+	// answered before authentication (it carries no key), no body is read
+	// before the limit applies, and validation runs with the caller and
+	// tenant known.
+	e.Use(s.recoverPanics, requestID, s.logRequests, cors(d.CORSOrigins), streamHeaders, s.limitBody, s.authenticate, s.enterTenant, s.validateRequest)
 	api.RegisterHandlersWithBaseURL(e, api.NewStrictHandler(&handlers{d: d}, []api.StrictMiddlewareFunc{negotiateStream}), BasePath)
 	s.registerMeta(d)
 	return s, nil

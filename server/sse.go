@@ -13,6 +13,10 @@ import (
 // ssePing is how often an idle stream sends a comment, so proxies keep it.
 const ssePing = 15 * time.Second
 
+// sseRetryMillis is the reconnection delay the first event tells
+// EventSource clients (the SSE retry field).
+const sseRetryMillis = 3000
+
 // sseStream writes server-sent events into a pipe whose reader the
 // generated response copies to the client, flushing each write.
 type sseStream struct {
@@ -22,6 +26,8 @@ type sseStream struct {
 	begun chan error
 	// next numbers the events of send.
 	next int
+	// retrySent records that the retry field went out with the first event.
+	retrySent bool
 }
 
 func (s *sseStream) started() { s.once.Do(func() { s.begun <- nil }) }
@@ -30,7 +36,11 @@ func (s *sseStream) write(id, event string, data []byte) error {
 	s.started()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err := fmt.Fprintf(s.w, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data)
+	retry := ""
+	if !s.retrySent {
+		retry, s.retrySent = fmt.Sprintf("retry: %d\n", sseRetryMillis), true
+	}
+	_, err := fmt.Fprintf(s.w, "%sid: %s\nevent: %s\ndata: %s\n\n", retry, id, event, data)
 	return err
 }
 

@@ -145,7 +145,7 @@ func (a *app) build(ctx context.Context) error {
 		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,
-		FrontendBaseURL: a.cfg.FrontendBaseURL,
+		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins,
 	})
 	if err != nil {
 		return err

@@ -50,6 +50,10 @@ type Config struct {
 	// BodyReadTimeout bounds reading a JSON request body; an upload gets it
 	// plus its size at 64 KiB/s (ASSISTANT_BODY_READ_TIMEOUT).
 	BodyReadTimeout time.Duration
+	// CORSOrigins are the browser origins allowed to call the API
+	// (ASSISTANT_CORS_ORIGINS, comma-separated; default the origin of
+	// FRONTEND_BASE_URL; "none" for no CORS headers).
+	CORSOrigins []string
 }
 
 // LoadConfig reads the configuration through getenv. A bad value is an
@@ -104,10 +108,39 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.ShutdownTimeout, err = time.ParseDuration(orDefault(getenv("ASSISTANT_SHUTDOWN_TIMEOUT"), "30s")); err != nil || c.ShutdownTimeout <= 0 {
 		return c, fmt.Errorf("ASSISTANT_SHUTDOWN_TIMEOUT: want a positive duration such as 30s, got %q", getenv("ASSISTANT_SHUTDOWN_TIMEOUT"))
 	}
+	if c.CORSOrigins, err = corsOrigins(getenv("ASSISTANT_CORS_ORIGINS"), c.FrontendBaseURL); err != nil {
+		return c, fmt.Errorf("ASSISTANT_CORS_ORIGINS: %w", err)
+	}
 	if c.BodyReadTimeout, err = time.ParseDuration(orDefault(getenv("ASSISTANT_BODY_READ_TIMEOUT"), "30s")); err != nil || c.BodyReadTimeout <= 0 {
 		return c, fmt.Errorf("ASSISTANT_BODY_READ_TIMEOUT: want a positive duration such as 30s, got %q", getenv("ASSISTANT_BODY_READ_TIMEOUT"))
 	}
 	return c, nil
+}
+
+// corsOrigins reads the comma-separated origin list; empty means the
+// origin of the front-end base URL, "none" means no browser access.
+func corsOrigins(list, frontend string) ([]string, error) {
+	if strings.TrimSpace(list) == "none" {
+		return nil, nil
+	}
+	if strings.TrimSpace(list) == "" {
+		u, _ := url.Parse(frontend)
+		return []string{u.Scheme + "://" + u.Host}, nil
+	}
+	var out []string
+	for _, o := range strings.Split(list, ",") {
+		o = strings.TrimRight(strings.TrimSpace(o), "/")
+		if o == "*" {
+			out = append(out, o)
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
+			return nil, fmt.Errorf("want origins such as https://app.example.com (scheme and host, no path), '*' or none, got %q", o)
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 // LogValue masks the secrets when the configuration is logged.
@@ -128,6 +161,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("qdrant_api_key_set", c.QdrantAPIKey != ""),
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
 		slog.String("body_read_timeout", c.BodyReadTimeout.String()),
+		slog.Any("cors_origins", c.CORSOrigins),
 	)
 }
 

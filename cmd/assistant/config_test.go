@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,19 +23,35 @@ func TestConfigDefaults(t *testing.T) {
 	assert.Equal(t, "http://localhost:3000", c.FrontendBaseURL)
 	assert.Equal(t, slog.LevelInfo, c.LogLevel)
 	assert.Equal(t, "json", c.LogFormat)
+	assert.Equal(t, []string{"http://localhost:3000"}, c.CORSOrigins, "the front-end's origin")
+	assert.Equal(t, 30*time.Second, c.BodyReadTimeout)
+
+	c, err = LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
+		"FRONTEND_BASE_URL": "https://help.example.com/app/", "ASSISTANT_CORS_ORIGINS": ""}))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://help.example.com"}, c.CORSOrigins)
+	c, err = LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
+		"ASSISTANT_CORS_ORIGINS": " https://a.example.com, http://localhost:5173/ "}))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://a.example.com", "http://localhost:5173"}, c.CORSOrigins)
+	c, err = LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app", "ASSISTANT_CORS_ORIGINS": "none"}))
+	require.NoError(t, err)
+	assert.Empty(t, c.CORSOrigins)
 }
 
 func TestBadConfigNamesTheVariable(t *testing.T) {
 	base := map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}
 	cases := map[string]string{
-		"ASSISTANT_ADDR":             "8080",
-		"DATABASE_URL":               "",
-		"ASSISTANT_MAX_BODY_BYTES":   "lots",
-		"ASSISTANT_DEFAULT_API_KEY":  "short",
-		"FRONTEND_BASE_URL":          "localhost:3000",
-		"LOG_LEVEL":                  "chatty",
-		"LOG_FORMAT":                 "xml",
-		"ASSISTANT_SHUTDOWN_TIMEOUT": "soon",
+		"ASSISTANT_ADDR":              "8080",
+		"DATABASE_URL":                "",
+		"ASSISTANT_MAX_BODY_BYTES":    "lots",
+		"ASSISTANT_DEFAULT_API_KEY":   "short",
+		"FRONTEND_BASE_URL":           "localhost:3000",
+		"LOG_LEVEL":                   "chatty",
+		"LOG_FORMAT":                  "xml",
+		"ASSISTANT_SHUTDOWN_TIMEOUT":  "soon",
+		"ASSISTANT_BODY_READ_TIMEOUT": "-1s",
+		"ASSISTANT_CORS_ORIGINS":      "https://a.example.com/path",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -65,7 +65,7 @@ func testConfig(t testing.TB, databaseURL string) Config {
 		Addr: "127.0.0.1:0", DatabaseURL: databaseURL, DataDir: t.TempDir(),
 		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10, MaxUploadBytes: 2 << 20,
 		IndexWorkers: 2, IndexLease: 2 * time.Second,
-		FrontendBaseURL: "http://localhost:3000", LogLevel: slog.LevelDebug, LogFormat: "json",
+		FrontendBaseURL: "http://localhost:3000", CORSOrigins: []string{"http://localhost:3000"}, LogLevel: slog.LevelDebug, LogFormat: "json",
 		ShutdownTimeout: 10 * time.Second, BodyReadTimeout: 10 * time.Second,
 	}
 }
