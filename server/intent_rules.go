@@ -126,7 +126,7 @@ func (h *handlers) TestIntentRule(ctx context.Context, r api.TestIntentRuleReque
 		Conflicts: convertAll(res.Conflicts, toAPIIntentRuleMatch),
 	}
 	if res.Winner != nil {
-		w := toAPIIntentRuleMatch(*res.Winner)
+		w := api.IntentRuleWinner(toAPIIntentRuleMatch(*res.Winner))
 		out.Winner = &w
 	}
 	return api.TestIntentRule200JSONResponse(out), nil

@@ -246,6 +246,10 @@ func (e *env) checkContract(hr *http.Request, out response) {
 	}
 	require.NoError(e.t, openapi3filter.ValidateResponse(context.Background(), in),
 		"%s %s answered %d, which the contract does not allow: %s", hr.Method, hr.URL.Path, out.Status, out.Body)
+	strict, err := loadStrictContract()
+	require.NoError(e.t, err)
+	require.NoError(e.t, strict.validate(route, out.Status, out.Header, out.Body),
+		"%s %s answered %d, which a strict reading of the contract does not allow: %s", hr.Method, hr.URL.Path, out.Status, out.Body)
 }
 
 // createKey makes a key with the root key and returns its id and secret.

@@ -46,10 +46,10 @@ func TestTrailingDataAfterAJSONBodyIsRefused(t *testing.T) {
 func TestTextThatIsNotUTF8IsRefusedNamingTheField(t *testing.T) {
 	e := newEnv(t)
 	cases := map[string]string{
-		"{\"name\":\"\xff\xfe\"}":                                   "/name",
-		"{\"name\":\"ok\",\"description\":\"caf\xe9\"}":             "/description",
+		"{\"name\":\"\xff\xfe\"}":                                       "/name",
+		"{\"name\":\"ok\",\"description\":\"caf\xe9\"}":                 "/description",
 		"{\"name\":\"ok\",\"metadataSchema\":{\"a\":[\"x\",\"\xc3\"]}}": "/metadataSchema/a/1",
-		"{\"name\":\"ok\",\"d\xff\":1}":                              "/d\uFFFD",
+		"{\"name\":\"ok\",\"d\xff\":1}":                                 "/d\uFFFD",
 	}
 	for body, field := range cases {
 		r := e.do(req{method: "POST", path: "/api/v1/admin/kb/knowledge-bases", tenant: "acme", body: body})
@@ -94,8 +94,8 @@ func rawExchange(t *testing.T, addr, request string) (*http.Response, []byte) {
 	return res, body
 }
 
-// problemCode checks a raw answer is a problem and returns its code.
-func problemCode(t *testing.T, res *http.Response, body []byte) string {
+// rawProblemCode checks a raw answer is a problem and returns its code.
+func rawProblemCode(t *testing.T, res *http.Response, body []byte) string {
 	t.Helper()
 	require.Equal(t, "application/problem+json", res.Header.Get("Content-Type"), "%s", body)
 	var p map[string]any
@@ -114,15 +114,15 @@ func TestErrorsBeforeAnyHandlerAreProblems(t *testing.T) {
 	huge := "GET /api/v1/admin/kb/knowledge-bases HTTP/1.1\r\nHost: x\r\nX-Junk: " + strings.Repeat("a", 100<<10) + "\r\n\r\n"
 	res, body := rawExchange(t, addr, huge)
 	assert.Equal(t, http.StatusRequestHeaderFieldsTooLarge, res.StatusCode)
-	assert.Equal(t, "header_too_large", problemCode(t, res, body))
+	assert.Equal(t, "header_too_large", rawProblemCode(t, res, body))
 
 	res, body = rawExchange(t, addr, "NONSENSE\r\n\r\n")
 	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
-	assert.Equal(t, "malformed_request", problemCode(t, res, body))
+	assert.Equal(t, "malformed_request", rawProblemCode(t, res, body))
 
 	res, body = rawExchange(t, addr, "POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
 	assert.Equal(t, http.StatusNotImplemented, res.StatusCode)
-	assert.Equal(t, "malformed_request", problemCode(t, res, body))
+	assert.Equal(t, "malformed_request", rawProblemCode(t, res, body))
 
 	// A well-formed request on the same listener is untouched.
 	ok, err := http.Get("http://" + addr + "/healthz")
@@ -143,7 +143,7 @@ func TestABodyHasADeadlineAndALongAnswerDoesNot(t *testing.T) {
 		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":", e.root)
 	res, body := rawExchange(t, addr, slow)
 	assert.Equal(t, http.StatusRequestTimeout, res.StatusCode, "%s", body)
-	assert.Equal(t, "request_timeout", problemCode(t, res, body))
+	assert.Equal(t, "request_timeout", rawProblemCode(t, res, body))
 	assert.Less(t, time.Since(start), 15*time.Second, "answered soon after the 1 s deadline, not held open")
 
 	// A streamed reply that takes longer than the body deadline runs to

@@ -1240,7 +1240,9 @@ type ApiKey struct {
 	Scopes    []ApiKeyScope `json:"scopes"`
 
 	// TenantId The tenant the key is bound to; null for a platform key.
-	TenantId *TenantId `json:"tenantId"`
+	//
+	// Example: acme
+	TenantId *string `json:"tenantId"`
 }
 
 // ApiKeyCreateRequest Example: {"expiresAt":"2027-11-22T08:00:00Z","name":"website widget","scopes":["chat"],"tenantId":"acme"}
@@ -1255,7 +1257,9 @@ type ApiKeyCreateRequest struct {
 	Scopes []ApiKeyScope `json:"scopes"`
 
 	// TenantId Bind the key to this tenant; null or absent makes a platform key (platform callers only).
-	TenantId *TenantId `json:"tenantId,omitempty"`
+	//
+	// Example: acme
+	TenantId *string `json:"tenantId,omitempty"`
 }
 
 // ApiKeyId Example: key_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
@@ -1562,10 +1566,14 @@ type ChatMessageSource struct {
 // ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null}
 type ChatReply struct {
 	// Answer The text to show, after the output guardrails.
-	Answer     string     `json:"answer"`
-	Confidence *float64   `json:"confidence"`
-	CreatedAt  time.Time  `json:"createdAt"`
-	Flow       *ReplyFlow `json:"flow"`
+	Answer     string    `json:"answer"`
+	Confidence *float64  `json:"confidence"`
+	CreatedAt  time.Time `json:"createdAt"`
+
+	// Flow Where the session's flow stands after the reply; null when no flow is running.
+	//
+	// Example: {"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true}
+	Flow *ReplyFlow `json:"flow"`
 
 	// MessageId The reply's message id (not stored in a complete-flow test).
 	MessageId    string                `json:"messageId"`
@@ -1667,7 +1675,9 @@ type ChatSessionMemory struct {
 	Slots SlotValues `json:"slots"`
 
 	// SummarizedUpTo The newest message the summary covers; null when there is no summary.
-	SummarizedUpTo *MessageId `json:"summarizedUpTo"`
+	//
+	// Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SummarizedUpTo *string `json:"summarizedUpTo"`
 
 	// Summary The rolling summary of the messages older than the recent turns; empty when none.
 	//
@@ -3072,8 +3082,8 @@ type IntentRuleTestResult struct {
 	// RuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	RuleId IntentRuleId `json:"ruleId"`
 
-	// Winner The enabled rule that wins for the message (this rule or another); null when none matches.
-	Winner *IntentRuleMatch `json:"winner"`
+	// Winner The enabled rule that wins for the message (this rule or another), as an IntentRuleMatch; null when none matches.
+	Winner *IntentRuleWinner `json:"winner"`
 
 	// WouldWin Whether the tested rule matches and outranks every conflict (once enabled, if it is not).
 	//
@@ -3135,6 +3145,36 @@ type IntentRuleUpdateRequest struct {
 	//
 	// Example: 3
 	Version Version `json:"version"`
+}
+
+// IntentRuleWinner The enabled rule that wins for the message (this rule or another), as an IntentRuleMatch; null when none matches.
+type IntentRuleWinner struct {
+	// Keywords Keywords, matched on the normalised message (Latin ones as whole words).
+	//
+	// Example: ["refund","退款"]
+	Keywords IntentRuleKeywords `json:"keywords"`
+
+	// Name Example: Refund request
+	Name string `json:"name"`
+
+	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	//
+	// Example: ["order\\s*#?\\d{6,}"]
+	Patterns IntentRulePatterns `json:"patterns"`
+
+	// Priority Example: 10
+	Priority int32 `json:"priority"`
+
+	// ResponseType How a matched rule answers: `fixed` replies with `fixedText`; `rag` answers from `kbIds` (all
+	// of the tenant's knowledge bases when empty); `flow` starts the script flow `flowId`;
+	// `transfer` hands over to a human with `transferReason`.
+	//
+	//
+	// Example: fixed
+	ResponseType IntentResponseType `json:"responseType"`
+
+	// RuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId IntentRuleId `json:"ruleId"`
 }
 
 // JsonSchemaObject A JSON Schema (draft 2020-12); free-form by nature.
@@ -4224,7 +4264,7 @@ type ReindexResult struct {
 	Queued int32 `json:"queued"`
 }
 
-// ReplyFlow Where the session's flow stands after the reply.
+// ReplyFlow Where the session's flow stands after the reply; null when no flow is running.
 //
 // Example: {"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true}
 type ReplyFlow struct {
