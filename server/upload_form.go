@@ -3,8 +3,10 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime/multipart"
+	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
@@ -13,6 +15,9 @@ import (
 // uploadFormSlack is the room an upload's body gets beyond the file limit,
 // for the form's other parts and its boundaries.
 const uploadFormSlack = 256 << 10
+
+// maxFileName is the contract's maxLength of the form's fileName.
+const maxFileName = 1024
 
 // maxFormField bounds each text part of the upload form.
 const maxFormField = 64 << 10
@@ -67,6 +72,9 @@ func readUploadForm(r *multipart.Reader, maxFile int64) (ingest.Upload, error) {
 			}
 			if err := checkUTF8("fileName", fileName); err != nil {
 				return u, err
+			}
+			if utf8.RuneCountInString(fileName) > maxFileName {
+				return u, domain.Invalid("fileName", fmt.Sprintf("is over %d characters", maxFileName))
 			}
 		default:
 			return u, domain.Invalid(part.FormName(), "unknown form part; the form takes file, kbId, metadata and fileName")
