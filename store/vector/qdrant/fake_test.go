@@ -80,6 +80,7 @@ func startFake(t *testing.T, dims int, apiKey string) (*fake, string, func()) {
 	)
 	qc.RegisterCollectionsServer(srv, &fakeCollections{f: f})
 	qc.RegisterPointsServer(srv, &fakePoints{f: f})
+	qc.RegisterQdrantServer(srv, fakeHealth{})
 	go func() { _ = srv.Serve(lis) }()
 	var once sync.Once
 	stop := func() { once.Do(srv.Stop) }
