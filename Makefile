@@ -9,10 +9,13 @@ DATA_DIR ?= $(or $(ASSISTANT_DATA_DIR),.data)
 SQLC := go tool -modfile=tools/sqlc.mod sqlc
 OAPI := go tool oapi-codegen
 NPM_BIN := tools/npm/node_modules/.bin
+# A Node.js fetched by scripts/node-bootstrap.sh (when the machine's is
+# missing or too old) lives here; the npm tools run with it when it exists.
+NODE_BIN := $(CURDIR)/tools/npm/.node/bin
 export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
-.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms reliability
+.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms reliability notices
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -32,13 +35,15 @@ test-go: ## the Go tests (integration tests start their own PostgreSQL; OCR test
 	go vet ./...
 	go test -count=1 ./...
 
+lint-spec tools: export PATH := $(NODE_BIN):$(PATH)
+
 lint-spec: tools ## lint the contract (Redocly, zero warnings) and check TypeScript clients generate from it
 	$(NPM_BIN)/redocly lint --config tools/npm/redocly.yaml openapi/openapi.yaml
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	  $(NPM_BIN)/openapi-typescript openapi/openapi.yaml -o "$$tmp/openapi.d.ts" && \
 	  $(NPM_BIN)/tsc --noEmit --strict "$$tmp/openapi.d.ts"
 
-tools: ## install the pinned npm tools (Node.js from Debian when missing)
+tools: ## install the pinned npm tools (and a Node.js from the npm registry when the machine's is missing or too old)
 	scripts/npm-tools.sh
 
 eval: ## answer quality on untouched defaults through the real HTTP API: prints the table, fails below eval/baseline.json (also part of make test)
@@ -58,6 +63,9 @@ generate: ## regenerate gen/api (oapi-codegen) and gen/db (sqlc)
 
 demo: ## walk through the main job against a running `make run` (sample FAQ, cited answers, a hand-off)
 	go run ./cmd/demo
+
+notices: ## regenerate THIRD_PARTY_NOTICES from the module graph of ./cmd/assistant (make test fails when it is stale)
+	go run ./tools/notices
 
 samples: ## regenerate the sample FAQ PDFs
 	go run ./samples/faq/gen

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -144,4 +145,36 @@ func TestExpiredKeysAreRefused(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	_, err = keys.Authenticate(t.Context(), secret)
 	assert.Equal(t, domain.CodeUnauthorized, domain.ErrorCodeOf(err), "expiry is checked on every use, cached or not")
+}
+
+// Create checks what the contract checks, for callers that do not come
+// through HTTP (the command line).
+func TestCreateValidatesItsInput(t *testing.T) {
+	keys, _ := newKeys(t, access.DefaultKeyOptions())
+	chat := []domain.Scope{domain.ScopeChat}
+	past := time.Now().Add(-time.Minute)
+	cases := []struct {
+		name  string
+		in    access.CreateKeyInput
+		field string
+	}{
+		{"an empty name", access.CreateKeyInput{Name: "", Scopes: chat}, "/name"},
+		{"a name over 100 characters", access.CreateKeyInput{Name: strings.Repeat("é", 101), Scopes: chat}, "/name"},
+		{"no scope", access.CreateKeyInput{Name: "widget"}, "/scopes"},
+		{"an unknown scope", access.CreateKeyInput{Name: "widget", Scopes: []domain.Scope{"root"}}, "/scopes"},
+		{"an expiry in the past", access.CreateKeyInput{Name: "widget", Scopes: chat, ExpiresAt: &past}, "/expiresAt"},
+	}
+	for _, c := range cases {
+		t.Run(c.name+" is refused", func(t *testing.T) {
+			_, _, err := keys.Create(t.Context(), platform(), c.in)
+			var de *domain.Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, domain.CodeValidation, de.Code)
+			require.Len(t, de.Fields, 1)
+			assert.Equal(t, c.field, de.Fields[0].Field)
+		})
+	}
+	_, secret, err := keys.Create(t.Context(), platform(), access.CreateKeyInput{Name: "widget", Scopes: chat})
+	require.NoError(t, err)
+	assert.True(t, access.WellFormedSecret(secret))
 }

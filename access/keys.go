@@ -2,8 +2,10 @@ package access
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sync/singleflight"
 
@@ -37,6 +39,8 @@ type Keys struct {
 	cache   *keyCache
 	group   singleflight.Group
 	now     func() time.Time
+	// lookups counts the key cache's hits and misses (CountLookups).
+	lookups domain.LookupCounter
 }
 
 // NewKeys returns the key service.
@@ -60,6 +64,7 @@ func (k *Keys) Authenticate(ctx context.Context, secret string) (domain.Principa
 	h := HashSecret(secret)
 	now := k.now()
 	key, unknown, hit := k.cache.get(h, now)
+	k.lookups.Count(hit)
 	if !hit {
 		var err error
 		key, unknown, err = k.lookup(ctx, h, now)
@@ -124,10 +129,30 @@ type CreateKeyInput struct {
 	ExpiresAt *time.Time
 }
 
+// maxKeyName bounds a key's name, in characters (as the contract does).
+const maxKeyName = 100
+
+// validate checks what the contract checks of an HTTP request, for
+// callers that do not come through it (the command line).
+func (in CreateKeyInput) validate() error {
+	if n := utf8.RuneCountInString(in.Name); n < 1 || n > maxKeyName || !utf8.ValidString(in.Name) {
+		return domain.Invalid("/name", fmt.Sprintf("must be 1 to %d characters of UTF-8", maxKeyName))
+	}
+	if len(in.Scopes) == 0 {
+		return domain.Invalid("/scopes", "at least one scope is required: admin, chat")
+	}
+	for _, s := range in.Scopes {
+		if s != domain.ScopeAdmin && s != domain.ScopeChat {
+			return domain.Invalid("/scopes", fmt.Sprintf("unknown scope %q: want admin or chat", s))
+		}
+	}
+	return nil
+}
+
 // Create issues a key and returns it with its secret, which is not kept.
 // Returns CodeForbidden when a tenant-bound caller asks for a platform key,
 // CodeTenantForbidden when it names another tenant, and CodeValidation for
-// an expiry in the past.
+// a name, scope or expiry the contract would refuse.
 func (k *Keys) Create(ctx context.Context, caller domain.Principal, in CreateKeyInput) (domain.APIKey, string, error) {
 	if !caller.IsPlatform() {
 		if in.TenantID == nil {
@@ -136,6 +161,9 @@ func (k *Keys) Create(ctx context.Context, caller domain.Principal, in CreateKey
 		if !caller.MayActIn(*in.TenantID) {
 			return domain.APIKey{}, "", tenantForbidden()
 		}
+	}
+	if err := in.validate(); err != nil {
+		return domain.APIKey{}, "", err
 	}
 	if in.ExpiresAt != nil && !in.ExpiresAt.After(k.now()) {
 		return domain.APIKey{}, "", domain.Invalid("/expiresAt", "must be in the future")

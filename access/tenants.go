@@ -21,6 +21,8 @@ type Tenants struct {
 	ttl      time.Duration
 	maxItems int
 	now      func() time.Time
+	// lookups counts the cache's hits and misses (CountLookups).
+	lookups domain.LookupCounter
 
 	mu    sync.RWMutex
 	cache map[domain.TenantID]cachedTenant
@@ -38,7 +40,9 @@ func (t *Tenants) Resolve(ctx context.Context, id domain.TenantID) (domain.Tenan
 	t.mu.RLock()
 	e, ok := t.cache[id]
 	t.mu.RUnlock()
-	if ok && now.Before(e.expires) {
+	hit := ok && now.Before(e.expires)
+	t.lookups.Count(hit)
+	if hit {
 		return e.tenant, nil
 	}
 	tenant, err := t.store.EnsureTenant(ctx, id)

@@ -23,6 +23,13 @@ func WithTenant(ctx context.Context, t Tenant) context.Context {
 	return context.WithValue(ctx, tenantKey{}, t)
 }
 
+// TenantRecordFrom returns the whole tenant the request acts in, as it was
+// when the request entered it.
+func TenantRecordFrom(ctx context.Context) (Tenant, bool) {
+	t, ok := ctx.Value(tenantKey{}).(Tenant)
+	return t, ok
+}
+
 // TenantFrom returns the tenant the request acts in. It returns
 // CodeInvalidTenantID when the request named none, so a handler of a
 // tenant-scoped operation can never run without one.
@@ -32,4 +39,18 @@ func TenantFrom(ctx context.Context) (TenantID, error) {
 		return "", Errorf(CodeInvalidTenantID, "The X-Tenant-Id header is required.")
 	}
 	return t.ID, nil
+}
+
+type requestIDKey struct{}
+
+// WithRequestID returns ctx carrying the id of the request it serves (the
+// X-Request-Id), so that every log line of the request's work can name it.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// RequestIDFrom returns the id of the request ctx serves; "" when none.
+func RequestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
 }

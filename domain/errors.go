@@ -48,6 +48,12 @@ const (
 	CodePayloadTooLarge ErrorCode = "payload_too_large"
 	// CodeUnsupportedMediaType: the body's content type is not accepted.
 	CodeUnsupportedMediaType ErrorCode = "unsupported_media_type"
+	// CodeRateLimited: the API key or the tenant is over its request rate
+	// limit; Retry-After says when to try again.
+	CodeRateLimited ErrorCode = "rate_limited"
+	// CodeIdempotencyMismatch: an Idempotency-Key was used with another
+	// request within its window.
+	CodeIdempotencyMismatch ErrorCode = "idempotency_mismatch"
 	// CodeUnavailable: a dependency (the database) is unreachable or too slow.
 	CodeUnavailable ErrorCode = "unavailable"
 	// CodeInternal: anything unexpected. Its details go to the log, never to the client.

@@ -48,6 +48,10 @@ type IndexJob struct {
 	UpdatedAt  time.Time
 	StartedAt  *time.Time
 	FinishedAt *time.Time
+	// RequestID is the X-Request-Id of the upload or re-index that queued
+	// the job ("" for jobs queued before it was kept): the worker's log
+	// lines of the job name it.
+	RequestID string
 }
 
 // JobFilter narrows a job listing.
@@ -66,6 +70,9 @@ type JobStore interface {
 	GetIndexJob(ctx context.Context, tenant TenantID, id string) (IndexJob, error)
 	// ListIndexJobs lists jobs newest first.
 	ListIndexJobs(ctx context.Context, tenant TenantID, f JobFilter, p PageRequest) (Page[IndexJob], error)
+	// IndexJobsByIDs returns the jobs with these ids that exist in the
+	// tenant, in no particular order.
+	IndexJobsByIDs(ctx context.Context, tenant TenantID, ids []string) ([]IndexJob, error)
 
 	// ClaimJob leases the oldest runnable job to owner: a queued job whose
 	// time has come, or a running one whose lease expired (its worker died).

@@ -48,20 +48,33 @@ const (
 
 // Tenant is one customer organisation; all its data is isolated from others.
 type Tenant struct {
-	ID        TenantID
-	Name      string
-	Status    TenantStatus
-	Version   int32
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID     TenantID
+	Name   string
+	Status TenantStatus
+	// RateLimits override the service's request rate limits for this
+	// tenant (nil fields: the service default).
+	RateLimits RateLimits
+	Version    int32
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// RateLimits are request rate limits in requests per minute, per API key
+// and per tenant; nil is "the service default".
+type RateLimits struct {
+	PerKey    *int32
+	PerTenant *int32
 }
 
 // TenantPatch changes the fields that are set. A non-zero Version must match
 // the stored one.
 type TenantPatch struct {
-	Name    *string
-	Status  *TenantStatus
-	Version int32
+	Name   *string
+	Status *TenantStatus
+	// RateLimits, when set, replaces the tenant's overrides (nil fields
+	// return to the service default).
+	RateLimits *RateLimits
+	Version    int32
 }
 
 // TenantFilter narrows a tenant listing.

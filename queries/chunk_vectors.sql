@@ -21,3 +21,8 @@ VALUES (@chunk_id, @tenant_id, @kb_id, @document_id, @model, @dims, @vector, @me
 
 -- name: ListDocumentVectors :many
 SELECT * FROM chunk_vectors WHERE tenant_id = @tenant_id AND document_id = @document_id;
+
+-- name: ListVectorDocumentsSince :many
+-- The documents of every tenant whose vectors were written since @since:
+-- what a replica's vector listener missed while it was not connected.
+SELECT DISTINCT tenant_id, document_id FROM chunk_vectors WHERE created_at >= @since::timestamptz;

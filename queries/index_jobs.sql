@@ -1,8 +1,10 @@
 -- Every query filters by tenant_id, except the worker's claim and lease
--- queries, which act on job ids a worker already holds.
+-- queries, which act on job ids a worker already holds, and the queue
+-- statistics of the metrics, which count all tenants' jobs.
 
 -- name: CreateIndexJob :one
-INSERT INTO index_jobs (id, tenant_id, kb_id, document_id) VALUES (@id, @tenant_id, @kb_id, @document_id)
+INSERT INTO index_jobs (id, tenant_id, kb_id, document_id, request_id)
+VALUES (@id, @tenant_id, @kb_id, @document_id, sqlc.narg(request_id))
 RETURNING *;
 
 -- name: GetIndexJob :one
@@ -16,6 +18,9 @@ WHERE tenant_id = @tenant_id
   AND (@before::text = '' OR id < @before)
 ORDER BY id DESC
 LIMIT @lim;
+
+-- name: IndexJobsByIDs :many
+SELECT * FROM index_jobs WHERE tenant_id = @tenant_id AND id = ANY(@ids::text[]);
 
 -- name: CountActiveDocumentJobs :one
 SELECT count(*) FROM index_jobs
@@ -60,3 +65,13 @@ UPDATE index_jobs SET state = 'queued', reason = @reason, detail = @detail,
     lease_owner = NULL, lease_until = NULL, updated_at = now(),
     run_after = now() + make_interval(secs => @after_seconds::double precision)
 WHERE id = @id AND lease_owner = @owner AND state NOT IN ('queued', 'succeeded', 'failed');
+
+-- name: IndexJobQueueStats :one
+-- The queue across all tenants, for the service's metrics: jobs waiting,
+-- jobs running, and how long ago the oldest waiting one was queued (0 when
+-- none waits). The partial claim index holds exactly the unfinished jobs.
+SELECT count(*) FILTER (WHERE state = 'queued')::bigint AS queued,
+       count(*) FILTER (WHERE state <> 'queued')::bigint AS running,
+       coalesce(extract(epoch FROM now() - min(created_at) FILTER (WHERE state = 'queued')), 0)::float8 AS oldest_queued_seconds
+FROM index_jobs
+WHERE state NOT IN ('succeeded', 'failed');

@@ -19,6 +19,8 @@ LIMIT @lim;
 UPDATE tenants
 SET name = coalesce(sqlc.narg(name), name),
     status = coalesce(sqlc.narg(status), status),
+    rate_limit_per_key = CASE WHEN @set_rate_limits::boolean THEN sqlc.narg(rate_limit_per_key)::integer ELSE rate_limit_per_key END,
+    rate_limit_per_tenant = CASE WHEN @set_rate_limits::boolean THEN sqlc.narg(rate_limit_per_tenant)::integer ELSE rate_limit_per_tenant END,
     version = version + 1,
     updated_at = now()
 WHERE id = @id AND (@version::integer = 0 OR version = @version)

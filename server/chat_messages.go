@@ -118,17 +118,17 @@ func encodeReplyEvent(ev turn.Event) ([]byte, error) {
 	var v any
 	switch ev.Name {
 	case turn.EventMeta:
-		v = map[string]string{"sessionId": ev.Meta.SessionID, "messageId": ev.Meta.MessageID, "traceId": ev.Meta.TraceID}
+		v = api.StreamMeta{SessionId: ev.Meta.SessionID, MessageId: ev.Meta.MessageID, TraceId: ev.Meta.TraceID}
 	case turn.EventThought:
-		v = map[string]string{"text": ev.Text}
+		v = api.StreamText{Text: ev.Text}
 	case turn.EventDelta:
-		v = map[string]any{"text": ev.Text, "reset": ev.Reset}
+		v = api.StreamDelta{Text: ev.Text, Reset: ev.Reset}
 	case turn.EventSources:
-		v = map[string]any{"sources": convertAll(ev.Sources, toAPIReplySource)}
+		v = api.StreamSources{Sources: convertAll(ev.Sources, toAPIReplySource)}
 	case turn.EventDone:
 		v = toAPIChatReply(*ev.Reply)
 	default:
-		v = map[string]string{"code": ev.Code, "detail": ev.Message}
+		v = api.StreamError{Code: api.StreamErrorCode(ev.Code), Detail: ev.Message}
 	}
 	return json.Marshal(v)
 }
@@ -145,7 +145,7 @@ func (h *handlers) WatchChatSession(ctx context.Context, r api.WatchChatSessionR
 	}
 	body, err := streamEvents(ctx, func(s *sseStream) error {
 		defer sub.Close()
-		ready, _ := json.Marshal(map[string]string{"sessionId": r.SessionId})
+		ready, _ := json.Marshal(api.SessionWatchReady{SessionId: r.SessionId})
 		if err := s.write("ready", "ready", ready); err != nil {
 			return err
 		}

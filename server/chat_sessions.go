@@ -5,6 +5,7 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 )
 
 // CreateChatSession implements POST /chat/sessions.
@@ -138,7 +139,8 @@ func toAPIChatMessage(m domain.SessionMessage) api.ChatMessage {
 	out := api.ChatMessage{
 		Id: m.ID, Role: api.ChatMessageRole(m.Role), Content: m.Content, Thought: m.Thought,
 		Confidence: m.Confidence, ShouldTransfer: m.ShouldTransfer, TransferReason: m.TransferReason,
-		Sources: convertAll(m.Sources, toAPIMessageSource), Status: api.ChatMessageStatus(m.Status), CreatedAt: m.CreatedAt,
+		TransferCode: enumPtr[api.ChatMessageTransferCode](turn.TransferCode(m.TransferReason)),
+		Sources:      convertAll(m.Sources, toAPIMessageSource), Status: api.ChatMessageStatus(m.Status), CreatedAt: m.CreatedAt,
 	}
 	if m.ResponseType != nil {
 		rt := api.ChatMessageResponseType(*m.ResponseType)

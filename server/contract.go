@@ -30,6 +30,8 @@ type operation struct {
 	// to the handler under the upload limit, never buffered for the
 	// validator, which checks only their parameters.
 	upload bool
+	// idempotent operations take the Idempotency-Key header.
+	idempotent bool
 }
 
 // Contract is the loaded OpenAPI document and its operations indexed by
@@ -62,6 +64,9 @@ func LoadContract(ctx context.Context, raw []byte) (*Contract, error) {
 			for _, p := range append(item.Parameters, op.Parameters...) {
 				if p.Value.In == openapi3.ParameterInHeader && p.Value.Name == "X-Tenant-Id" {
 					o.tenantScoped = true
+				}
+				if p.Value.In == openapi3.ParameterInHeader && p.Value.Name == headerIdempotencyKey {
+					o.idempotent = true
 				}
 			}
 			if op.RequestBody != nil {

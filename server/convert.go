@@ -50,6 +50,15 @@ func nextCursor(next string) *string {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // convertAll maps a slice through a boundary converter.
+// enumPtr converts an optional string into an optional generated enum.
+func enumPtr[E ~string](s *string) *E {
+	if s == nil {
+		return nil
+	}
+	e := E(*s)
+	return &e
+}
+
 func convertAll[T, U any](in []T, f func(T) U) []U {
 	out := make([]U, len(in))
 	for i, v := range in {

@@ -35,7 +35,7 @@ type Tenants interface {
 type Ingest interface {
 	Upload(ctx context.Context, u ingest.Upload) (domain.Document, domain.IndexJob, []string, error)
 	Reindex(ctx context.Context, tenant domain.TenantID, documentID string) (domain.Document, domain.IndexJob, error)
-	ReindexAll(ctx context.Context, tenant domain.TenantID, kbID string) (ingest.Reindexed, error)
+	ReindexAll(ctx context.Context, tenant domain.TenantID, scope ingest.ReindexScope) (ingest.Reindexed, error)
 	DeleteDocument(ctx context.Context, tenant domain.TenantID, id string) error
 	DeleteKnowledgeBase(ctx context.Context, tenant domain.TenantID, id string) error
 }
@@ -128,7 +128,15 @@ type Deps struct {
 	BodyReadTimeout time.Duration
 	// FrontendBaseURL is the share-link base of tenants that set none.
 	FrontendBaseURL string
+	// Idempotency keeps the responses of requests sent with an
+	// Idempotency-Key (nil: the header is ignored).
+	Idempotency domain.IdempotencyStore
+	// RateLimits are the default request rate limits (zero: unlimited).
+	RateLimits RateLimits
 	// CORSOrigins are the browser origins allowed to call the API (none:
 	// no CORS headers).
 	CORSOrigins []string
+	// Telemetry receives the requests' spans and metrics and serves
+	// /metrics (nil: none of it).
+	Telemetry Telemetry
 }

@@ -10,7 +10,8 @@ func toAPIChatReply(r turn.Reply) api.ChatReply {
 	out := api.ChatReply{SessionId: r.SessionID, MessageId: r.MessageID, TraceId: r.TraceID, Answer: r.Answer,
 		Thought: r.Thought, ResponseType: api.ChatReplyResponseType(r.ResponseType), Confidence: r.Confidence,
 		ShouldTransfer: r.ShouldTransfer, TransferReason: r.TransferReason,
-		Sources: convertAll(r.Sources, toAPIReplySource), Status: api.ChatReplyStatus(r.Status), CreatedAt: r.CreatedAt}
+		TransferCode: enumPtr[api.ChatReplyTransferCode](turn.TransferCode(r.TransferReason)),
+		Sources:      convertAll(r.Sources, toAPIReplySource), Status: api.ChatReplyStatus(r.Status), CreatedAt: r.CreatedAt}
 	if r.Flow != nil {
 		out.Flow = &api.ReplyFlow{FlowId: r.Flow.FlowID, Step: r.Flow.StepNo, Waiting: r.Flow.Waiting}
 	}

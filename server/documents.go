@@ -5,6 +5,7 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
+	"github.com/cs-assistant/assistant/pipelines/ingest"
 )
 
 // UploadDocument implements POST /admin/kb/documents.
@@ -100,11 +101,14 @@ func (h *handlers) ReindexDocuments(ctx context.Context, r api.ReindexDocumentsR
 	if err != nil {
 		return nil, err
 	}
-	kbID := ""
+	var scope ingest.ReindexScope
 	if r.Body != nil && r.Body.KbId != nil {
-		kbID = *r.Body.KbId
+		scope.KBID = *r.Body.KbId
 	}
-	res, err := h.d.Ingest.ReindexAll(ctx, tenant, kbID)
+	if r.Body != nil && r.Body.StaleOnly != nil {
+		scope.StaleOnly = *r.Body.StaleOnly
+	}
+	res, err := h.d.Ingest.ReindexAll(ctx, tenant, scope)
 	if err != nil {
 		return nil, err
 	}

@@ -105,7 +105,7 @@ func problemResponse(status int) []byte {
 	reqID := domain.NewID("")
 	body, _ := json.Marshal(api.Problem{
 		Type: "urn:assistant:problem:" + string(code), Title: http.StatusText(status), Status: int32(status),
-		Code: string(code), Detail: detail, RequestId: reqID,
+		Code: api.ProblemCode(code), Detail: detail, RequestId: reqID,
 	})
 	head := fmt.Sprintf("HTTP/1.1 %d %s\r\nConnection: close\r\nContent-Length: %d\r\nContent-Type: %s\r\nDate: %s\r\nX-Request-Id: %s\r\n\r\n",
 		status, http.StatusText(status), len(body), problemContentType, time.Now().UTC().Format(http.TimeFormat), reqID)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,4 +49,16 @@ func TestPlainErrorStatus(t *testing.T) {
 	assert.False(t, ok, "a handler's response is never rewritten")
 	_, ok = plainErrorStatus([]byte("HTTP/1.1 4"))
 	assert.False(t, ok)
+}
+
+func TestWithoutPatternAcrossWrites(t *testing.T) {
+	var out strings.Builder
+	w := &withoutPattern{pattern: []byte("XYZ"), out: &out}
+	for _, p := range []string{"abXY", "Zcd", "X", "YZe", "XY"} {
+		n, err := w.Write([]byte(p))
+		assert.NoError(t, err)
+		assert.Equal(t, len(p), n)
+	}
+	w.flush()
+	assert.Equal(t, "abcdeXY", out.String())
 }

@@ -33,15 +33,18 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// requestID takes a sane X-Request-Id from the request or makes one, and
-// sends it back on the response.
+// requestID takes a sane X-Request-Id from the request or makes one, sends
+// it back on the response, and puts it in the request's context, where the
+// log handler finds it for every line of the request's work.
 func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		req := c.Request()
+		id := req.Header.Get(echo.HeaderXRequestID)
 		if !saneRequestID(id) {
 			id = domain.NewID("")
 		}
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		c.SetRequest(req.WithContext(domain.WithRequestID(req.Context(), id)))
 		return next(c)
 	}
 }

@@ -24,7 +24,7 @@ func cors(origins []string) echo.MiddlewareFunc {
 		AllowMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
 		AllowHeaders: []string{"Accept", "Content-Type", "X-API-Key", "X-Tenant-Id", "X-Request-Id", "Last-Event-ID", "Idempotency-Key"},
 		ExposeHeaders: []string{echo.HeaderXRequestID, "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-			"Content-Disposition"},
+			"Idempotent-Replayed", "Content-Disposition", "Location"},
 		MaxAge: corsMaxAge,
 	})
 }

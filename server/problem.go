@@ -42,6 +42,10 @@ func statusOf(code domain.ErrorCode) int {
 		return http.StatusRequestHeaderFieldsTooLarge
 	case domain.CodeUnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
+	case domain.CodeIdempotencyMismatch:
+		return http.StatusUnprocessableEntity
+	case domain.CodeRateLimited:
+		return http.StatusTooManyRequests
 	case domain.CodeUnavailable:
 		return http.StatusServiceUnavailable
 	}
@@ -108,7 +112,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		Type:      "urn:assistant:problem:" + string(de.Code),
 		Title:     http.StatusText(status),
 		Status:    int32(status),
-		Code:      string(de.Code),
+		Code:      api.ProblemCode(de.Code),
 		Detail:    truncate(de.Message, 2000),
 		RequestId: reqID,
 	}

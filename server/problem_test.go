@@ -89,7 +89,7 @@ func TestStatusOfEveryCode(t *testing.T) {
 		domain.CodeKeyRevoked: 409, domain.CodePayloadTooLarge: 413, domain.CodeUnsupportedMediaType: 415,
 		domain.CodeUnavailable: 503, domain.CodeInternal: 500,
 		domain.CodeMetadataInvalid: 400, domain.CodeInvalidTransition: 409, domain.CodeJobActive: 409,
-		domain.CodeMalformedRequest: 400, domain.CodeRequestTimeout: 408, domain.CodeHeaderTooLarge: 431,
+		domain.CodeMalformedRequest: 400, domain.CodeRequestTimeout: 408, domain.CodeHeaderTooLarge: 431, domain.CodeRateLimited: 429, domain.CodeIdempotencyMismatch: 422,
 	}
 	for code, status := range codes {
 		assert.Equal(t, status, statusOf(code), code)

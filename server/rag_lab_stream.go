@@ -33,19 +33,19 @@ func (h *handlers) StreamRagExperiment(ctx context.Context, r api.StreamRagExper
 		if err := s.send("meta", toAPIRagResult(req.Query, out)); err != nil {
 			return err
 		}
-		if err := s.send("sources", map[string]any{"citations": convertAll(out.Citations, toAPICitation)}); err != nil {
+		if err := s.send("sources", api.RagStreamSources{Citations: convertAll(out.Citations, toAPICitation)}); err != nil {
 			return err
 		}
 		if generate {
 			out, err = h.d.Answerer.Generate(ctx, tenant, out, req.Model, func(p domain.StreamEvent) error {
 				if p.Thought != "" {
-					return s.send("thought", map[string]string{"text": p.Thought})
+					return s.send("thought", api.StreamText{Text: p.Thought})
 				}
-				return s.send("delta", map[string]string{"text": p.Delta})
+				return s.send("delta", api.StreamText{Text: p.Delta})
 			})
 			if err != nil {
 				de := asDomainError(err)
-				return s.send("error", map[string]string{"code": string(de.Code), "detail": de.Message})
+				return s.send("error", api.StreamError{Code: api.StreamErrorCode(de.Code), Detail: de.Message})
 			}
 		}
 		return s.send("done", toAPIRagResult(req.Query, out))

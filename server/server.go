@@ -7,11 +7,13 @@ package server
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
 	"github.com/cs-assistant/assistant/openapi"
 )
@@ -27,7 +29,14 @@ type Server struct {
 	maxUpload int64
 	// bodyTimeout bounds reading a request body (0: unbounded).
 	bodyTimeout time.Duration
-	validation  openapi3filter.Options
+	// rateLimits are the default limits the limiter applies.
+	rateLimits RateLimits
+	limiter    *rateLimiter
+	// idem keeps idempotency keys (nil: the header is ignored).
+	idem domain.IdempotencyStore
+	// idemClaims counts claims, to purge expired keys now and then.
+	idemClaims atomic.Int64
+	validation openapi3filter.Options
 	// uploadValidation skips the body: uploads are streamed to the handler.
 	uploadValidation openapi3filter.Options
 	specJSON         []byte
@@ -54,6 +63,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	s := &Server{
 		echo: echo.New(), contract: contract, log: d.Log, keys: d.Keys, tenants: d.Tenants,
 		maxBody: d.MaxBodyBytes, maxUpload: d.MaxUploadBytes, bodyTimeout: d.BodyReadTimeout, specJSON: specJSON,
+		rateLimits: d.RateLimits, limiter: newRateLimiter(), idem: d.Idempotency,
 		validation: openapi3filter.Options{
 			MultiError:         true,
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
@@ -67,14 +77,16 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	// The order is part of the design: nothing below recover can crash the
-	// process, every log line has a request id, a browser's preflight is
+	// The order is part of the design: telemetry sees every request whole
+	// (its span is the context of all the rest), nothing below recover can
+	// crash the process, every log line has a request id, a browser's preflight is
 	// answered before authentication (it carries no key), no body is read
 	// before the limit applies, and validation runs with the caller and
 	// tenant known.
-	e.Use(s.recoverPanics, requestID, s.logRequests, cors(d.CORSOrigins), streamHeaders, s.limitBody, s.authenticate, s.enterTenant, s.validateRequest)
+	e.Use(s.observeRequests(d.Telemetry), s.recoverPanics, requestID, s.logRequests, cors(d.CORSOrigins), streamHeaders, s.limitBody, s.authenticate, s.enterTenant, s.rateLimit, s.idempotency, s.validateRequest)
 	api.RegisterHandlersWithBaseURL(e, api.NewStrictHandler(&handlers{d: d}, []api.StrictMiddlewareFunc{negotiateStream}), BasePath)
 	s.registerMeta(d)
+	s.registerMetrics(d.Telemetry)
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 )
 
 // ListAdminSessions implements GET /admin/sessions.
@@ -46,7 +47,8 @@ func toAPIAdminChatMessage(m domain.SessionMessage) api.AdminChatMessage {
 	out := api.AdminChatMessage{
 		Id: c.Id, Role: api.AdminChatMessageRole(c.Role), Content: c.Content, Thought: c.Thought, Confidence: c.Confidence,
 		ShouldTransfer: c.ShouldTransfer, TransferReason: c.TransferReason, Sources: c.Sources, Flow: c.Flow,
-		TraceId: c.TraceId, Status: api.AdminChatMessageStatus(c.Status), CreatedAt: c.CreatedAt,
+		TransferCode: enumPtr[api.AdminChatMessageTransferCode](turn.TransferCode(c.TransferReason)),
+		TraceId:      c.TraceId, Status: api.AdminChatMessageStatus(c.Status), CreatedAt: c.CreatedAt,
 	}
 	if c.ResponseType != nil {
 		rt := api.AdminChatMessageResponseType(*c.ResponseType)

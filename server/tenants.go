@@ -51,6 +51,9 @@ func (h *handlers) UpdateTenant(ctx context.Context, r api.UpdateTenantRequestOb
 	if r.Body.Version != nil {
 		patch.Version = *r.Body.Version
 	}
+	if rl := r.Body.RateLimits; rl != nil {
+		patch.RateLimits = &domain.RateLimits{PerKey: rl.PerKeyPerMinute, PerTenant: rl.PerTenantPerMinute}
+	}
 	t, err := h.d.Tenants.Update(ctx, p, id, patch)
 	if err != nil {
 		return nil, err
@@ -61,6 +64,7 @@ func (h *handlers) UpdateTenant(ctx context.Context, r api.UpdateTenantRequestOb
 func toAPITenant(t domain.Tenant) api.Tenant {
 	return api.Tenant{
 		Id: string(t.ID), Name: t.Name, Status: api.TenantStatus(t.Status), Version: t.Version,
-		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+		RateLimits: api.TenantRateLimits{PerKeyPerMinute: t.RateLimits.PerKey, PerTenantPerMinute: t.RateLimits.PerTenant},
+		CreatedAt:  t.CreatedAt, UpdatedAt: t.UpdatedAt,
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
 	"github.com/cs-assistant/assistant/store/vector/withlexical"
 	"github.com/cs-assistant/assistant/store/vectorlog"
+	"github.com/cs-assistant/assistant/telemetry"
 )
 
 // Caching and batching intervals.
@@ -77,6 +78,12 @@ type app struct {
 	// dialogue runs customer messages, fires flow timeouts and purges
 	// old reply events.
 	dialogue *turn.Runner
+	// metrics, on the service's one registry, and tracing are made first
+	// (buildTelemetry); providerHTTP is the traced client of the model and
+	// embedding providers. All nil in commands that serve nothing.
+	metrics      *telemetry.Metrics
+	tracing      *telemetry.Tracing
+	providerHTTP *http.Client
 
 	// stopBackground ends the background loops (key-usage flushing, cache
 	// invalidation); background waits for them.
@@ -87,11 +94,16 @@ type app struct {
 // newApp connects to PostgreSQL, applies the migrations, makes sure the
 // default key exists, and builds the HTTP server.
 func newApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
-	pool, err := pg.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
+	a := &app{cfg: cfg, log: log}
+	if err := a.buildTelemetry(ctx); err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: log, pool: pool}
+	pool, err := pg.Open(ctx, cfg.DatabaseURL, a.traceQueries)
+	if err != nil {
+		a.closeTelemetry()
+		return nil, err
+	}
+	a.pool = pool
 	if err := a.build(ctx); err != nil {
 		a.close()
 		return nil, err
@@ -100,6 +112,56 @@ func newApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 }
 
 func (a *app) build(ctx context.Context) error {
+	err := a.buildCore(ctx)
+	if err != nil {
+		return err
+	}
+	if err := ensureDefaultKey(ctx, a.keys, a.cfg, a.log); err != nil {
+		return err
+	}
+	if err := a.buildIngestion(ctx); err != nil {
+		return err
+	}
+	strategies := retrieve.NewStrategies(a.store, a.store, a.embedders)
+	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), intent.DefaultTTL)
+	a.prompts = prompt.NewCache(a.store, prompt.DefaultCacheTTL)
+	a.buildGuardrails()
+	retriever := retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store, analysis.NewSynonyms())
+	prompts := prompt.NewService(a.store, a.store, a.store)
+	answerer := answer.New(retriever, a.models, a.buildChatModel,
+		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
+	a.dialogue = a.buildDialogue(answerer)
+	a.server, err = server.New(ctx, server.Deps{
+		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
+		Documents: a.store, Jobs: a.store,
+		Ingest:      ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
+		Retriever:   retriever,
+		Embedding:   embed.NewConfigs(a.store, a.buildEmbedder, a.embedders),
+		Strategies:  strategies,
+		Models:      models.NewConfigs(a.store, a.buildChatModel, a.models),
+		IntentRules: a.store, IntentCache: a.intentRules,
+		ScriptFlows:     newScriptFlows(a.store),
+		PromptTemplates: prompts,
+		Guardrails:      a.guardAdmin,
+		Chat:            a.store, Dialogue: a.dialogue,
+		Answerer:     answerer,
+		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
+		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,
+		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins, Telemetry: a.httpTelemetry(),
+		RateLimits:  server.RateLimits{PerKey: a.cfg.RateLimitPerKey, PerTenant: a.cfg.RateLimitPerTenant},
+		Idempotency: a.store,
+	})
+	if err != nil {
+		return err
+	}
+	a.observeTelemetry()
+	a.startBackground(ctx)
+	return nil
+}
+
+// buildCore applies the migrations and builds the store and the key and
+// tenant services: what every command of the binary needs.
+func (a *app) buildCore(ctx context.Context) error {
 	var err error
 	if a.migrator, err = pg.NewMigrator(a.pool); err != nil {
 		return err
@@ -114,43 +176,6 @@ func (a *app) build(ctx context.Context) error {
 	a.tenants = access.NewTenants(a.store, tenantCacheTTL)
 	a.usage = access.NewUsageRecorder(a.store, a.log, usageFlushEvery)
 	a.keys = access.NewKeys(a.store, a.tenants, a.usage, access.DefaultKeyOptions())
-	if err := ensureDefaultKey(ctx, a.keys, a.cfg, a.log); err != nil {
-		return err
-	}
-	if err := a.buildIngestion(ctx); err != nil {
-		return err
-	}
-	strategies := retrieve.NewStrategies(a.store, a.store, a.embedders)
-	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), intent.DefaultTTL)
-	a.prompts = prompt.NewCache(a.store, prompt.DefaultCacheTTL)
-	a.buildGuardrails()
-	retriever := retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store, analysis.NewSynonyms())
-	prompts := prompt.NewService(a.store, a.store, a.store)
-	answerer := answer.New(retriever, a.models, buildChatModel,
-		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
-	a.dialogue = a.buildDialogue(answerer)
-	a.server, err = server.New(ctx, server.Deps{
-		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
-		Documents: a.store, Jobs: a.store,
-		Ingest:      ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
-		Retriever:   retriever,
-		Embedding:   embed.NewConfigs(a.store, embed.Build, a.embedders),
-		Strategies:  strategies,
-		Models:      models.NewConfigs(a.store, buildChatModel, a.models),
-		IntentRules: a.store, IntentCache: a.intentRules,
-		ScriptFlows:     newScriptFlows(a.store),
-		PromptTemplates: prompts,
-		Guardrails:      a.guardAdmin,
-		Chat:            a.store, Dialogue: a.dialogue,
-		Answerer:     answerer,
-		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
-		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,
-		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins,
-	})
-	if err != nil {
-		return err
-	}
-	a.startBackground(ctx)
 	return nil
 }
 
@@ -167,8 +192,8 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.embedders = embed.NewRegistry(a.store, embed.Build, embedderCacheTTL)
-	a.models = models.NewRegistry(a.store, buildChatModel, embedderCacheTTL)
+	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL)
+	a.models = models.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
 	// per machine (cached in the user's cache dir, 3.5 s) and instantiated
 	// per file (2 ms), instead of compiled per file.
@@ -183,6 +208,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	opts.Parse.PDF = a.pdf
 	a.vlog = vectorlog.New(a.store, a.cfg.DataDir)
 	opts.VectorLog = a.vlog
+	opts.Observer = a.jobObserver()
 	a.worker = ingest.NewWorker(a.store, a.vectors, a.embedders, a.store, tok, a.log, opts)
 	return nil
 }
@@ -303,7 +329,8 @@ func (a *app) startBackground(ctx context.Context) {
 	})
 }
 
-// ready reports whether the database answers and every migration is applied.
+// ready reports whether the database answers and every migration is
+// applied, and, when vectors are kept in Qdrant, whether Qdrant answers.
 func (a *app) ready(ctx context.Context, store *pg.Store) error {
 	if err := store.Ping(ctx); err != nil {
 		return err
@@ -314,6 +341,11 @@ func (a *app) ready(ctx context.Context, store *pg.Store) error {
 	}
 	if pending {
 		return errors.New("database migrations are pending")
+	}
+	if a.qdrant != nil {
+		if err := a.qdrant.Health(ctx); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -332,6 +364,9 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	a.log.Info("shutting down: finishing in-flight requests", "timeout", a.cfg.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownTimeout)
 	defer cancel()
+	// Session watchers end now; generations still running near the deadline
+	// are stopped and their replies stored as interrupted (turn.Runner.Drain).
+	defer a.dialogue.Drain(a.cfg.ShutdownTimeout)()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -361,5 +396,6 @@ func (a *app) close() {
 	if a.vlog != nil {
 		_ = a.vlog.Close()
 	}
+	a.closeTelemetry()
 	a.pool.Close()
 }

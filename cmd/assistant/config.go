@@ -23,7 +23,8 @@ type Config struct {
 	DatabaseURL string
 	// DataDir holds local state such as the default key file (ASSISTANT_DATA_DIR).
 	DataDir string
-	// DefaultAPIKey, when set, is the secret of the default platform key (ASSISTANT_DEFAULT_API_KEY).
+	// DefaultAPIKey, when set, is the secret of the default platform key
+	// (ASSISTANT_DEFAULT_API_KEY, or read from the file ASSISTANT_DEFAULT_API_KEY_FILE).
 	DefaultAPIKey string
 	// MaxBodyBytes bounds JSON request bodies (ASSISTANT_MAX_BODY_BYTES).
 	MaxBodyBytes int64
@@ -50,10 +51,21 @@ type Config struct {
 	// BodyReadTimeout bounds reading a JSON request body; an upload gets it
 	// plus its size at 64 KiB/s (ASSISTANT_BODY_READ_TIMEOUT).
 	BodyReadTimeout time.Duration
+	// RateLimitPerKey and RateLimitPerTenant are the default request rate
+	// limits in requests per minute (ASSISTANT_RATE_LIMIT_PER_KEY,
+	// ASSISTANT_RATE_LIMIT_PER_TENANT; 0 is unlimited).
+	RateLimitPerKey, RateLimitPerTenant int
 	// CORSOrigins are the browser origins allowed to call the API
 	// (ASSISTANT_CORS_ORIGINS, comma-separated; default the origin of
 	// FRONTEND_BASE_URL; "none" for no CORS headers).
 	CORSOrigins []string
+	// OTelEndpoint, when set, is the OTLP/HTTP collector spans are sent to
+	// (OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://collector:4318; the
+	// exporter posts to its /v1/traces).
+	OTelEndpoint string
+	// OTelServiceName is the service.name of the spans (OTEL_SERVICE_NAME,
+	// default assistant).
+	OTelServiceName string
 }
 
 // LoadConfig reads the configuration through getenv. A bad value is an
@@ -68,6 +80,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		LogFormat:       orDefault(getenv("LOG_FORMAT"), "json"),
 		QdrantURL:       getenv("QDRANT_URL"),
 		QdrantAPIKey:    getenv("QDRANT_API_KEY"),
+		OTelEndpoint:    strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_ENDPOINT")),
+		OTelServiceName: orDefault(getenv("OTEL_SERVICE_NAME"), "assistant"),
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, fmt.Errorf("ASSISTANT_ADDR: want host:port, got %q", c.Addr)
@@ -78,10 +92,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if _, err := pgconn.ParseConfig(c.DatabaseURL); err != nil {
 		return c, fmt.Errorf("DATABASE_URL: not a PostgreSQL connection string")
 	}
-	if c.DefaultAPIKey != "" && !access.WellFormedSecret(c.DefaultAPIKey) {
-		return c, fmt.Errorf("ASSISTANT_DEFAULT_API_KEY: must be 'ak_' followed by 32 to 97 base62 characters")
+	keyVar, err := secretFromFile(&c.DefaultAPIKey, "ASSISTANT_DEFAULT_API_KEY", getenv)
+	if err != nil {
+		return c, err
 	}
-	var err error
+	if c.DefaultAPIKey != "" && !access.WellFormedSecret(c.DefaultAPIKey) {
+		return c, fmt.Errorf("%s: must be 'ak_' followed by 32 to 97 base62 characters", keyVar)
+	}
 	if c.MaxBodyBytes, err = positiveInt(getenv("ASSISTANT_MAX_BODY_BYTES"), 1<<20); err != nil {
 		return c, fmt.Errorf("ASSISTANT_MAX_BODY_BYTES: %w", err)
 	}
@@ -107,6 +124,18 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if c.ShutdownTimeout, err = time.ParseDuration(orDefault(getenv("ASSISTANT_SHUTDOWN_TIMEOUT"), "30s")); err != nil || c.ShutdownTimeout <= 0 {
 		return c, fmt.Errorf("ASSISTANT_SHUTDOWN_TIMEOUT: want a positive duration such as 30s, got %q", getenv("ASSISTANT_SHUTDOWN_TIMEOUT"))
+	}
+	perKey, err := nonNegativeInt(getenv("ASSISTANT_RATE_LIMIT_PER_KEY"), 1200)
+	if err != nil {
+		return c, fmt.Errorf("ASSISTANT_RATE_LIMIT_PER_KEY: %w", err)
+	}
+	perTenant, err := nonNegativeInt(getenv("ASSISTANT_RATE_LIMIT_PER_TENANT"), 6000)
+	if err != nil {
+		return c, fmt.Errorf("ASSISTANT_RATE_LIMIT_PER_TENANT: %w", err)
+	}
+	c.RateLimitPerKey, c.RateLimitPerTenant = int(perKey), int(perTenant)
+	if u, err := url.Parse(c.OTelEndpoint); c.OTelEndpoint != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return c, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: want an http(s) URL such as http://collector:4318, got %q", c.OTelEndpoint)
 	}
 	if c.CORSOrigins, err = corsOrigins(getenv("ASSISTANT_CORS_ORIGINS"), c.FrontendBaseURL); err != nil {
 		return c, fmt.Errorf("ASSISTANT_CORS_ORIGINS: %w", err)
@@ -162,6 +191,10 @@ func (c Config) LogValue() slog.Value {
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
 		slog.String("body_read_timeout", c.BodyReadTimeout.String()),
 		slog.Any("cors_origins", c.CORSOrigins),
+		slog.String("otel_exporter_otlp_endpoint", maskURL(c.OTelEndpoint)),
+		slog.String("otel_service_name", c.OTelServiceName),
+		slog.Int("rate_limit_per_key", c.RateLimitPerKey),
+		slog.Int("rate_limit_per_tenant", c.RateLimitPerTenant),
 	)
 }
 
@@ -195,6 +228,18 @@ func positiveInt(v string, def int64) (int64, error) {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("want a positive number of bytes, got %q", v)
+	}
+	return n, nil
+}
+
+// nonNegativeInt reads a count where 0 means "no limit".
+func nonNegativeInt(v string, def int64) (int64, error) {
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > 1_000_000_000 {
+		return 0, fmt.Errorf("want a number of requests per minute (0 for no limit), got %q", v)
 	}
 	return n, nil
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,4 +87,47 @@ func TestConfigLogsWithoutSecrets(t *testing.T) {
 	buf.Reset()
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "config", c)
 	assert.NotContains(t, buf.String(), "hunter2")
+}
+
+// TestDefaultAPIKeyFromFile: ASSISTANT_DEFAULT_API_KEY_FILE (a container
+// secret) gives the default key, its final newline dropped; a bad file or
+// both variables at once is an error naming the _FILE variable, in one
+// line, without the file's content.
+func TestDefaultAPIKeyFromFile(t *testing.T) {
+	const secret = "ak_0123456789abcdefghijABCDEFGHIJ0123456789x"
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+		return path
+	}
+	env := func(kv ...string) func(string) string {
+		m := map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return envOf(m)
+	}
+
+	c, err := LoadConfig(env("ASSISTANT_DEFAULT_API_KEY_FILE", write("key", secret+"\n")))
+	require.NoError(t, err)
+	assert.Equal(t, secret, c.DefaultAPIKey)
+
+	bad := map[string]func(string) string{
+		"missing file":       env("ASSISTANT_DEFAULT_API_KEY_FILE", filepath.Join(dir, "absent")),
+		"empty file":         env("ASSISTANT_DEFAULT_API_KEY_FILE", write("empty", "\n")),
+		"malformed key":      env("ASSISTANT_DEFAULT_API_KEY_FILE", write("short", "ak_short\n")),
+		"not a secret":       env("ASSISTANT_DEFAULT_API_KEY_FILE", write("big", strings.Repeat("ak_x", 2000))),
+		"both":               env("ASSISTANT_DEFAULT_API_KEY_FILE", write("key2", secret), "ASSISTANT_DEFAULT_API_KEY", secret),
+		"a folder, not file": env("ASSISTANT_DEFAULT_API_KEY_FILE", dir),
+	}
+	for name, getenv := range bad {
+		t.Run(name, func(t *testing.T) {
+			_, err := LoadConfig(getenv)
+			require.Error(t, err)
+			assert.Regexp(t, "^ASSISTANT_DEFAULT_API_KEY_FILE: ", err.Error())
+			assert.NotContains(t, err.Error(), "\n", "one line")
+			assert.NotContains(t, err.Error(), "ak_short", "the file's content is not repeated")
+		})
+	}
 }

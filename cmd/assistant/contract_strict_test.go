@@ -129,6 +129,33 @@ func (s *strictContract) schema(ptr string) (*jsonschema.Schema, error) {
 	return sch, nil
 }
 
+// streamUnion names the schema of a stream's parsed events by the path
+// that answered it.
+func streamUnion(path string) string {
+	switch {
+	case strings.HasSuffix(path, "/rag/experiments/stream"):
+		return "RagStreamEvent"
+	case strings.HasSuffix(path, "/events"):
+		return "SessionWatchEvent"
+	}
+	return "ChatStreamEvent"
+}
+
+// checkStreamEvent validates one parsed server-sent event (event name, id,
+// data) against the contract's schema for the stream's events, strictly.
+func checkStreamEvent(t testing.TB, path string, ev sseEvent) {
+	t.Helper()
+	strict, err := loadStrictContract()
+	require.NoError(t, err)
+	sch, err := strict.schema("/components/schemas/" + streamUnion(path))
+	require.NoError(t, err)
+	raw, err := json.Marshal(map[string]any{"event": ev.name, "id": ev.id, "data": ev.data})
+	require.NoError(t, err)
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	require.NoError(t, err)
+	require.NoError(t, sch.Validate(v), "%s: the %q event does not match the contract's %s: %s", path, ev.name, streamUnion(path), raw)
+}
+
 // lookup follows an RFC 6901 pointer into decoded JSON.
 func lookup(doc any, ptr string) any {
 	cur := doc
@@ -164,4 +191,22 @@ func TestStrictReadingRefusesANullThroughAReference(t *testing.T) {
 	require.NoError(t, strict.Validate(nil))
 	require.NoError(t, strict.Validate("k_1"))
 	require.Error(t, strict.Validate("x"))
+}
+
+// The stream event schemas are strict about shapes and names.
+func TestStreamEventSchemasAreStrict(t *testing.T) {
+	strict, err := loadStrictContract()
+	require.NoError(t, err)
+	sch, err := strict.schema("/components/schemas/ChatStreamEvent")
+	require.NoError(t, err)
+	check := func(raw string) error {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
+		require.NoError(t, err)
+		return sch.Validate(v)
+	}
+	require.NoError(t, check(`{"event":"delta","id":"msg_1:2","data":{"text":"Refunds","reset":false}}`))
+	require.Error(t, check(`{"event":"delta","id":"msg_1:2","data":{"text":3,"reset":false}}`), "wrong type")
+	require.Error(t, check(`{"event":"delta","id":"msg_1:2","data":{"text":"x"}}`), "missing reset")
+	require.Error(t, check(`{"event":"gossip","id":"msg_1:2","data":{}}`), "unknown event")
+	require.Error(t, check(`{"event":"error","id":"msg_1:9","data":{"code":"oops","detail":"x"}}`), "unknown code")
 }

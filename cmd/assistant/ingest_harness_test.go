@@ -20,6 +20,12 @@ type upload struct {
 // upload sends the form and checks the answer against the contract.
 func (e *env) upload(u upload) response {
 	e.t.Helper()
+	return e.uploadWith(u, nil)
+}
+
+// uploadWith sends the form with extra headers.
+func (e *env) uploadWith(u upload, header map[string]string) response {
+	e.t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	if u.kbID != "" {
@@ -46,7 +52,7 @@ func (e *env) upload(u upload) response {
 		tenant = "acme"
 	}
 	return e.do(req{method: "POST", path: "/api/v1/admin/kb/documents", key: u.key, tenant: tenant,
-		body: body.Bytes(), contentType: w.FormDataContentType()})
+		body: body.Bytes(), contentType: w.FormDataContentType(), header: header})
 }
 
 // waitJob polls a job until it has finished and returns it.

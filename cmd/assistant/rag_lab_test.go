@@ -112,6 +112,7 @@ func readSSE(t *testing.T, res *http.Response) []sseEvent {
 		case strings.HasPrefix(line, "data: "):
 			require.NoError(t, json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &cur.data))
 		case line == "" && cur.name != "":
+			checkStreamEvent(t, res.Request.URL.Path, cur)
 			out = append(out, cur)
 			cur = sseEvent{}
 		}

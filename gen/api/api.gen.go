@@ -82,6 +82,63 @@ func (e AdminChatMessageStatus) Valid() bool {
 	}
 }
 
+// Defines values for AdminChatMessageTransferCode.
+const (
+	AdminChatMessageTransferCodeBehaviourRule        AdminChatMessageTransferCode = "behaviour_rule"
+	AdminChatMessageTransferCodeFlowTransfer         AdminChatMessageTransferCode = "flow_transfer"
+	AdminChatMessageTransferCodeForbiddenWord        AdminChatMessageTransferCode = "forbidden_word"
+	AdminChatMessageTransferCodeHighRisk             AdminChatMessageTransferCode = "high_risk"
+	AdminChatMessageTransferCodeInsufficientEvidence AdminChatMessageTransferCode = "insufficient_evidence"
+	AdminChatMessageTransferCodeIntentRule           AdminChatMessageTransferCode = "intent_rule"
+	AdminChatMessageTransferCodeInvalidInput         AdminChatMessageTransferCode = "invalid_input"
+	AdminChatMessageTransferCodeLessThannil          AdminChatMessageTransferCode = "<nil>"
+	AdminChatMessageTransferCodeLowAnswerability     AdminChatMessageTransferCode = "low_answerability"
+	AdminChatMessageTransferCodeLowConfidence        AdminChatMessageTransferCode = "low_confidence"
+	AdminChatMessageTransferCodeLowScore             AdminChatMessageTransferCode = "low_score"
+	AdminChatMessageTransferCodeNoEvidence           AdminChatMessageTransferCode = "no_evidence"
+	AdminChatMessageTransferCodeOperatorReason       AdminChatMessageTransferCode = "operator_reason"
+	AdminChatMessageTransferCodeProviderUnavailable  AdminChatMessageTransferCode = "provider_unavailable"
+	AdminChatMessageTransferCodeTimedOut             AdminChatMessageTransferCode = "timed_out"
+)
+
+// Valid indicates whether the value is a known member of the AdminChatMessageTransferCode enum.
+func (e AdminChatMessageTransferCode) Valid() bool {
+	switch e {
+	case AdminChatMessageTransferCodeBehaviourRule:
+		return true
+	case AdminChatMessageTransferCodeFlowTransfer:
+		return true
+	case AdminChatMessageTransferCodeForbiddenWord:
+		return true
+	case AdminChatMessageTransferCodeHighRisk:
+		return true
+	case AdminChatMessageTransferCodeInsufficientEvidence:
+		return true
+	case AdminChatMessageTransferCodeIntentRule:
+		return true
+	case AdminChatMessageTransferCodeInvalidInput:
+		return true
+	case AdminChatMessageTransferCodeLessThannil:
+		return true
+	case AdminChatMessageTransferCodeLowAnswerability:
+		return true
+	case AdminChatMessageTransferCodeLowConfidence:
+		return true
+	case AdminChatMessageTransferCodeLowScore:
+		return true
+	case AdminChatMessageTransferCodeNoEvidence:
+		return true
+	case AdminChatMessageTransferCodeOperatorReason:
+		return true
+	case AdminChatMessageTransferCodeProviderUnavailable:
+		return true
+	case AdminChatMessageTransferCodeTimedOut:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiKeyScope.
 const (
 	ApiKeyScopeAdmin ApiKeyScope = "admin"
@@ -205,6 +262,63 @@ func (e ChatMessageStatus) Valid() bool {
 	}
 }
 
+// Defines values for ChatMessageTransferCode.
+const (
+	ChatMessageTransferCodeBehaviourRule        ChatMessageTransferCode = "behaviour_rule"
+	ChatMessageTransferCodeFlowTransfer         ChatMessageTransferCode = "flow_transfer"
+	ChatMessageTransferCodeForbiddenWord        ChatMessageTransferCode = "forbidden_word"
+	ChatMessageTransferCodeHighRisk             ChatMessageTransferCode = "high_risk"
+	ChatMessageTransferCodeInsufficientEvidence ChatMessageTransferCode = "insufficient_evidence"
+	ChatMessageTransferCodeIntentRule           ChatMessageTransferCode = "intent_rule"
+	ChatMessageTransferCodeInvalidInput         ChatMessageTransferCode = "invalid_input"
+	ChatMessageTransferCodeLessThannil          ChatMessageTransferCode = "<nil>"
+	ChatMessageTransferCodeLowAnswerability     ChatMessageTransferCode = "low_answerability"
+	ChatMessageTransferCodeLowConfidence        ChatMessageTransferCode = "low_confidence"
+	ChatMessageTransferCodeLowScore             ChatMessageTransferCode = "low_score"
+	ChatMessageTransferCodeNoEvidence           ChatMessageTransferCode = "no_evidence"
+	ChatMessageTransferCodeOperatorReason       ChatMessageTransferCode = "operator_reason"
+	ChatMessageTransferCodeProviderUnavailable  ChatMessageTransferCode = "provider_unavailable"
+	ChatMessageTransferCodeTimedOut             ChatMessageTransferCode = "timed_out"
+)
+
+// Valid indicates whether the value is a known member of the ChatMessageTransferCode enum.
+func (e ChatMessageTransferCode) Valid() bool {
+	switch e {
+	case ChatMessageTransferCodeBehaviourRule:
+		return true
+	case ChatMessageTransferCodeFlowTransfer:
+		return true
+	case ChatMessageTransferCodeForbiddenWord:
+		return true
+	case ChatMessageTransferCodeHighRisk:
+		return true
+	case ChatMessageTransferCodeInsufficientEvidence:
+		return true
+	case ChatMessageTransferCodeIntentRule:
+		return true
+	case ChatMessageTransferCodeInvalidInput:
+		return true
+	case ChatMessageTransferCodeLessThannil:
+		return true
+	case ChatMessageTransferCodeLowAnswerability:
+		return true
+	case ChatMessageTransferCodeLowConfidence:
+		return true
+	case ChatMessageTransferCodeLowScore:
+		return true
+	case ChatMessageTransferCodeNoEvidence:
+		return true
+	case ChatMessageTransferCodeOperatorReason:
+		return true
+	case ChatMessageTransferCodeProviderUnavailable:
+		return true
+	case ChatMessageTransferCodeTimedOut:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChatReplyResponseType.
 const (
 	ChatReplyResponseTypeFixed    ChatReplyResponseType = "fixed"
@@ -241,6 +355,153 @@ func (e ChatReplyStatus) Valid() bool {
 	case ChatReplyStatusComplete:
 		return true
 	case ChatReplyStatusInterrupted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatReplyTransferCode.
+const (
+	ChatReplyTransferCodeBehaviourRule        ChatReplyTransferCode = "behaviour_rule"
+	ChatReplyTransferCodeFlowTransfer         ChatReplyTransferCode = "flow_transfer"
+	ChatReplyTransferCodeForbiddenWord        ChatReplyTransferCode = "forbidden_word"
+	ChatReplyTransferCodeHighRisk             ChatReplyTransferCode = "high_risk"
+	ChatReplyTransferCodeInsufficientEvidence ChatReplyTransferCode = "insufficient_evidence"
+	ChatReplyTransferCodeIntentRule           ChatReplyTransferCode = "intent_rule"
+	ChatReplyTransferCodeInvalidInput         ChatReplyTransferCode = "invalid_input"
+	ChatReplyTransferCodeLessThannil          ChatReplyTransferCode = "<nil>"
+	ChatReplyTransferCodeLowAnswerability     ChatReplyTransferCode = "low_answerability"
+	ChatReplyTransferCodeLowConfidence        ChatReplyTransferCode = "low_confidence"
+	ChatReplyTransferCodeLowScore             ChatReplyTransferCode = "low_score"
+	ChatReplyTransferCodeNoEvidence           ChatReplyTransferCode = "no_evidence"
+	ChatReplyTransferCodeOperatorReason       ChatReplyTransferCode = "operator_reason"
+	ChatReplyTransferCodeProviderUnavailable  ChatReplyTransferCode = "provider_unavailable"
+	ChatReplyTransferCodeTimedOut             ChatReplyTransferCode = "timed_out"
+)
+
+// Valid indicates whether the value is a known member of the ChatReplyTransferCode enum.
+func (e ChatReplyTransferCode) Valid() bool {
+	switch e {
+	case ChatReplyTransferCodeBehaviourRule:
+		return true
+	case ChatReplyTransferCodeFlowTransfer:
+		return true
+	case ChatReplyTransferCodeForbiddenWord:
+		return true
+	case ChatReplyTransferCodeHighRisk:
+		return true
+	case ChatReplyTransferCodeInsufficientEvidence:
+		return true
+	case ChatReplyTransferCodeIntentRule:
+		return true
+	case ChatReplyTransferCodeInvalidInput:
+		return true
+	case ChatReplyTransferCodeLessThannil:
+		return true
+	case ChatReplyTransferCodeLowAnswerability:
+		return true
+	case ChatReplyTransferCodeLowConfidence:
+		return true
+	case ChatReplyTransferCodeLowScore:
+		return true
+	case ChatReplyTransferCodeNoEvidence:
+		return true
+	case ChatReplyTransferCodeOperatorReason:
+		return true
+	case ChatReplyTransferCodeProviderUnavailable:
+		return true
+	case ChatReplyTransferCodeTimedOut:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatStreamDeltaEventEvent.
+const (
+	ChatStreamDeltaEventEventDelta ChatStreamDeltaEventEvent = "delta"
+)
+
+// Valid indicates whether the value is a known member of the ChatStreamDeltaEventEvent enum.
+func (e ChatStreamDeltaEventEvent) Valid() bool {
+	switch e {
+	case ChatStreamDeltaEventEventDelta:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatStreamDoneEventEvent.
+const (
+	ChatStreamDoneEventEventDone ChatStreamDoneEventEvent = "done"
+)
+
+// Valid indicates whether the value is a known member of the ChatStreamDoneEventEvent enum.
+func (e ChatStreamDoneEventEvent) Valid() bool {
+	switch e {
+	case ChatStreamDoneEventEventDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatStreamErrorEventEvent.
+const (
+	ChatStreamErrorEventEventError ChatStreamErrorEventEvent = "error"
+)
+
+// Valid indicates whether the value is a known member of the ChatStreamErrorEventEvent enum.
+func (e ChatStreamErrorEventEvent) Valid() bool {
+	switch e {
+	case ChatStreamErrorEventEventError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatStreamMetaEventEvent.
+const (
+	ChatStreamMetaEventEventMeta ChatStreamMetaEventEvent = "meta"
+)
+
+// Valid indicates whether the value is a known member of the ChatStreamMetaEventEvent enum.
+func (e ChatStreamMetaEventEvent) Valid() bool {
+	switch e {
+	case ChatStreamMetaEventEventMeta:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatStreamSourcesEventEvent.
+const (
+	ChatStreamSourcesEventEventSources ChatStreamSourcesEventEvent = "sources"
+)
+
+// Valid indicates whether the value is a known member of the ChatStreamSourcesEventEvent enum.
+func (e ChatStreamSourcesEventEvent) Valid() bool {
+	switch e {
+	case ChatStreamSourcesEventEventSources:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatStreamThoughtEventEvent.
+const (
+	ChatStreamThoughtEventEventThought ChatStreamThoughtEventEvent = "thought"
+)
+
+// Valid indicates whether the value is a known member of the ChatStreamThoughtEventEvent enum.
+func (e ChatStreamThoughtEventEvent) Valid() bool {
+	switch e {
+	case ChatStreamThoughtEventEventThought:
 		return true
 	default:
 		return false
@@ -784,6 +1045,93 @@ func (e MetadataScope) Valid() bool {
 	}
 }
 
+// Defines values for ProblemCode.
+const (
+	ProblemCodeConflict             ProblemCode = "conflict"
+	ProblemCodeForbidden            ProblemCode = "forbidden"
+	ProblemCodeHeaderTooLarge       ProblemCode = "header_too_large"
+	ProblemCodeIdempotencyMismatch  ProblemCode = "idempotency_mismatch"
+	ProblemCodeInternal             ProblemCode = "internal"
+	ProblemCodeInvalidCursor        ProblemCode = "invalid_cursor"
+	ProblemCodeInvalidTenantId      ProblemCode = "invalid_tenant_id"
+	ProblemCodeInvalidTransition    ProblemCode = "invalid_transition"
+	ProblemCodeJobActive            ProblemCode = "job_active"
+	ProblemCodeKeyRevoked           ProblemCode = "key_revoked"
+	ProblemCodeMalformedJson        ProblemCode = "malformed_json"
+	ProblemCodeMalformedRequest     ProblemCode = "malformed_request"
+	ProblemCodeMetadataInvalid      ProblemCode = "metadata_invalid"
+	ProblemCodeMethodNotAllowed     ProblemCode = "method_not_allowed"
+	ProblemCodeNotFound             ProblemCode = "not_found"
+	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
+	ProblemCodeRateLimited          ProblemCode = "rate_limited"
+	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
+	ProblemCodeTenantDisabled       ProblemCode = "tenant_disabled"
+	ProblemCodeTenantForbidden      ProblemCode = "tenant_forbidden"
+	ProblemCodeUnauthorized         ProblemCode = "unauthorized"
+	ProblemCodeUnavailable          ProblemCode = "unavailable"
+	ProblemCodeUnsupportedMediaType ProblemCode = "unsupported_media_type"
+	ProblemCodeValidationFailed     ProblemCode = "validation_failed"
+	ProblemCodeVersionConflict      ProblemCode = "version_conflict"
+)
+
+// Valid indicates whether the value is a known member of the ProblemCode enum.
+func (e ProblemCode) Valid() bool {
+	switch e {
+	case ProblemCodeConflict:
+		return true
+	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeHeaderTooLarge:
+		return true
+	case ProblemCodeIdempotencyMismatch:
+		return true
+	case ProblemCodeInternal:
+		return true
+	case ProblemCodeInvalidCursor:
+		return true
+	case ProblemCodeInvalidTenantId:
+		return true
+	case ProblemCodeInvalidTransition:
+		return true
+	case ProblemCodeJobActive:
+		return true
+	case ProblemCodeKeyRevoked:
+		return true
+	case ProblemCodeMalformedJson:
+		return true
+	case ProblemCodeMalformedRequest:
+		return true
+	case ProblemCodeMetadataInvalid:
+		return true
+	case ProblemCodeMethodNotAllowed:
+		return true
+	case ProblemCodeNotFound:
+		return true
+	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodeRateLimited:
+		return true
+	case ProblemCodeRequestTimeout:
+		return true
+	case ProblemCodeTenantDisabled:
+		return true
+	case ProblemCodeTenantForbidden:
+		return true
+	case ProblemCodeUnauthorized:
+		return true
+	case ProblemCodeUnavailable:
+		return true
+	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeValidationFailed:
+		return true
+	case ProblemCodeVersionConflict:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PromptFilledVariableSource.
 const (
 	PromptFilledVariableSourceBuiltin PromptFilledVariableSource = "builtin"
@@ -886,6 +1234,96 @@ func (e RagCandidateDropped) Valid() bool {
 	case RagCandidateDroppedLessThannil:
 		return true
 	case RagCandidateDroppedOverEvidenceBudget:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RagStreamDeltaEventEvent.
+const (
+	RagStreamDeltaEventEventDelta RagStreamDeltaEventEvent = "delta"
+)
+
+// Valid indicates whether the value is a known member of the RagStreamDeltaEventEvent enum.
+func (e RagStreamDeltaEventEvent) Valid() bool {
+	switch e {
+	case RagStreamDeltaEventEventDelta:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RagStreamDoneEventEvent.
+const (
+	RagStreamDoneEventEventDone RagStreamDoneEventEvent = "done"
+)
+
+// Valid indicates whether the value is a known member of the RagStreamDoneEventEvent enum.
+func (e RagStreamDoneEventEvent) Valid() bool {
+	switch e {
+	case RagStreamDoneEventEventDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RagStreamErrorEventEvent.
+const (
+	RagStreamErrorEventEventError RagStreamErrorEventEvent = "error"
+)
+
+// Valid indicates whether the value is a known member of the RagStreamErrorEventEvent enum.
+func (e RagStreamErrorEventEvent) Valid() bool {
+	switch e {
+	case RagStreamErrorEventEventError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RagStreamMetaEventEvent.
+const (
+	RagStreamMetaEventEventMeta RagStreamMetaEventEvent = "meta"
+)
+
+// Valid indicates whether the value is a known member of the RagStreamMetaEventEvent enum.
+func (e RagStreamMetaEventEvent) Valid() bool {
+	switch e {
+	case RagStreamMetaEventEventMeta:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RagStreamSourcesEventEvent.
+const (
+	RagStreamSourcesEventEventSources RagStreamSourcesEventEvent = "sources"
+)
+
+// Valid indicates whether the value is a known member of the RagStreamSourcesEventEvent enum.
+func (e RagStreamSourcesEventEvent) Valid() bool {
+	switch e {
+	case RagStreamSourcesEventEventSources:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RagStreamThoughtEventEvent.
+const (
+	RagStreamThoughtEventEventThought RagStreamThoughtEventEvent = "thought"
+)
+
+// Valid indicates whether the value is a known member of the RagStreamThoughtEventEvent enum.
+func (e RagStreamThoughtEventEvent) Valid() bool {
+	switch e {
+	case RagStreamThoughtEventEventThought:
 		return true
 	default:
 		return false
@@ -1030,6 +1468,36 @@ func (e ScriptFlowTargetKind) Valid() bool {
 	}
 }
 
+// Defines values for SessionWatchReadyEventEvent.
+const (
+	SessionWatchReadyEventEventReady SessionWatchReadyEventEvent = "ready"
+)
+
+// Valid indicates whether the value is a known member of the SessionWatchReadyEventEvent enum.
+func (e SessionWatchReadyEventEvent) Valid() bool {
+	switch e {
+	case SessionWatchReadyEventEventReady:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SessionWatchStageEventEvent.
+const (
+	Stage SessionWatchStageEventEvent = "stage"
+)
+
+// Valid indicates whether the value is a known member of the SessionWatchStageEventEvent enum.
+func (e SessionWatchStageEventEvent) Valid() bool {
+	switch e {
+	case Stage:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StageEventStage.
 const (
 	StageEventStageAuth        StageEventStage = "auth"
@@ -1090,6 +1558,96 @@ func (e StrategyAuditEntryAction) Valid() bool {
 	}
 }
 
+// Defines values for StreamErrorCode.
+const (
+	StreamErrorCodeConflict             StreamErrorCode = "conflict"
+	StreamErrorCodeForbidden            StreamErrorCode = "forbidden"
+	StreamErrorCodeHeaderTooLarge       StreamErrorCode = "header_too_large"
+	StreamErrorCodeIdempotencyMismatch  StreamErrorCode = "idempotency_mismatch"
+	StreamErrorCodeInternal             StreamErrorCode = "internal"
+	StreamErrorCodeInterrupted          StreamErrorCode = "interrupted"
+	StreamErrorCodeInvalidCursor        StreamErrorCode = "invalid_cursor"
+	StreamErrorCodeInvalidTenantId      StreamErrorCode = "invalid_tenant_id"
+	StreamErrorCodeInvalidTransition    StreamErrorCode = "invalid_transition"
+	StreamErrorCodeJobActive            StreamErrorCode = "job_active"
+	StreamErrorCodeKeyRevoked           StreamErrorCode = "key_revoked"
+	StreamErrorCodeMalformedJson        StreamErrorCode = "malformed_json"
+	StreamErrorCodeMalformedRequest     StreamErrorCode = "malformed_request"
+	StreamErrorCodeMetadataInvalid      StreamErrorCode = "metadata_invalid"
+	StreamErrorCodeMethodNotAllowed     StreamErrorCode = "method_not_allowed"
+	StreamErrorCodeNotFound             StreamErrorCode = "not_found"
+	StreamErrorCodePayloadTooLarge      StreamErrorCode = "payload_too_large"
+	StreamErrorCodeRateLimited          StreamErrorCode = "rate_limited"
+	StreamErrorCodeRequestTimeout       StreamErrorCode = "request_timeout"
+	StreamErrorCodeTenantDisabled       StreamErrorCode = "tenant_disabled"
+	StreamErrorCodeTenantForbidden      StreamErrorCode = "tenant_forbidden"
+	StreamErrorCodeUnauthorized         StreamErrorCode = "unauthorized"
+	StreamErrorCodeUnavailable          StreamErrorCode = "unavailable"
+	StreamErrorCodeUnsupportedMediaType StreamErrorCode = "unsupported_media_type"
+	StreamErrorCodeValidationFailed     StreamErrorCode = "validation_failed"
+	StreamErrorCodeVersionConflict      StreamErrorCode = "version_conflict"
+)
+
+// Valid indicates whether the value is a known member of the StreamErrorCode enum.
+func (e StreamErrorCode) Valid() bool {
+	switch e {
+	case StreamErrorCodeConflict:
+		return true
+	case StreamErrorCodeForbidden:
+		return true
+	case StreamErrorCodeHeaderTooLarge:
+		return true
+	case StreamErrorCodeIdempotencyMismatch:
+		return true
+	case StreamErrorCodeInternal:
+		return true
+	case StreamErrorCodeInterrupted:
+		return true
+	case StreamErrorCodeInvalidCursor:
+		return true
+	case StreamErrorCodeInvalidTenantId:
+		return true
+	case StreamErrorCodeInvalidTransition:
+		return true
+	case StreamErrorCodeJobActive:
+		return true
+	case StreamErrorCodeKeyRevoked:
+		return true
+	case StreamErrorCodeMalformedJson:
+		return true
+	case StreamErrorCodeMalformedRequest:
+		return true
+	case StreamErrorCodeMetadataInvalid:
+		return true
+	case StreamErrorCodeMethodNotAllowed:
+		return true
+	case StreamErrorCodeNotFound:
+		return true
+	case StreamErrorCodePayloadTooLarge:
+		return true
+	case StreamErrorCodeRateLimited:
+		return true
+	case StreamErrorCodeRequestTimeout:
+		return true
+	case StreamErrorCodeTenantDisabled:
+		return true
+	case StreamErrorCodeTenantForbidden:
+		return true
+	case StreamErrorCodeUnauthorized:
+		return true
+	case StreamErrorCodeUnavailable:
+		return true
+	case StreamErrorCodeUnsupportedMediaType:
+		return true
+	case StreamErrorCodeValidationFailed:
+		return true
+	case StreamErrorCodeVersionConflict:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TenantStatus.
 const (
 	TenantStatusActive   TenantStatus = "active"
@@ -1110,28 +1668,28 @@ func (e TenantStatus) Valid() bool {
 
 // Defines values for TransferReasonCode.
 const (
-	InsufficientEvidence TransferReasonCode = "insufficient_evidence"
-	LowAnswerability     TransferReasonCode = "low_answerability"
-	LowConfidence        TransferReasonCode = "low_confidence"
-	LowScore             TransferReasonCode = "low_score"
-	NoEvidence           TransferReasonCode = "no_evidence"
-	ProviderUnavailable  TransferReasonCode = "provider_unavailable"
+	TransferReasonCodeInsufficientEvidence TransferReasonCode = "insufficient_evidence"
+	TransferReasonCodeLowAnswerability     TransferReasonCode = "low_answerability"
+	TransferReasonCodeLowConfidence        TransferReasonCode = "low_confidence"
+	TransferReasonCodeLowScore             TransferReasonCode = "low_score"
+	TransferReasonCodeNoEvidence           TransferReasonCode = "no_evidence"
+	TransferReasonCodeProviderUnavailable  TransferReasonCode = "provider_unavailable"
 )
 
 // Valid indicates whether the value is a known member of the TransferReasonCode enum.
 func (e TransferReasonCode) Valid() bool {
 	switch e {
-	case InsufficientEvidence:
+	case TransferReasonCodeInsufficientEvidence:
 		return true
-	case LowAnswerability:
+	case TransferReasonCodeLowAnswerability:
 		return true
-	case LowConfidence:
+	case TransferReasonCodeLowConfidence:
 		return true
-	case LowScore:
+	case TransferReasonCodeLowScore:
 		return true
-	case NoEvidence:
+	case TransferReasonCodeNoEvidence:
 		return true
-	case ProviderUnavailable:
+	case TransferReasonCodeProviderUnavailable:
 		return true
 	default:
 		return false
@@ -1181,6 +1739,15 @@ type AdminChatMessage struct {
 	// Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	TraceId *string `json:"traceId"`
 
+	// TransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
+	// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
+	// `low_confidence`), `provider_unavailable`, a guardrail's (`high_risk`, `forbidden_word`,
+	// `behaviour_rule`), an intent rule's default (`intent_rule`), a flow's (`flow_transfer`,
+	// `invalid_input`, `timed_out`), or `operator_reason` when the text is an intent rule's or
+	// flow step's own reason. Null when there is no hand-off. Extensible: treat an unknown code as
+	// a generic hand-off.
+	TransferCode *AdminChatMessageTransferCode `json:"transferCode"`
+
 	// TransferReason Why the reply hands off (`low_score`, `high_risk`, a flow's reason, ...).
 	TransferReason *string `json:"transferReason"`
 }
@@ -1197,6 +1764,15 @@ type AdminChatMessageRole string
 //
 // Example: complete
 type AdminChatMessageStatus string
+
+// AdminChatMessageTransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
+// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
+// `low_confidence`), `provider_unavailable`, a guardrail's (`high_risk`, `forbidden_word`,
+// `behaviour_rule`), an intent rule's default (`intent_rule`), a flow's (`flow_transfer`,
+// `invalid_input`, `timed_out`), or `operator_reason` when the text is an intent rule's or
+// flow step's own reason. Null when there is no hand-off. Extensible: treat an unknown code as
+// a generic hand-off.
+type AdminChatMessageTransferCode string
 
 // AdminSessionDetail defines model for AdminSessionDetail.
 type AdminSessionDetail struct {
@@ -1485,6 +2061,15 @@ type ChatMessage struct {
 	// Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	TraceId *string `json:"traceId"`
 
+	// TransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
+	// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
+	// `low_confidence`), `provider_unavailable`, a guardrail's (`high_risk`, `forbidden_word`,
+	// `behaviour_rule`), an intent rule's default (`intent_rule`), a flow's (`flow_transfer`,
+	// `invalid_input`, `timed_out`), or `operator_reason` when the text is an intent rule's or
+	// flow step's own reason. Null when there is no hand-off. Extensible: treat an unknown code as
+	// a generic hand-off.
+	TransferCode *ChatMessageTransferCode `json:"transferCode"`
+
 	// TransferReason Why the reply hands off (`low_score`, `high_risk`, a flow's reason, ...).
 	TransferReason *string `json:"transferReason"`
 }
@@ -1501,6 +2086,15 @@ type ChatMessageRole string
 //
 // Example: complete
 type ChatMessageStatus string
+
+// ChatMessageTransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
+// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
+// `low_confidence`), `provider_unavailable`, a guardrail's (`high_risk`, `forbidden_word`,
+// `behaviour_rule`), an intent rule's default (`intent_rule`), a flow's (`flow_transfer`,
+// `invalid_input`, `timed_out`), or `operator_reason` when the text is an intent rule's or
+// flow step's own reason. Null when there is no hand-off. Extensible: treat an unknown code as
+// a generic hand-off.
+type ChatMessageTransferCode string
 
 // ChatMessageFlow defines model for ChatMessageFlow.
 type ChatMessageFlow struct {
@@ -1563,7 +2157,7 @@ type ChatMessageSource struct {
 	Score float64 `json:"score"`
 }
 
-// ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null}
+// ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 type ChatReply struct {
 	// Answer The text to show, after the output guardrails.
 	Answer     string    `json:"answer"`
@@ -1589,6 +2183,15 @@ type ChatReply struct {
 	Thought *string `json:"thought"`
 	TraceId string  `json:"traceId"`
 
+	// TransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
+	// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
+	// `low_confidence`), `provider_unavailable`, a guardrail's (`high_risk`, `forbidden_word`,
+	// `behaviour_rule`), an intent rule's default (`intent_rule`), a flow's (`flow_transfer`,
+	// `invalid_input`, `timed_out`), or `operator_reason` when the text is an intent rule's or
+	// flow step's own reason. Null when there is no hand-off. Extensible: treat an unknown code as
+	// a generic hand-off.
+	TransferCode *ChatReplyTransferCode `json:"transferCode"`
+
 	// TransferReason Why a human should take over: a retrieval reason (`no_evidence`, `low_score`,
 	// `low_answerability`, `insufficient_evidence`, `low_confidence`), `provider_unavailable`, a guardrail's
 	// `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, or a flow's
@@ -1601,6 +2204,15 @@ type ChatReplyResponseType string
 
 // ChatReplyStatus defines model for ChatReply.Status.
 type ChatReplyStatus string
+
+// ChatReplyTransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
+// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
+// `low_confidence`), `provider_unavailable`, a guardrail's (`high_risk`, `forbidden_word`,
+// `behaviour_rule`), an intent rule's default (`intent_rule`), a flow's (`flow_transfer`,
+// `invalid_input`, `timed_out`), or `operator_reason` when the text is an intent rule's or
+// flow step's own reason. Null when there is no hand-off. Extensible: treat an unknown code as
+// a generic hand-off.
+type ChatReplyTransferCode string
 
 // ChatSession defines model for ChatSession.
 type ChatSession struct {
@@ -1694,6 +2306,95 @@ type ChatSessionSlots struct {
 	// Example: {"order_no":"A10086","product":"router"}
 	Slots SlotValues `json:"slots"`
 }
+
+// ChatStreamDeltaEvent The `delta` event: `event: delta`, `id`, and `data` (one JSON object) as parsed by a client.
+type ChatStreamDeltaEvent struct {
+	// Data A piece of the answer, released after the output guardrails checked it. `reset: true` means
+	// discard what was shown so far and show `text` instead (a guardrail withheld the answer after
+	// part of it was shown).
+	Data  StreamDelta               `json:"data"`
+	Event ChatStreamDeltaEventEvent `json:"event"`
+
+	// Id `<messageId>:<seq>`; send the last one received as `Last-Event-ID` to resume.
+	Id string `json:"id"`
+}
+
+// ChatStreamDeltaEventEvent defines model for ChatStreamDeltaEvent.Event.
+type ChatStreamDeltaEventEvent string
+
+// ChatStreamDoneEvent The `done` event: `event: done`, `id`, and `data` (one JSON object) as parsed by a client.
+type ChatStreamDoneEvent struct {
+	// Data Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
+	Data  ChatReply                `json:"data"`
+	Event ChatStreamDoneEventEvent `json:"event"`
+
+	// Id `<messageId>:<seq>`; send the last one received as `Last-Event-ID` to resume.
+	Id string `json:"id"`
+}
+
+// ChatStreamDoneEventEvent defines model for ChatStreamDoneEvent.Event.
+type ChatStreamDoneEventEvent string
+
+// ChatStreamErrorEvent The `error` event: `event: error`, `id`, and `data` (one JSON object) as parsed by a client.
+type ChatStreamErrorEvent struct {
+	// Data Ends a stream that failed after it began: a problem `code` (see `Problem`) or `interrupted`
+	// (the reply was stored as far as it got). Extensible: treat an unknown code as a failure.
+	Data  StreamError               `json:"data"`
+	Event ChatStreamErrorEventEvent `json:"event"`
+
+	// Id `<messageId>:<seq>`; send the last one received as `Last-Event-ID` to resume.
+	Id string `json:"id"`
+}
+
+// ChatStreamErrorEventEvent defines model for ChatStreamErrorEvent.Event.
+type ChatStreamErrorEventEvent string
+
+// ChatStreamEvent One event of a streamed reply (`POST /chat/sessions/{sessionId}/messages` with
+// `Accept: text/event-stream`), as a client parses it: `meta` first, then `thought` and
+// `delta` pieces, `sources`, and always last `done` (the whole `ChatReply`) or `error`.
+// Extensible: ignore an event name you do not know.
+type ChatStreamEvent struct {
+	union json.RawMessage
+}
+
+// ChatStreamMetaEvent The `meta` event: `event: meta`, `id`, and `data` (one JSON object) as parsed by a client.
+type ChatStreamMetaEvent struct {
+	// Data Opens a streamed reply with its ids.
+	Data  StreamMeta               `json:"data"`
+	Event ChatStreamMetaEventEvent `json:"event"`
+
+	// Id `<messageId>:<seq>`; send the last one received as `Last-Event-ID` to resume.
+	Id string `json:"id"`
+}
+
+// ChatStreamMetaEventEvent defines model for ChatStreamMetaEvent.Event.
+type ChatStreamMetaEventEvent string
+
+// ChatStreamSourcesEvent The `sources` event: `event: sources`, `id`, and `data` (one JSON object) as parsed by a client.
+type ChatStreamSourcesEvent struct {
+	// Data The evidence the reply cites.
+	Data  StreamSources               `json:"data"`
+	Event ChatStreamSourcesEventEvent `json:"event"`
+
+	// Id `<messageId>:<seq>`; send the last one received as `Last-Event-ID` to resume.
+	Id string `json:"id"`
+}
+
+// ChatStreamSourcesEventEvent defines model for ChatStreamSourcesEvent.Event.
+type ChatStreamSourcesEventEvent string
+
+// ChatStreamThoughtEvent The `thought` event: `event: thought`, `id`, and `data` (one JSON object) as parsed by a client.
+type ChatStreamThoughtEvent struct {
+	// Data A piece of model reasoning (`thought`) or of the answer (`delta`), as it arrives.
+	Data  StreamText                  `json:"data"`
+	Event ChatStreamThoughtEventEvent `json:"event"`
+
+	// Id `<messageId>:<seq>`; send the last one received as `Last-Event-ID` to resume.
+	Id string `json:"id"`
+}
+
+// ChatStreamThoughtEventEvent defines model for ChatStreamThoughtEvent.Event.
+type ChatStreamThoughtEventEvent string
 
 // ChatTool defines model for ChatTool.
 type ChatTool struct {
@@ -1872,14 +2573,14 @@ type DialogueTestRequest struct {
 	Values *TemplateValues `json:"values,omitempty"`
 }
 
-// DialogueTestResult Example: {"flowId":null,"flowStep":null,"guardHits":[],"model":null,"reply":{"answer":"Hello! How can I help?","confidence":1,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"fixed","sessionId":"","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null},"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","slots":{},"stages":[],"templateId":null,"templateVersion":null,"tokensIn":0,"tokensOut":0,"toolTraces":[]}
+// DialogueTestResult Example: {"flowId":null,"flowStep":null,"guardHits":[],"model":null,"reply":{"answer":"Hello! How can I help?","confidence":1,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"fixed","sessionId":"","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null},"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","slots":{},"stages":[],"templateId":null,"templateVersion":null,"tokensIn":0,"tokensOut":0,"toolTraces":[]}
 type DialogueTestResult struct {
 	FlowId    *string            `json:"flowId"`
 	FlowStep  *int               `json:"flowStep"`
 	GuardHits []DialogueGuardHit `json:"guardHits"`
 	Model     *string            `json:"model"`
 
-	// Reply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferReason":null}
+	// Reply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 	Reply  ChatReply `json:"reply"`
 	RuleId *string   `json:"ruleId"`
 
@@ -3718,10 +4419,12 @@ type MetadataScope string
 
 // Problem An RFC 9457 problem detail.
 type Problem struct {
-	// Code Stable machine-readable error code (see the API description for the list).
+	// Code Stable machine-readable error code. Extensible: a later version may add codes, so treat a
+	// code you do not know by the HTTP `status` it came with.
+	//
 	//
 	// Example: not_found
-	Code string `json:"code"`
+	Code ProblemCode `json:"code"`
 
 	// Detail A human-readable sentence about this occurrence.
 	//
@@ -3749,6 +4452,12 @@ type Problem struct {
 	// Example: urn:assistant:problem:not_found
 	Type string `json:"type"`
 }
+
+// ProblemCode Stable machine-readable error code. Extensible: a later version may add codes, so treat a
+// code you do not know by the HTTP `status` it came with.
+//
+// Example: not_found
+type ProblemCode string
 
 // PromptContent Example: {"system_instruction":"You are the support assistant of {{tenant_name}}. Be {{brand_voice}}. Answer only from: {{evidence}}","variables":[{"kind":"builtin","name":"tenant_name"},{"kind":"builtin","name":"evidence","required":true},{"default":"friendly and brief","kind":"custom","name":"brand_voice"}]}
 type PromptContent struct {
@@ -4217,6 +4926,95 @@ type RagModelOverride struct {
 	UsageType *LlmUsageType `json:"usageType,omitempty"`
 }
 
+// RagStreamDeltaEvent The `delta` event: `event: delta`, `id`, and `data` (one JSON object) as parsed by a client.
+type RagStreamDeltaEvent struct {
+	// Data A piece of model reasoning (`thought`) or of the answer (`delta`), as it arrives.
+	Data  StreamText               `json:"data"`
+	Event RagStreamDeltaEventEvent `json:"event"`
+
+	// Id The event's number in the stream, from 1.
+	Id string `json:"id"`
+}
+
+// RagStreamDeltaEventEvent defines model for RagStreamDeltaEvent.Event.
+type RagStreamDeltaEventEvent string
+
+// RagStreamDoneEvent The `done` event: `event: done`, `id`, and `data` (one JSON object) as parsed by a client.
+type RagStreamDoneEvent struct {
+	Data  RagExperimentResult     `json:"data"`
+	Event RagStreamDoneEventEvent `json:"event"`
+
+	// Id The event's number in the stream, from 1.
+	Id string `json:"id"`
+}
+
+// RagStreamDoneEventEvent defines model for RagStreamDoneEvent.Event.
+type RagStreamDoneEventEvent string
+
+// RagStreamErrorEvent The `error` event: `event: error`, `id`, and `data` (one JSON object) as parsed by a client.
+type RagStreamErrorEvent struct {
+	// Data Ends a stream that failed after it began: a problem `code` (see `Problem`) or `interrupted`
+	// (the reply was stored as far as it got). Extensible: treat an unknown code as a failure.
+	Data  StreamError              `json:"data"`
+	Event RagStreamErrorEventEvent `json:"event"`
+
+	// Id The event's number in the stream, from 1.
+	Id string `json:"id"`
+}
+
+// RagStreamErrorEventEvent defines model for RagStreamErrorEvent.Event.
+type RagStreamErrorEventEvent string
+
+// RagStreamEvent One event of `POST /admin/rag/experiments/stream`: `meta` (the retrieval result without the
+// answer), `sources`, `thought` and `delta` pieces, then always `done` or `error`.
+// Extensible: ignore an event name you do not know.
+type RagStreamEvent struct {
+	union json.RawMessage
+}
+
+// RagStreamMetaEvent The `meta` event: `event: meta`, `id`, and `data` (one JSON object) as parsed by a client.
+type RagStreamMetaEvent struct {
+	Data  RagExperimentResult     `json:"data"`
+	Event RagStreamMetaEventEvent `json:"event"`
+
+	// Id The event's number in the stream, from 1.
+	Id string `json:"id"`
+}
+
+// RagStreamMetaEventEvent defines model for RagStreamMetaEvent.Event.
+type RagStreamMetaEventEvent string
+
+// RagStreamSources The citations of a RAG-lab run.
+type RagStreamSources struct {
+	Citations []Citation `json:"citations"`
+}
+
+// RagStreamSourcesEvent The `sources` event: `event: sources`, `id`, and `data` (one JSON object) as parsed by a client.
+type RagStreamSourcesEvent struct {
+	// Data The citations of a RAG-lab run.
+	Data  RagStreamSources           `json:"data"`
+	Event RagStreamSourcesEventEvent `json:"event"`
+
+	// Id The event's number in the stream, from 1.
+	Id string `json:"id"`
+}
+
+// RagStreamSourcesEventEvent defines model for RagStreamSourcesEvent.Event.
+type RagStreamSourcesEventEvent string
+
+// RagStreamThoughtEvent The `thought` event: `event: thought`, `id`, and `data` (one JSON object) as parsed by a client.
+type RagStreamThoughtEvent struct {
+	// Data A piece of model reasoning (`thought`) or of the answer (`delta`), as it arrives.
+	Data  StreamText                 `json:"data"`
+	Event RagStreamThoughtEventEvent `json:"event"`
+
+	// Id The event's number in the stream, from 1.
+	Id string `json:"id"`
+}
+
+// RagStreamThoughtEventEvent defines model for RagStreamThoughtEvent.Event.
+type RagStreamThoughtEventEvent string
+
 // RagTimings defines model for RagTimings.
 type RagTimings struct {
 	// EmbedMs Example: 0.4
@@ -4238,12 +5036,19 @@ type RagTimings struct {
 	VectorMs float64 `json:"vectorMs"`
 }
 
-// ReindexRequest Example: {"kbId":"kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"}
+// ReindexRequest Example: {"kbId":"kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","staleOnly":true}
 type ReindexRequest struct {
 	// KbId Only this knowledge base's documents; every document of the tenant when left out.
 	//
 	// Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	KbId *string `json:"kbId,omitempty"`
+
+	// StaleOnly Only documents whose status is `stale`: indexed with an embedding model the tenant no
+	// longer uses (see `PUT /admin/embedding/config`). Every document when false or left out.
+	//
+	//
+	// Example: true
+	StaleOnly *bool `json:"staleOnly,omitempty"`
 }
 
 // ReindexResult Example: {"alreadyQueued":1,"jobIds":["job_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"],"queued":12}
@@ -4728,6 +5533,44 @@ type ScriptFlowUpdateRequest struct {
 // SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type SessionId = string
 
+// SessionWatchEvent One event of `GET /chat/sessions/{sessionId}/events`: `ready` first, then a `stage` per stage
+// of every message. Extensible: ignore an event name you do not know.
+type SessionWatchEvent struct {
+	union json.RawMessage
+}
+
+// SessionWatchReady Watching has begun; later messages of the session will be seen.
+type SessionWatchReady struct {
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+}
+
+// SessionWatchReadyEvent The `ready` event: `event: ready`, `id`, and `data` (one JSON object) as parsed by a client.
+type SessionWatchReadyEvent struct {
+	// Data Watching has begun; later messages of the session will be seen.
+	Data  SessionWatchReady           `json:"data"`
+	Event SessionWatchReadyEventEvent `json:"event"`
+
+	// Id `ready` for the first event, `<messageId>:<stage>` for a stage.
+	Id string `json:"id"`
+}
+
+// SessionWatchReadyEventEvent defines model for SessionWatchReadyEvent.Event.
+type SessionWatchReadyEventEvent string
+
+// SessionWatchStageEvent The `stage` event: `event: stage`, `id`, and `data` (one JSON object) as parsed by a client.
+type SessionWatchStageEvent struct {
+	// Data Example: {"detail":{"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"},"durationMs":0.04,"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","outcome":"fixed","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","stage":"intent","startedAt":"2026-11-22T10:00:00Z","traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d"}
+	Data  StageEvent                  `json:"data"`
+	Event SessionWatchStageEventEvent `json:"event"`
+
+	// Id `ready` for the first event, `<messageId>:<stage>` for a stage.
+	Id string `json:"id"`
+}
+
+// SessionWatchStageEventEvent defines model for SessionWatchStageEvent.Event.
+type SessionWatchStageEventEvent string
+
 // SlotValues Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
 // service, 400 naming `/slots/<name>`), values have at most 500 characters.
 //
@@ -4862,6 +5705,46 @@ type StrategyMetricsList struct {
 	Items []StrategyMetrics `json:"items"`
 }
 
+// StreamDelta A piece of the answer, released after the output guardrails checked it. `reset: true` means
+// discard what was shown so far and show `text` instead (a guardrail withheld the answer after
+// part of it was shown).
+type StreamDelta struct {
+	Reset bool   `json:"reset"`
+	Text  string `json:"text"`
+}
+
+// StreamError Ends a stream that failed after it began: a problem `code` (see `Problem`) or `interrupted`
+// (the reply was stored as far as it got). Extensible: treat an unknown code as a failure.
+type StreamError struct {
+	Code   StreamErrorCode `json:"code"`
+	Detail string          `json:"detail"`
+}
+
+// StreamErrorCode defines model for StreamError.Code.
+type StreamErrorCode string
+
+// StreamMeta Opens a streamed reply with its ids.
+type StreamMeta struct {
+	// MessageId Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MessageId MessageId `json:"messageId"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+
+	// TraceId Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TraceId string `json:"traceId"`
+}
+
+// StreamSources The evidence the reply cites.
+type StreamSources struct {
+	Sources []ReplySource `json:"sources"`
+}
+
+// StreamText A piece of model reasoning (`thought`) or of the answer (`delta`), as it arrives.
+type StreamText struct {
+	Text string `json:"text"`
+}
+
 // TemplateValues Values of custom prompt-template variables, by name.
 //
 // Example: {"brand":"Acme"}
@@ -4881,6 +5764,12 @@ type Tenant struct {
 	//
 	// Example: ACME Support
 	Name string `json:"name"`
+
+	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
+	// API key acting in the tenant, and for the whole tenant. Null is the service default
+	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
+	// change them.
+	RateLimits TenantRateLimits `json:"rateLimits"`
 
 	// Status Example: active
 	Status TenantStatus `json:"status"`
@@ -4905,6 +5794,16 @@ type TenantList struct {
 
 	// NextCursor Example: YWNtZQ
 	NextCursor *string `json:"nextCursor"`
+}
+
+// TenantRateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
+// API key acting in the tenant, and for the whole tenant. Null is the service default
+// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
+// change them.
+type TenantRateLimits struct {
+	// PerKeyPerMinute Example: 1200
+	PerKeyPerMinute    *int32 `json:"perKeyPerMinute,omitempty"`
+	PerTenantPerMinute *int32 `json:"perTenantPerMinute,omitempty"`
 }
 
 // TenantSettings defines model for TenantSettings.
@@ -5043,6 +5942,12 @@ type TenantUpdateRequest struct {
 	// Name Example: ACME Support
 	Name *string `json:"name,omitempty"`
 
+	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
+	// API key acting in the tenant, and for the whole tenant. Null is the service default
+	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
+	// change them.
+	RateLimits *TenantRateLimits `json:"rateLimits,omitempty"`
+
 	// Status Example: active
 	Status *TenantStatus `json:"status,omitempty"`
 
@@ -5135,6 +6040,9 @@ type GuardStatsTo = time.Time
 // GuardWordIdPath Example: fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type GuardWordIdPath = ForbiddenWordId
 
+// IdempotencyKey Example: 4f9c2a1e-7b7d-4e0b-9a59-2f4c1d3e5a6b
+type IdempotencyKey = string
+
 // IncludeDeprecated defines model for IncludeDeprecated.
 type IncludeDeprecated = bool
 
@@ -5198,6 +6106,9 @@ type Conflict = Problem
 // Forbidden An RFC 9457 problem detail.
 type Forbidden = Problem
 
+// IdempotencyMismatch An RFC 9457 problem detail.
+type IdempotencyMismatch = Problem
+
 // InternalError An RFC 9457 problem detail.
 type InternalError = Problem
 
@@ -5209,6 +6120,9 @@ type PayloadTooLarge = Problem
 
 // RequestTimeout An RFC 9457 problem detail.
 type RequestTimeout = Problem
+
+// TooManyRequests An RFC 9457 problem detail.
+type TooManyRequests = Problem
 
 // Unauthorized An RFC 9457 problem detail.
 type Unauthorized = Problem
@@ -5232,6 +6146,18 @@ type ListApiKeysParams struct {
 
 	// IncludeRevoked Include revoked keys.
 	IncludeRevoked *bool `form:"includeRevoked,omitempty" json:"includeRevoked,omitempty"`
+}
+
+// CreateApiKeyParams defines parameters for CreateApiKey.
+type CreateApiKeyParams struct {
+	// IdempotencyKey Makes a retry safe: the same key with the same request within 24 hours answers the stored
+	// response (with `Idempotent-Replayed: true`) instead of doing the work again — for a message,
+	// the same reply without a second model call. The same key with another request is 422
+	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
+	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
+	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // TestDialogueParams defines parameters for TestDialogue.
@@ -5416,6 +6342,15 @@ type ListDocumentsParams struct {
 
 // UploadDocumentParams defines parameters for UploadDocument.
 type UploadDocumentParams struct {
+	// IdempotencyKey Makes a retry safe: the same key with the same request within 24 hours answers the stored
+	// response (with `Idempotent-Replayed: true`) instead of doing the work again — for a message,
+	// the same reply without a second model call. The same key with another request is 422
+	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
+	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
+	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -5869,6 +6804,15 @@ type ListTenantsParams struct {
 
 // CreateChatSessionParams defines parameters for CreateChatSession.
 type CreateChatSessionParams struct {
+	// IdempotencyKey Makes a retry safe: the same key with the same request within 24 hours answers the stored
+	// response (with `Idempotent-Replayed: true`) instead of doing the work again — for a message,
+	// the same reply without a second model call. The same key with another request is 422
+	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
+	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
+	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -5905,6 +6849,15 @@ type ListChatMessagesParams struct {
 
 // PostChatMessageParams defines parameters for PostChatMessage.
 type PostChatMessageParams struct {
+	// IdempotencyKey Makes a retry safe: the same key with the same request within 24 hours answers the stored
+	// response (with `Idempotent-Replayed: true`) instead of doing the work again — for a message,
+	// the same reply without a second model call. The same key with another request is 422
+	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
+	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
+	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
 	// LastEventID `<messageId>:<seq>` of the last event received, to resume a streamed reply.
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
 
@@ -6104,6 +7057,597 @@ type SwitchRetrievalStrategyJSONRequestBody = RetrievalStrategy
 // ValidateRetrievalStrategyJSONRequestBody defines body for ValidateRetrievalStrategy for application/json ContentType.
 type ValidateRetrievalStrategyJSONRequestBody = RetrievalStrategy
 
+// AsChatStreamMetaEvent returns the union data inside the ChatStreamEvent as a ChatStreamMetaEvent
+func (t ChatStreamEvent) AsChatStreamMetaEvent() (ChatStreamMetaEvent, error) {
+	var body ChatStreamMetaEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChatStreamMetaEvent overwrites any union data inside the ChatStreamEvent as the provided ChatStreamMetaEvent
+func (t *ChatStreamEvent) FromChatStreamMetaEvent(v ChatStreamMetaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"meta"}`))
+	t.union = b
+	return err
+}
+
+// MergeChatStreamMetaEvent performs a merge with any union data inside the ChatStreamEvent, using the provided ChatStreamMetaEvent
+func (t *ChatStreamEvent) MergeChatStreamMetaEvent(v ChatStreamMetaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"meta"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChatStreamThoughtEvent returns the union data inside the ChatStreamEvent as a ChatStreamThoughtEvent
+func (t ChatStreamEvent) AsChatStreamThoughtEvent() (ChatStreamThoughtEvent, error) {
+	var body ChatStreamThoughtEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChatStreamThoughtEvent overwrites any union data inside the ChatStreamEvent as the provided ChatStreamThoughtEvent
+func (t *ChatStreamEvent) FromChatStreamThoughtEvent(v ChatStreamThoughtEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"thought"}`))
+	t.union = b
+	return err
+}
+
+// MergeChatStreamThoughtEvent performs a merge with any union data inside the ChatStreamEvent, using the provided ChatStreamThoughtEvent
+func (t *ChatStreamEvent) MergeChatStreamThoughtEvent(v ChatStreamThoughtEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"thought"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChatStreamDeltaEvent returns the union data inside the ChatStreamEvent as a ChatStreamDeltaEvent
+func (t ChatStreamEvent) AsChatStreamDeltaEvent() (ChatStreamDeltaEvent, error) {
+	var body ChatStreamDeltaEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChatStreamDeltaEvent overwrites any union data inside the ChatStreamEvent as the provided ChatStreamDeltaEvent
+func (t *ChatStreamEvent) FromChatStreamDeltaEvent(v ChatStreamDeltaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"delta"}`))
+	t.union = b
+	return err
+}
+
+// MergeChatStreamDeltaEvent performs a merge with any union data inside the ChatStreamEvent, using the provided ChatStreamDeltaEvent
+func (t *ChatStreamEvent) MergeChatStreamDeltaEvent(v ChatStreamDeltaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"delta"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChatStreamSourcesEvent returns the union data inside the ChatStreamEvent as a ChatStreamSourcesEvent
+func (t ChatStreamEvent) AsChatStreamSourcesEvent() (ChatStreamSourcesEvent, error) {
+	var body ChatStreamSourcesEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChatStreamSourcesEvent overwrites any union data inside the ChatStreamEvent as the provided ChatStreamSourcesEvent
+func (t *ChatStreamEvent) FromChatStreamSourcesEvent(v ChatStreamSourcesEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"sources"}`))
+	t.union = b
+	return err
+}
+
+// MergeChatStreamSourcesEvent performs a merge with any union data inside the ChatStreamEvent, using the provided ChatStreamSourcesEvent
+func (t *ChatStreamEvent) MergeChatStreamSourcesEvent(v ChatStreamSourcesEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"sources"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChatStreamDoneEvent returns the union data inside the ChatStreamEvent as a ChatStreamDoneEvent
+func (t ChatStreamEvent) AsChatStreamDoneEvent() (ChatStreamDoneEvent, error) {
+	var body ChatStreamDoneEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChatStreamDoneEvent overwrites any union data inside the ChatStreamEvent as the provided ChatStreamDoneEvent
+func (t *ChatStreamEvent) FromChatStreamDoneEvent(v ChatStreamDoneEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"done"}`))
+	t.union = b
+	return err
+}
+
+// MergeChatStreamDoneEvent performs a merge with any union data inside the ChatStreamEvent, using the provided ChatStreamDoneEvent
+func (t *ChatStreamEvent) MergeChatStreamDoneEvent(v ChatStreamDoneEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChatStreamErrorEvent returns the union data inside the ChatStreamEvent as a ChatStreamErrorEvent
+func (t ChatStreamEvent) AsChatStreamErrorEvent() (ChatStreamErrorEvent, error) {
+	var body ChatStreamErrorEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChatStreamErrorEvent overwrites any union data inside the ChatStreamEvent as the provided ChatStreamErrorEvent
+func (t *ChatStreamEvent) FromChatStreamErrorEvent(v ChatStreamErrorEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeChatStreamErrorEvent performs a merge with any union data inside the ChatStreamEvent, using the provided ChatStreamErrorEvent
+func (t *ChatStreamEvent) MergeChatStreamErrorEvent(v ChatStreamErrorEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ChatStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ChatStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "delta":
+		return t.AsChatStreamDeltaEvent()
+	case "done":
+		return t.AsChatStreamDoneEvent()
+	case "error":
+		return t.AsChatStreamErrorEvent()
+	case "meta":
+		return t.AsChatStreamMetaEvent()
+	case "sources":
+		return t.AsChatStreamSourcesEvent()
+	case "thought":
+		return t.AsChatStreamThoughtEvent()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ChatStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ChatStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRagStreamMetaEvent returns the union data inside the RagStreamEvent as a RagStreamMetaEvent
+func (t RagStreamEvent) AsRagStreamMetaEvent() (RagStreamMetaEvent, error) {
+	var body RagStreamMetaEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRagStreamMetaEvent overwrites any union data inside the RagStreamEvent as the provided RagStreamMetaEvent
+func (t *RagStreamEvent) FromRagStreamMetaEvent(v RagStreamMetaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"meta"}`))
+	t.union = b
+	return err
+}
+
+// MergeRagStreamMetaEvent performs a merge with any union data inside the RagStreamEvent, using the provided RagStreamMetaEvent
+func (t *RagStreamEvent) MergeRagStreamMetaEvent(v RagStreamMetaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"meta"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRagStreamSourcesEvent returns the union data inside the RagStreamEvent as a RagStreamSourcesEvent
+func (t RagStreamEvent) AsRagStreamSourcesEvent() (RagStreamSourcesEvent, error) {
+	var body RagStreamSourcesEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRagStreamSourcesEvent overwrites any union data inside the RagStreamEvent as the provided RagStreamSourcesEvent
+func (t *RagStreamEvent) FromRagStreamSourcesEvent(v RagStreamSourcesEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"sources"}`))
+	t.union = b
+	return err
+}
+
+// MergeRagStreamSourcesEvent performs a merge with any union data inside the RagStreamEvent, using the provided RagStreamSourcesEvent
+func (t *RagStreamEvent) MergeRagStreamSourcesEvent(v RagStreamSourcesEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"sources"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRagStreamThoughtEvent returns the union data inside the RagStreamEvent as a RagStreamThoughtEvent
+func (t RagStreamEvent) AsRagStreamThoughtEvent() (RagStreamThoughtEvent, error) {
+	var body RagStreamThoughtEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRagStreamThoughtEvent overwrites any union data inside the RagStreamEvent as the provided RagStreamThoughtEvent
+func (t *RagStreamEvent) FromRagStreamThoughtEvent(v RagStreamThoughtEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"thought"}`))
+	t.union = b
+	return err
+}
+
+// MergeRagStreamThoughtEvent performs a merge with any union data inside the RagStreamEvent, using the provided RagStreamThoughtEvent
+func (t *RagStreamEvent) MergeRagStreamThoughtEvent(v RagStreamThoughtEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"thought"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRagStreamDeltaEvent returns the union data inside the RagStreamEvent as a RagStreamDeltaEvent
+func (t RagStreamEvent) AsRagStreamDeltaEvent() (RagStreamDeltaEvent, error) {
+	var body RagStreamDeltaEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRagStreamDeltaEvent overwrites any union data inside the RagStreamEvent as the provided RagStreamDeltaEvent
+func (t *RagStreamEvent) FromRagStreamDeltaEvent(v RagStreamDeltaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"delta"}`))
+	t.union = b
+	return err
+}
+
+// MergeRagStreamDeltaEvent performs a merge with any union data inside the RagStreamEvent, using the provided RagStreamDeltaEvent
+func (t *RagStreamEvent) MergeRagStreamDeltaEvent(v RagStreamDeltaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"delta"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRagStreamDoneEvent returns the union data inside the RagStreamEvent as a RagStreamDoneEvent
+func (t RagStreamEvent) AsRagStreamDoneEvent() (RagStreamDoneEvent, error) {
+	var body RagStreamDoneEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRagStreamDoneEvent overwrites any union data inside the RagStreamEvent as the provided RagStreamDoneEvent
+func (t *RagStreamEvent) FromRagStreamDoneEvent(v RagStreamDoneEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"done"}`))
+	t.union = b
+	return err
+}
+
+// MergeRagStreamDoneEvent performs a merge with any union data inside the RagStreamEvent, using the provided RagStreamDoneEvent
+func (t *RagStreamEvent) MergeRagStreamDoneEvent(v RagStreamDoneEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRagStreamErrorEvent returns the union data inside the RagStreamEvent as a RagStreamErrorEvent
+func (t RagStreamEvent) AsRagStreamErrorEvent() (RagStreamErrorEvent, error) {
+	var body RagStreamErrorEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRagStreamErrorEvent overwrites any union data inside the RagStreamEvent as the provided RagStreamErrorEvent
+func (t *RagStreamEvent) FromRagStreamErrorEvent(v RagStreamErrorEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeRagStreamErrorEvent performs a merge with any union data inside the RagStreamEvent, using the provided RagStreamErrorEvent
+func (t *RagStreamEvent) MergeRagStreamErrorEvent(v RagStreamErrorEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t RagStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t RagStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "delta":
+		return t.AsRagStreamDeltaEvent()
+	case "done":
+		return t.AsRagStreamDoneEvent()
+	case "error":
+		return t.AsRagStreamErrorEvent()
+	case "meta":
+		return t.AsRagStreamMetaEvent()
+	case "sources":
+		return t.AsRagStreamSourcesEvent()
+	case "thought":
+		return t.AsRagStreamThoughtEvent()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t RagStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *RagStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsSessionWatchReadyEvent returns the union data inside the SessionWatchEvent as a SessionWatchReadyEvent
+func (t SessionWatchEvent) AsSessionWatchReadyEvent() (SessionWatchReadyEvent, error) {
+	var body SessionWatchReadyEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSessionWatchReadyEvent overwrites any union data inside the SessionWatchEvent as the provided SessionWatchReadyEvent
+func (t *SessionWatchEvent) FromSessionWatchReadyEvent(v SessionWatchReadyEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"ready"}`))
+	t.union = b
+	return err
+}
+
+// MergeSessionWatchReadyEvent performs a merge with any union data inside the SessionWatchEvent, using the provided SessionWatchReadyEvent
+func (t *SessionWatchEvent) MergeSessionWatchReadyEvent(v SessionWatchReadyEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"ready"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSessionWatchStageEvent returns the union data inside the SessionWatchEvent as a SessionWatchStageEvent
+func (t SessionWatchEvent) AsSessionWatchStageEvent() (SessionWatchStageEvent, error) {
+	var body SessionWatchStageEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSessionWatchStageEvent overwrites any union data inside the SessionWatchEvent as the provided SessionWatchStageEvent
+func (t *SessionWatchEvent) FromSessionWatchStageEvent(v SessionWatchStageEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"stage"}`))
+	t.union = b
+	return err
+}
+
+// MergeSessionWatchStageEvent performs a merge with any union data inside the SessionWatchEvent, using the provided SessionWatchStageEvent
+func (t *SessionWatchEvent) MergeSessionWatchStageEvent(v SessionWatchStageEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"stage"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SessionWatchEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t SessionWatchEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "ready":
+		return t.AsSessionWatchReadyEvent()
+	case "stage":
+		return t.AsSessionWatchStageEvent()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t SessionWatchEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SessionWatchEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// ListApiKeys List API keys
@@ -6111,7 +7655,7 @@ type ServerInterface interface {
 	ListApiKeys(ctx echo.Context, params ListApiKeysParams) error
 	// CreateApiKey Create an API key
 	// (POST /admin/api-keys)
-	CreateApiKey(ctx echo.Context) error
+	CreateApiKey(ctx echo.Context, params CreateApiKeyParams) error
 	// RevokeApiKey Revoke an API key
 	// (DELETE /admin/api-keys/{keyId})
 	RevokeApiKey(ctx echo.Context, keyId ApiKeyIdPath) error
@@ -6462,8 +8006,28 @@ func (w *ServerInterfaceWrapper) ListApiKeys(ctx echo.Context) error {
 func (w *ServerInterfaceWrapper) CreateApiKey(ctx echo.Context) error {
 	var err error
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateApiKeyParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.CreateApiKey(ctx)
+	err = w.Handler.CreateApiKey(ctx, params)
 	return err
 }
 
@@ -7434,6 +8998,21 @@ func (w *ServerInterfaceWrapper) UploadDocument(ctx echo.Context) error {
 	var params UploadDocumentParams
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
 	// ------------- Required header parameter "X-Tenant-Id" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
 		var XTenantId TenantHeader
@@ -9606,6 +11185,21 @@ func (w *ServerInterfaceWrapper) CreateChatSession(ctx echo.Context) error {
 	var params CreateChatSessionParams
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
 	// ------------- Required header parameter "X-Tenant-Id" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
 		var XTenantId TenantHeader
@@ -9809,6 +11403,21 @@ func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
 	var params PostChatMessageParams
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
 	// ------------- Optional header parameter "Last-Event-ID" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
 		var LastEventID string
@@ -10393,6 +12002,8 @@ type ConflictApplicationProblemPlusJSONResponse Problem
 
 type ForbiddenApplicationProblemPlusJSONResponse Problem
 
+type IdempotencyMismatchApplicationProblemPlusJSONResponse Problem
+
 type InternalErrorApplicationProblemPlusJSONResponse Problem
 
 type NotFoundApplicationProblemPlusJSONResponse Problem
@@ -10400,6 +12011,18 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
 type RequestTimeoutApplicationProblemPlusJSONResponse Problem
+
+type TooManyRequestsResponseHeaders struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+type TooManyRequestsApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers TooManyRequestsResponseHeaders
+}
 
 type UnauthorizedApplicationProblemPlusJSONResponse Problem
 
@@ -10477,6 +12100,34 @@ func (response ListApiKeys403ApplicationProblemPlusJSONResponse) VisitListApiKey
 	return err
 }
 
+type ListApiKeys429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListApiKeys429ApplicationProblemPlusJSONResponse) VisitListApiKeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListApiKeys500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -10493,8 +12144,25 @@ func (response ListApiKeys500ApplicationProblemPlusJSONResponse) VisitListApiKey
 	return err
 }
 
+type ListApiKeys503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListApiKeys503ApplicationProblemPlusJSONResponse) VisitListApiKeysResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateApiKeyRequestObject struct {
-	Body *CreateApiKeyJSONRequestBody
+	Params CreateApiKeyParams
+	Body   *CreateApiKeyJSONRequestBody
 }
 
 type CreateApiKeyResponseObject interface {
@@ -10619,6 +12287,50 @@ func (response CreateApiKey415ApplicationProblemPlusJSONResponse) VisitCreateApi
 	return err
 }
 
+type CreateApiKey422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyMismatchApplicationProblemPlusJSONResponse
+}
+
+func (response CreateApiKey422ApplicationProblemPlusJSONResponse) VisitCreateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateApiKey429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateApiKey429ApplicationProblemPlusJSONResponse) VisitCreateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateApiKey500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -10631,6 +12343,22 @@ func (response CreateApiKey500ApplicationProblemPlusJSONResponse) VisitCreateApi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateApiKey503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateApiKey503ApplicationProblemPlusJSONResponse) VisitCreateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10715,6 +12443,34 @@ func (response RevokeApiKey404ApplicationProblemPlusJSONResponse) VisitRevokeApi
 	return err
 }
 
+type RevokeApiKey429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeApiKey429ApplicationProblemPlusJSONResponse) VisitRevokeApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RevokeApiKey500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -10727,6 +12483,22 @@ func (response RevokeApiKey500ApplicationProblemPlusJSONResponse) VisitRevokeApi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeApiKey503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeApiKey503ApplicationProblemPlusJSONResponse) VisitRevokeApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10817,6 +12589,34 @@ func (response GetApiKey404ApplicationProblemPlusJSONResponse) VisitGetApiKeyRes
 	return err
 }
 
+type GetApiKey429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetApiKey429ApplicationProblemPlusJSONResponse) VisitGetApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetApiKey500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -10829,6 +12629,22 @@ func (response GetApiKey500ApplicationProblemPlusJSONResponse) VisitGetApiKeyRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetApiKey503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetApiKey503ApplicationProblemPlusJSONResponse) VisitGetApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10935,6 +12751,34 @@ func (response RotateApiKey409ApplicationProblemPlusJSONResponse) VisitRotateApi
 	return err
 }
 
+type RotateApiKey429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RotateApiKey429ApplicationProblemPlusJSONResponse) VisitRotateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RotateApiKey500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -10947,6 +12791,22 @@ func (response RotateApiKey500ApplicationProblemPlusJSONResponse) VisitRotateApi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RotateApiKey503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RotateApiKey503ApplicationProblemPlusJSONResponse) VisitRotateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11086,6 +12946,34 @@ func (response TestDialogue415ApplicationProblemPlusJSONResponse) VisitTestDialo
 	return err
 }
 
+type TestDialogue429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue429ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TestDialogue500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11098,6 +12986,22 @@ func (response TestDialogue500ApplicationProblemPlusJSONResponse) VisitTestDialo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestDialogue503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response TestDialogue503ApplicationProblemPlusJSONResponse) VisitTestDialogueResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11172,6 +13076,34 @@ func (response GetEmbeddingConfig403ApplicationProblemPlusJSONResponse) VisitGet
 	return err
 }
 
+type GetEmbeddingConfig429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetEmbeddingConfig429ApplicationProblemPlusJSONResponse) VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11184,6 +13116,22 @@ func (response GetEmbeddingConfig500ApplicationProblemPlusJSONResponse) VisitGet
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbeddingConfig503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetEmbeddingConfig503ApplicationProblemPlusJSONResponse) VisitGetEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11323,6 +13271,34 @@ func (response UpdateEmbeddingConfig415ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type UpdateEmbeddingConfig429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig429ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11335,6 +13311,22 @@ func (response UpdateEmbeddingConfig500ApplicationProblemPlusJSONResponse) Visit
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEmbeddingConfig503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEmbeddingConfig503ApplicationProblemPlusJSONResponse) VisitUpdateEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11409,6 +13401,34 @@ func (response ListEmbeddingProviders403ApplicationProblemPlusJSONResponse) Visi
 	return err
 }
 
+type ListEmbeddingProviders429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListEmbeddingProviders429ApplicationProblemPlusJSONResponse) VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListEmbeddingProviders500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11421,6 +13441,22 @@ func (response ListEmbeddingProviders500ApplicationProblemPlusJSONResponse) Visi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEmbeddingProviders503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListEmbeddingProviders503ApplicationProblemPlusJSONResponse) VisitListEmbeddingProvidersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11495,6 +13531,34 @@ func (response TestEmbeddingConfig403ApplicationProblemPlusJSONResponse) VisitTe
 	return err
 }
 
+type TestEmbeddingConfig429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response TestEmbeddingConfig429ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TestEmbeddingConfig500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11507,6 +13571,22 @@ func (response TestEmbeddingConfig500ApplicationProblemPlusJSONResponse) VisitTe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestEmbeddingConfig503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response TestEmbeddingConfig503ApplicationProblemPlusJSONResponse) VisitTestEmbeddingConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11581,6 +13661,34 @@ func (response ListBehaviorRules403ApplicationProblemPlusJSONResponse) VisitList
 	return err
 }
 
+type ListBehaviorRules429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListBehaviorRules429ApplicationProblemPlusJSONResponse) VisitListBehaviorRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListBehaviorRules500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11593,6 +13701,22 @@ func (response ListBehaviorRules500ApplicationProblemPlusJSONResponse) VisitList
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBehaviorRules503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListBehaviorRules503ApplicationProblemPlusJSONResponse) VisitListBehaviorRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11724,6 +13848,34 @@ func (response CreateBehaviorRule415ApplicationProblemPlusJSONResponse) VisitCre
 	return err
 }
 
+type CreateBehaviorRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule429ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateBehaviorRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11736,6 +13888,22 @@ func (response CreateBehaviorRule500ApplicationProblemPlusJSONResponse) VisitCre
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBehaviorRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBehaviorRule503ApplicationProblemPlusJSONResponse) VisitCreateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11821,6 +13989,34 @@ func (response DeleteBehaviorRule404ApplicationProblemPlusJSONResponse) VisitDel
 	return err
 }
 
+type DeleteBehaviorRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBehaviorRule429ApplicationProblemPlusJSONResponse) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteBehaviorRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11833,6 +14029,22 @@ func (response DeleteBehaviorRule500ApplicationProblemPlusJSONResponse) VisitDel
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBehaviorRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBehaviorRule503ApplicationProblemPlusJSONResponse) VisitDeleteBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11924,6 +14136,34 @@ func (response GetBehaviorRule404ApplicationProblemPlusJSONResponse) VisitGetBeh
 	return err
 }
 
+type GetBehaviorRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetBehaviorRule429ApplicationProblemPlusJSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBehaviorRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -11936,6 +14176,22 @@ func (response GetBehaviorRule500ApplicationProblemPlusJSONResponse) VisitGetBeh
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBehaviorRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBehaviorRule503ApplicationProblemPlusJSONResponse) VisitGetBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12092,6 +14348,34 @@ func (response UpdateBehaviorRule415ApplicationProblemPlusJSONResponse) VisitUpd
 	return err
 }
 
+type UpdateBehaviorRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule429ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateBehaviorRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12104,6 +14388,22 @@ func (response UpdateBehaviorRule500ApplicationProblemPlusJSONResponse) VisitUpd
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBehaviorRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBehaviorRule503ApplicationProblemPlusJSONResponse) VisitUpdateBehaviorRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12178,6 +14478,34 @@ func (response ListForbiddenWords403ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListForbiddenWords429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListForbiddenWords429ApplicationProblemPlusJSONResponse) VisitListForbiddenWordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListForbiddenWords500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12190,6 +14518,22 @@ func (response ListForbiddenWords500ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListForbiddenWords503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListForbiddenWords503ApplicationProblemPlusJSONResponse) VisitListForbiddenWordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12337,6 +14681,34 @@ func (response CreateForbiddenWord415ApplicationProblemPlusJSONResponse) VisitCr
 	return err
 }
 
+type CreateForbiddenWord429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord429ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateForbiddenWord500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12349,6 +14721,22 @@ func (response CreateForbiddenWord500ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateForbiddenWord503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateForbiddenWord503ApplicationProblemPlusJSONResponse) VisitCreateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12434,6 +14822,34 @@ func (response DeleteForbiddenWord404ApplicationProblemPlusJSONResponse) VisitDe
 	return err
 }
 
+type DeleteForbiddenWord429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteForbiddenWord429ApplicationProblemPlusJSONResponse) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteForbiddenWord500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12446,6 +14862,22 @@ func (response DeleteForbiddenWord500ApplicationProblemPlusJSONResponse) VisitDe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteForbiddenWord503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteForbiddenWord503ApplicationProblemPlusJSONResponse) VisitDeleteForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12537,6 +14969,34 @@ func (response GetForbiddenWord404ApplicationProblemPlusJSONResponse) VisitGetFo
 	return err
 }
 
+type GetForbiddenWord429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetForbiddenWord429ApplicationProblemPlusJSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetForbiddenWord500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12549,6 +15009,22 @@ func (response GetForbiddenWord500ApplicationProblemPlusJSONResponse) VisitGetFo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForbiddenWord503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetForbiddenWord503ApplicationProblemPlusJSONResponse) VisitGetForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12705,6 +15181,34 @@ func (response UpdateForbiddenWord415ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type UpdateForbiddenWord429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord429ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateForbiddenWord500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12717,6 +15221,22 @@ func (response UpdateForbiddenWord500ApplicationProblemPlusJSONResponse) VisitUp
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateForbiddenWord503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateForbiddenWord503ApplicationProblemPlusJSONResponse) VisitUpdateForbiddenWordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12791,6 +15311,34 @@ func (response GetGuardrailSettings403ApplicationProblemPlusJSONResponse) VisitG
 	return err
 }
 
+type GetGuardrailSettings429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailSettings429ApplicationProblemPlusJSONResponse) VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetGuardrailSettings500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12803,6 +15351,22 @@ func (response GetGuardrailSettings500ApplicationProblemPlusJSONResponse) VisitG
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailSettings503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailSettings503ApplicationProblemPlusJSONResponse) VisitGetGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12942,6 +15506,34 @@ func (response UpdateGuardrailSettings415ApplicationProblemPlusJSONResponse) Vis
 	return err
 }
 
+type UpdateGuardrailSettings429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings429ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateGuardrailSettings500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -12954,6 +15546,22 @@ func (response UpdateGuardrailSettings500ApplicationProblemPlusJSONResponse) Vis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGuardrailSettings503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateGuardrailSettings503ApplicationProblemPlusJSONResponse) VisitUpdateGuardrailSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13077,6 +15685,34 @@ func (response TestGuardrails415ApplicationProblemPlusJSONResponse) VisitTestGua
 	return err
 }
 
+type TestGuardrails429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails429ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TestGuardrails500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13089,6 +15725,22 @@ func (response TestGuardrails500ApplicationProblemPlusJSONResponse) VisitTestGua
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestGuardrails503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response TestGuardrails503ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13163,6 +15815,34 @@ func (response ListIntentRules403ApplicationProblemPlusJSONResponse) VisitListIn
 	return err
 }
 
+type ListIntentRules429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRules429ApplicationProblemPlusJSONResponse) VisitListIntentRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListIntentRules500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13175,6 +15855,22 @@ func (response ListIntentRules500ApplicationProblemPlusJSONResponse) VisitListIn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRules503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRules503ApplicationProblemPlusJSONResponse) VisitListIntentRulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13322,6 +16018,34 @@ func (response CreateIntentRule415ApplicationProblemPlusJSONResponse) VisitCreat
 	return err
 }
 
+type CreateIntentRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule429ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateIntentRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13334,6 +16058,22 @@ func (response CreateIntentRule500ApplicationProblemPlusJSONResponse) VisitCreat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntentRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateIntentRule503ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13419,6 +16159,34 @@ func (response DeleteIntentRule404ApplicationProblemPlusJSONResponse) VisitDelet
 	return err
 }
 
+type DeleteIntentRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteIntentRule429ApplicationProblemPlusJSONResponse) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteIntentRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13431,6 +16199,22 @@ func (response DeleteIntentRule500ApplicationProblemPlusJSONResponse) VisitDelet
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteIntentRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteIntentRule503ApplicationProblemPlusJSONResponse) VisitDeleteIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13522,6 +16306,34 @@ func (response GetIntentRule404ApplicationProblemPlusJSONResponse) VisitGetInten
 	return err
 }
 
+type GetIntentRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetIntentRule429ApplicationProblemPlusJSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetIntentRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13534,6 +16346,22 @@ func (response GetIntentRule500ApplicationProblemPlusJSONResponse) VisitGetInten
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntentRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetIntentRule503ApplicationProblemPlusJSONResponse) VisitGetIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13690,6 +16518,34 @@ func (response UpdateIntentRule415ApplicationProblemPlusJSONResponse) VisitUpdat
 	return err
 }
 
+type UpdateIntentRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule429ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateIntentRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13702,6 +16558,22 @@ func (response UpdateIntentRule500ApplicationProblemPlusJSONResponse) VisitUpdat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntentRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateIntentRule503ApplicationProblemPlusJSONResponse) VisitUpdateIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13842,6 +16714,34 @@ func (response TestIntentRule415ApplicationProblemPlusJSONResponse) VisitTestInt
 	return err
 }
 
+type TestIntentRule429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule429ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TestIntentRule500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13854,6 +16754,22 @@ func (response TestIntentRule500ApplicationProblemPlusJSONResponse) VisitTestInt
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestIntentRule503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response TestIntentRule503ApplicationProblemPlusJSONResponse) VisitTestIntentRuleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13928,6 +16844,34 @@ func (response ListDocuments403ApplicationProblemPlusJSONResponse) VisitListDocu
 	return err
 }
 
+type ListDocuments429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocuments429ApplicationProblemPlusJSONResponse) VisitListDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListDocuments500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -13940,6 +16884,22 @@ func (response ListDocuments500ApplicationProblemPlusJSONResponse) VisitListDocu
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocuments503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocuments503ApplicationProblemPlusJSONResponse) VisitListDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14087,6 +17047,50 @@ func (response UploadDocument415ApplicationProblemPlusJSONResponse) VisitUploadD
 	return err
 }
 
+type UploadDocument422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyMismatchApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument422ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument429ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadDocument500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14099,6 +17103,22 @@ func (response UploadDocument500ApplicationProblemPlusJSONResponse) VisitUploadD
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadDocument503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UploadDocument503ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14184,6 +17204,34 @@ func (response DeleteDocument404ApplicationProblemPlusJSONResponse) VisitDeleteD
 	return err
 }
 
+type DeleteDocument429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDocument429ApplicationProblemPlusJSONResponse) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteDocument500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14196,6 +17244,22 @@ func (response DeleteDocument500ApplicationProblemPlusJSONResponse) VisitDeleteD
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDocument503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDocument503ApplicationProblemPlusJSONResponse) VisitDeleteDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14287,6 +17351,34 @@ func (response GetDocument404ApplicationProblemPlusJSONResponse) VisitGetDocumen
 	return err
 }
 
+type GetDocument429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocument429ApplicationProblemPlusJSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetDocument500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14299,6 +17391,22 @@ func (response GetDocument500ApplicationProblemPlusJSONResponse) VisitGetDocumen
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocument503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocument503ApplicationProblemPlusJSONResponse) VisitGetDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14390,6 +17498,34 @@ func (response ListDocumentChunks404ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListDocumentChunks429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocumentChunks429ApplicationProblemPlusJSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListDocumentChunks500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14402,6 +17538,22 @@ func (response ListDocumentChunks500ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDocumentChunks503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListDocumentChunks503ApplicationProblemPlusJSONResponse) VisitListDocumentChunksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14509,6 +17661,34 @@ func (response ReindexDocument409ApplicationProblemPlusJSONResponse) VisitReinde
 	return err
 }
 
+type ReindexDocument429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument429ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ReindexDocument500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14521,6 +17701,22 @@ func (response ReindexDocument500ApplicationProblemPlusJSONResponse) VisitReinde
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocument503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocument503ApplicationProblemPlusJSONResponse) VisitReindexDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14595,6 +17791,34 @@ func (response ListIndexJobs403ApplicationProblemPlusJSONResponse) VisitListInde
 	return err
 }
 
+type ListIndexJobs429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListIndexJobs429ApplicationProblemPlusJSONResponse) VisitListIndexJobsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListIndexJobs500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14607,6 +17831,22 @@ func (response ListIndexJobs500ApplicationProblemPlusJSONResponse) VisitListInde
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIndexJobs503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListIndexJobs503ApplicationProblemPlusJSONResponse) VisitListIndexJobsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14698,6 +17938,34 @@ func (response GetIndexJob404ApplicationProblemPlusJSONResponse) VisitGetIndexJo
 	return err
 }
 
+type GetIndexJob429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetIndexJob429ApplicationProblemPlusJSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetIndexJob500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14710,6 +17978,22 @@ func (response GetIndexJob500ApplicationProblemPlusJSONResponse) VisitGetIndexJo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIndexJob503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetIndexJob503ApplicationProblemPlusJSONResponse) VisitGetIndexJobResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14784,6 +18068,34 @@ func (response ListKnowledgeBases403ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListKnowledgeBases429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListKnowledgeBases429ApplicationProblemPlusJSONResponse) VisitListKnowledgeBasesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListKnowledgeBases500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14796,6 +18108,22 @@ func (response ListKnowledgeBases500ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListKnowledgeBases503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListKnowledgeBases503ApplicationProblemPlusJSONResponse) VisitListKnowledgeBasesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14943,6 +18271,34 @@ func (response CreateKnowledgeBase415ApplicationProblemPlusJSONResponse) VisitCr
 	return err
 }
 
+type CreateKnowledgeBase429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateKnowledgeBase429ApplicationProblemPlusJSONResponse) VisitCreateKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateKnowledgeBase500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -14955,6 +18311,22 @@ func (response CreateKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateKnowledgeBase503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateKnowledgeBase503ApplicationProblemPlusJSONResponse) VisitCreateKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15040,6 +18412,34 @@ func (response DeleteKnowledgeBase404ApplicationProblemPlusJSONResponse) VisitDe
 	return err
 }
 
+type DeleteKnowledgeBase429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteKnowledgeBase429ApplicationProblemPlusJSONResponse) VisitDeleteKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteKnowledgeBase500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15052,6 +18452,22 @@ func (response DeleteKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitDe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteKnowledgeBase503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteKnowledgeBase503ApplicationProblemPlusJSONResponse) VisitDeleteKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15143,6 +18559,34 @@ func (response GetKnowledgeBase404ApplicationProblemPlusJSONResponse) VisitGetKn
 	return err
 }
 
+type GetKnowledgeBase429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetKnowledgeBase429ApplicationProblemPlusJSONResponse) VisitGetKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetKnowledgeBase500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15155,6 +18599,22 @@ func (response GetKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitGetKn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetKnowledgeBase503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetKnowledgeBase503ApplicationProblemPlusJSONResponse) VisitGetKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15311,6 +18771,34 @@ func (response UpdateKnowledgeBase415ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type UpdateKnowledgeBase429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateKnowledgeBase429ApplicationProblemPlusJSONResponse) VisitUpdateKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateKnowledgeBase500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15323,6 +18811,22 @@ func (response UpdateKnowledgeBase500ApplicationProblemPlusJSONResponse) VisitUp
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateKnowledgeBase503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateKnowledgeBase503ApplicationProblemPlusJSONResponse) VisitUpdateKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15462,6 +18966,34 @@ func (response ReindexDocuments415ApplicationProblemPlusJSONResponse) VisitReind
 	return err
 }
 
+type ReindexDocuments429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments429ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ReindexDocuments500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15474,6 +19006,22 @@ func (response ReindexDocuments500ApplicationProblemPlusJSONResponse) VisitReind
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReindexDocuments503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReindexDocuments503ApplicationProblemPlusJSONResponse) VisitReindexDocumentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15549,6 +19097,34 @@ func (response GetLlmConfig403ApplicationProblemPlusJSONResponse) VisitGetLlmCon
 	return err
 }
 
+type GetLlmConfig429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetLlmConfig429ApplicationProblemPlusJSONResponse) VisitGetLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetLlmConfig500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15561,6 +19137,22 @@ func (response GetLlmConfig500ApplicationProblemPlusJSONResponse) VisitGetLlmCon
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLlmConfig503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetLlmConfig503ApplicationProblemPlusJSONResponse) VisitGetLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15701,6 +19293,34 @@ func (response UpdateLlmConfig415ApplicationProblemPlusJSONResponse) VisitUpdate
 	return err
 }
 
+type UpdateLlmConfig429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig429ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateLlmConfig500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15713,6 +19333,22 @@ func (response UpdateLlmConfig500ApplicationProblemPlusJSONResponse) VisitUpdate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateLlmConfig503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateLlmConfig503ApplicationProblemPlusJSONResponse) VisitUpdateLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15788,6 +19424,34 @@ func (response TestLlmConfig403ApplicationProblemPlusJSONResponse) VisitTestLlmC
 	return err
 }
 
+type TestLlmConfig429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response TestLlmConfig429ApplicationProblemPlusJSONResponse) VisitTestLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TestLlmConfig500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15800,6 +19464,22 @@ func (response TestLlmConfig500ApplicationProblemPlusJSONResponse) VisitTestLlmC
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestLlmConfig503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response TestLlmConfig503ApplicationProblemPlusJSONResponse) VisitTestLlmConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15874,6 +19554,34 @@ func (response ListLlmUsageTypes403ApplicationProblemPlusJSONResponse) VisitList
 	return err
 }
 
+type ListLlmUsageTypes429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListLlmUsageTypes429ApplicationProblemPlusJSONResponse) VisitListLlmUsageTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListLlmUsageTypes500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15886,6 +19594,22 @@ func (response ListLlmUsageTypes500ApplicationProblemPlusJSONResponse) VisitList
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLlmUsageTypes503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListLlmUsageTypes503ApplicationProblemPlusJSONResponse) VisitListLlmUsageTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15960,6 +19684,34 @@ func (response ListMetadataFields403ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListMetadataFields429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFields429ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMetadataFields500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -15972,6 +19724,22 @@ func (response ListMetadataFields500ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFields503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFields503ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16119,6 +19887,34 @@ func (response CreateMetadataField415ApplicationProblemPlusJSONResponse) VisitCr
 	return err
 }
 
+type CreateMetadataField429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField429ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateMetadataField500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16131,6 +19927,22 @@ func (response CreateMetadataField500ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateMetadataField503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateMetadataField503ApplicationProblemPlusJSONResponse) VisitCreateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16206,6 +20018,34 @@ func (response ListMetadataFieldsByRole403ApplicationProblemPlusJSONResponse) Vi
 	return err
 }
 
+type ListMetadataFieldsByRole429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFieldsByRole429ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMetadataFieldsByRole500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16218,6 +20058,22 @@ func (response ListMetadataFieldsByRole500ApplicationProblemPlusJSONResponse) Vi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataFieldsByRole503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataFieldsByRole503ApplicationProblemPlusJSONResponse) VisitListMetadataFieldsByRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16303,6 +20159,34 @@ func (response DeleteMetadataField404ApplicationProblemPlusJSONResponse) VisitDe
 	return err
 }
 
+type DeleteMetadataField429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataField429ApplicationProblemPlusJSONResponse) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteMetadataField500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16315,6 +20199,22 @@ func (response DeleteMetadataField500ApplicationProblemPlusJSONResponse) VisitDe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataField503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataField503ApplicationProblemPlusJSONResponse) VisitDeleteMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16406,6 +20306,34 @@ func (response GetMetadataField404ApplicationProblemPlusJSONResponse) VisitGetMe
 	return err
 }
 
+type GetMetadataField429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetMetadataField429ApplicationProblemPlusJSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetMetadataField500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16418,6 +20346,22 @@ func (response GetMetadataField500ApplicationProblemPlusJSONResponse) VisitGetMe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMetadataField503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetMetadataField503ApplicationProblemPlusJSONResponse) VisitGetMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16574,6 +20518,34 @@ func (response UpdateMetadataField415ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type UpdateMetadataField429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField429ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateMetadataField500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16586,6 +20558,22 @@ func (response UpdateMetadataField500ApplicationProblemPlusJSONResponse) VisitUp
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMetadataField503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateMetadataField503ApplicationProblemPlusJSONResponse) VisitUpdateMetadataFieldResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16742,6 +20730,34 @@ func (response ChangeMetadataFieldStatus415ApplicationProblemPlusJSONResponse) V
 	return err
 }
 
+type ChangeMetadataFieldStatus429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus429ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangeMetadataFieldStatus500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16754,6 +20770,22 @@ func (response ChangeMetadataFieldStatus500ApplicationProblemPlusJSONResponse) V
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangeMetadataFieldStatus503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ChangeMetadataFieldStatus503ApplicationProblemPlusJSONResponse) VisitChangeMetadataFieldStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16828,6 +20860,34 @@ func (response ListMetadataSchemas403ApplicationProblemPlusJSONResponse) VisitLi
 	return err
 }
 
+type ListMetadataSchemas429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataSchemas429ApplicationProblemPlusJSONResponse) VisitListMetadataSchemasResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMetadataSchemas500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16840,6 +20900,22 @@ func (response ListMetadataSchemas500ApplicationProblemPlusJSONResponse) VisitLi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMetadataSchemas503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMetadataSchemas503ApplicationProblemPlusJSONResponse) VisitListMetadataSchemasResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16909,6 +20985,34 @@ func (response DeleteMetadataSchema403ApplicationProblemPlusJSONResponse) VisitD
 	return err
 }
 
+type DeleteMetadataSchema429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataSchema429ApplicationProblemPlusJSONResponse) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteMetadataSchema500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -16921,6 +21025,22 @@ func (response DeleteMetadataSchema500ApplicationProblemPlusJSONResponse) VisitD
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMetadataSchema503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMetadataSchema503ApplicationProblemPlusJSONResponse) VisitDeleteMetadataSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16995,6 +21115,34 @@ func (response GetFlowMonitoring403ApplicationProblemPlusJSONResponse) VisitGetF
 	return err
 }
 
+type GetFlowMonitoring429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetFlowMonitoring429ApplicationProblemPlusJSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetFlowMonitoring500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17007,6 +21155,22 @@ func (response GetFlowMonitoring500ApplicationProblemPlusJSONResponse) VisitGetF
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFlowMonitoring503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetFlowMonitoring503ApplicationProblemPlusJSONResponse) VisitGetFlowMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17081,6 +21245,34 @@ func (response GetGuardrailMonitoring403ApplicationProblemPlusJSONResponse) Visi
 	return err
 }
 
+type GetGuardrailMonitoring429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailMonitoring429ApplicationProblemPlusJSONResponse) VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetGuardrailMonitoring500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17093,6 +21285,22 @@ func (response GetGuardrailMonitoring500ApplicationProblemPlusJSONResponse) Visi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGuardrailMonitoring503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetGuardrailMonitoring503ApplicationProblemPlusJSONResponse) VisitGetGuardrailMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17167,6 +21375,34 @@ func (response ListIntentRuleStats403ApplicationProblemPlusJSONResponse) VisitLi
 	return err
 }
 
+type ListIntentRuleStats429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleStats429ApplicationProblemPlusJSONResponse) VisitListIntentRuleStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListIntentRuleStats500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17179,6 +21415,22 @@ func (response ListIntentRuleStats500ApplicationProblemPlusJSONResponse) VisitLi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleStats503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleStats503ApplicationProblemPlusJSONResponse) VisitListIntentRuleStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17270,6 +21522,34 @@ func (response ListIntentRuleHits404ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListIntentRuleHits429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleHits429ApplicationProblemPlusJSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListIntentRuleHits500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17282,6 +21562,22 @@ func (response ListIntentRuleHits500ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntentRuleHits503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListIntentRuleHits503ApplicationProblemPlusJSONResponse) VisitListIntentRuleHitsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17356,6 +21652,34 @@ func (response GetPromptTemplateMonitoring403ApplicationProblemPlusJSONResponse)
 	return err
 }
 
+type GetPromptTemplateMonitoring429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplateMonitoring429ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPromptTemplateMonitoring500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17368,6 +21692,22 @@ func (response GetPromptTemplateMonitoring500ApplicationProblemPlusJSONResponse)
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplateMonitoring503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplateMonitoring503ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateMonitoringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17442,6 +21782,34 @@ func (response ListPromptTemplates403ApplicationProblemPlusJSONResponse) VisitLi
 	return err
 }
 
+type ListPromptTemplates429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplates429ApplicationProblemPlusJSONResponse) VisitListPromptTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPromptTemplates500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17454,6 +21822,22 @@ func (response ListPromptTemplates500ApplicationProblemPlusJSONResponse) VisitLi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplates503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplates503ApplicationProblemPlusJSONResponse) VisitListPromptTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17601,6 +21985,34 @@ func (response CreatePromptTemplate415ApplicationProblemPlusJSONResponse) VisitC
 	return err
 }
 
+type CreatePromptTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate429ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreatePromptTemplate500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17613,6 +22025,22 @@ func (response CreatePromptTemplate500ApplicationProblemPlusJSONResponse) VisitC
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePromptTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePromptTemplate503ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17698,6 +22126,34 @@ func (response DeletePromptTemplate404ApplicationProblemPlusJSONResponse) VisitD
 	return err
 }
 
+type DeletePromptTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePromptTemplate429ApplicationProblemPlusJSONResponse) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeletePromptTemplate500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17710,6 +22166,22 @@ func (response DeletePromptTemplate500ApplicationProblemPlusJSONResponse) VisitD
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePromptTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePromptTemplate503ApplicationProblemPlusJSONResponse) VisitDeletePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17801,6 +22273,34 @@ func (response GetPromptTemplate404ApplicationProblemPlusJSONResponse) VisitGetP
 	return err
 }
 
+type GetPromptTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplate429ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPromptTemplate500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17813,6 +22313,22 @@ func (response GetPromptTemplate500ApplicationProblemPlusJSONResponse) VisitGetP
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPromptTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPromptTemplate503ApplicationProblemPlusJSONResponse) VisitGetPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17969,6 +22485,34 @@ func (response UpdatePromptTemplate415ApplicationProblemPlusJSONResponse) VisitU
 	return err
 }
 
+type UpdatePromptTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate429ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePromptTemplate500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -17981,6 +22525,22 @@ func (response UpdatePromptTemplate500ApplicationProblemPlusJSONResponse) VisitU
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePromptTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePromptTemplate503ApplicationProblemPlusJSONResponse) VisitUpdatePromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18121,6 +22681,34 @@ func (response PreviewPromptTemplate415ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type PreviewPromptTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate429ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PreviewPromptTemplate500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -18133,6 +22721,22 @@ func (response PreviewPromptTemplate500ApplicationProblemPlusJSONResponse) Visit
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewPromptTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewPromptTemplate503ApplicationProblemPlusJSONResponse) VisitPreviewPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18273,6 +22877,34 @@ func (response PublishPromptTemplate415ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type PublishPromptTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate429ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PublishPromptTemplate500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -18285,6 +22917,22 @@ func (response PublishPromptTemplate500ApplicationProblemPlusJSONResponse) Visit
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishPromptTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response PublishPromptTemplate503ApplicationProblemPlusJSONResponse) VisitPublishPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18441,6 +23089,34 @@ func (response RollbackPromptTemplate415ApplicationProblemPlusJSONResponse) Visi
 	return err
 }
 
+type RollbackPromptTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate429ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RollbackPromptTemplate500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -18453,6 +23129,22 @@ func (response RollbackPromptTemplate500ApplicationProblemPlusJSONResponse) Visi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackPromptTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackPromptTemplate503ApplicationProblemPlusJSONResponse) VisitRollbackPromptTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18544,6 +23236,34 @@ func (response ListPromptTemplateVersions404ApplicationProblemPlusJSONResponse) 
 	return err
 }
 
+type ListPromptTemplateVersions429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplateVersions429ApplicationProblemPlusJSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPromptTemplateVersions500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -18556,6 +23276,22 @@ func (response ListPromptTemplateVersions500ApplicationProblemPlusJSONResponse) 
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPromptTemplateVersions503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPromptTemplateVersions503ApplicationProblemPlusJSONResponse) VisitListPromptTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18679,6 +23415,34 @@ func (response RunRagExperiment415ApplicationProblemPlusJSONResponse) VisitRunRa
 	return err
 }
 
+type RunRagExperiment429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment429ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RunRagExperiment500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -18691,6 +23455,22 @@ func (response RunRagExperiment500ApplicationProblemPlusJSONResponse) VisitRunRa
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunRagExperiment503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RunRagExperiment503ApplicationProblemPlusJSONResponse) VisitRunRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18843,6 +23623,34 @@ func (response StreamRagExperiment415ApplicationProblemPlusJSONResponse) VisitSt
 	return err
 }
 
+type StreamRagExperiment429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment429ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StreamRagExperiment500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -18855,6 +23663,22 @@ func (response StreamRagExperiment500ApplicationProblemPlusJSONResponse) VisitSt
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamRagExperiment503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response StreamRagExperiment503ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18929,6 +23753,34 @@ func (response ListScriptFlows403ApplicationProblemPlusJSONResponse) VisitListSc
 	return err
 }
 
+type ListScriptFlows429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListScriptFlows429ApplicationProblemPlusJSONResponse) VisitListScriptFlowsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListScriptFlows500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -18941,6 +23793,22 @@ func (response ListScriptFlows500ApplicationProblemPlusJSONResponse) VisitListSc
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScriptFlows503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListScriptFlows503ApplicationProblemPlusJSONResponse) VisitListScriptFlowsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19072,6 +23940,34 @@ func (response CreateScriptFlow415ApplicationProblemPlusJSONResponse) VisitCreat
 	return err
 }
 
+type CreateScriptFlow429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow429ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateScriptFlow500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19084,6 +23980,22 @@ func (response CreateScriptFlow500ApplicationProblemPlusJSONResponse) VisitCreat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScriptFlow503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateScriptFlow503ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19169,6 +24081,34 @@ func (response DeleteScriptFlow404ApplicationProblemPlusJSONResponse) VisitDelet
 	return err
 }
 
+type DeleteScriptFlow429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteScriptFlow429ApplicationProblemPlusJSONResponse) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteScriptFlow500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19181,6 +24121,22 @@ func (response DeleteScriptFlow500ApplicationProblemPlusJSONResponse) VisitDelet
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScriptFlow503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteScriptFlow503ApplicationProblemPlusJSONResponse) VisitDeleteScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19272,6 +24228,34 @@ func (response GetScriptFlow404ApplicationProblemPlusJSONResponse) VisitGetScrip
 	return err
 }
 
+type GetScriptFlow429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetScriptFlow429ApplicationProblemPlusJSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScriptFlow500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19284,6 +24268,22 @@ func (response GetScriptFlow500ApplicationProblemPlusJSONResponse) VisitGetScrip
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScriptFlow503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetScriptFlow503ApplicationProblemPlusJSONResponse) VisitGetScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19440,6 +24440,34 @@ func (response UpdateScriptFlow415ApplicationProblemPlusJSONResponse) VisitUpdat
 	return err
 }
 
+type UpdateScriptFlow429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow429ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateScriptFlow500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19452,6 +24480,22 @@ func (response UpdateScriptFlow500ApplicationProblemPlusJSONResponse) VisitUpdat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScriptFlow503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateScriptFlow503ApplicationProblemPlusJSONResponse) VisitUpdateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19592,6 +24636,34 @@ func (response SimulateScriptFlow415ApplicationProblemPlusJSONResponse) VisitSim
 	return err
 }
 
+type SimulateScriptFlow429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow429ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SimulateScriptFlow500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19604,6 +24676,22 @@ func (response SimulateScriptFlow500ApplicationProblemPlusJSONResponse) VisitSim
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SimulateScriptFlow503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SimulateScriptFlow503ApplicationProblemPlusJSONResponse) VisitSimulateScriptFlowResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19678,6 +24766,34 @@ func (response ListAdminSessions403ApplicationProblemPlusJSONResponse) VisitList
 	return err
 }
 
+type ListAdminSessions429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminSessions429ApplicationProblemPlusJSONResponse) VisitListAdminSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAdminSessions500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19690,6 +24806,22 @@ func (response ListAdminSessions500ApplicationProblemPlusJSONResponse) VisitList
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAdminSessions503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListAdminSessions503ApplicationProblemPlusJSONResponse) VisitListAdminSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19781,6 +24913,34 @@ func (response GetAdminSession404ApplicationProblemPlusJSONResponse) VisitGetAdm
 	return err
 }
 
+type GetAdminSession429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSession429ApplicationProblemPlusJSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAdminSession500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19793,6 +24953,22 @@ func (response GetAdminSession500ApplicationProblemPlusJSONResponse) VisitGetAdm
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSession503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSession503ApplicationProblemPlusJSONResponse) VisitGetAdminSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19867,6 +25043,34 @@ func (response GetTenantSettings403ApplicationProblemPlusJSONResponse) VisitGetT
 	return err
 }
 
+type GetTenantSettings429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetTenantSettings429ApplicationProblemPlusJSONResponse) VisitGetTenantSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTenantSettings500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -19879,6 +25083,22 @@ func (response GetTenantSettings500ApplicationProblemPlusJSONResponse) VisitGetT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTenantSettings503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetTenantSettings503ApplicationProblemPlusJSONResponse) VisitGetTenantSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20018,6 +25238,34 @@ func (response UpdateTenantSettings415ApplicationProblemPlusJSONResponse) VisitU
 	return err
 }
 
+type UpdateTenantSettings429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTenantSettings429ApplicationProblemPlusJSONResponse) VisitUpdateTenantSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateTenantSettings500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20030,6 +25278,22 @@ func (response UpdateTenantSettings500ApplicationProblemPlusJSONResponse) VisitU
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTenantSettings503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTenantSettings503ApplicationProblemPlusJSONResponse) VisitUpdateTenantSettingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20104,6 +25368,34 @@ func (response ListTenants403ApplicationProblemPlusJSONResponse) VisitListTenant
 	return err
 }
 
+type ListTenants429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListTenants429ApplicationProblemPlusJSONResponse) VisitListTenantsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTenants500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20116,6 +25408,22 @@ func (response ListTenants500ApplicationProblemPlusJSONResponse) VisitListTenant
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTenants503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTenants503ApplicationProblemPlusJSONResponse) VisitListTenantsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20206,6 +25514,34 @@ func (response GetTenant404ApplicationProblemPlusJSONResponse) VisitGetTenantRes
 	return err
 }
 
+type GetTenant429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetTenant429ApplicationProblemPlusJSONResponse) VisitGetTenantResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTenant500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20218,6 +25554,22 @@ func (response GetTenant500ApplicationProblemPlusJSONResponse) VisitGetTenantRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTenant503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetTenant503ApplicationProblemPlusJSONResponse) VisitGetTenantResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20373,6 +25725,34 @@ func (response UpdateTenant415ApplicationProblemPlusJSONResponse) VisitUpdateTen
 	return err
 }
 
+type UpdateTenant429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTenant429ApplicationProblemPlusJSONResponse) VisitUpdateTenantResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateTenant500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20385,6 +25765,22 @@ func (response UpdateTenant500ApplicationProblemPlusJSONResponse) VisitUpdateTen
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTenant503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTenant503ApplicationProblemPlusJSONResponse) VisitUpdateTenantResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20516,6 +25912,50 @@ func (response CreateChatSession415ApplicationProblemPlusJSONResponse) VisitCrea
 	return err
 }
 
+type CreateChatSession422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyMismatchApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession422ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession429ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateChatSession500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20528,6 +25968,22 @@ func (response CreateChatSession500ApplicationProblemPlusJSONResponse) VisitCrea
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChatSession503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateChatSession503ApplicationProblemPlusJSONResponse) VisitCreateChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20619,6 +26075,34 @@ func (response GetChatSession404ApplicationProblemPlusJSONResponse) VisitGetChat
 	return err
 }
 
+type GetChatSession429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSession429ApplicationProblemPlusJSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetChatSession500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20631,6 +26115,22 @@ func (response GetChatSession500ApplicationProblemPlusJSONResponse) VisitGetChat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSession503ApplicationProblemPlusJSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20751,6 +26251,34 @@ func (response WatchChatSession404ApplicationProblemPlusJSONResponse) VisitWatch
 	return err
 }
 
+type WatchChatSession429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response WatchChatSession429ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type WatchChatSession500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20763,6 +26291,22 @@ func (response WatchChatSession500ApplicationProblemPlusJSONResponse) VisitWatch
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type WatchChatSession503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response WatchChatSession503ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20854,6 +26398,34 @@ func (response GetChatSessionMemory404ApplicationProblemPlusJSONResponse) VisitG
 	return err
 }
 
+type GetChatSessionMemory429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionMemory429ApplicationProblemPlusJSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetChatSessionMemory500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20866,6 +26438,22 @@ func (response GetChatSessionMemory500ApplicationProblemPlusJSONResponse) VisitG
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionMemory503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionMemory503ApplicationProblemPlusJSONResponse) VisitGetChatSessionMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20957,6 +26545,34 @@ func (response ListChatMessages404ApplicationProblemPlusJSONResponse) VisitListC
 	return err
 }
 
+type ListChatMessages429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatMessages429ApplicationProblemPlusJSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChatMessages500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -20969,6 +26585,22 @@ func (response ListChatMessages500ApplicationProblemPlusJSONResponse) VisitListC
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatMessages503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatMessages503ApplicationProblemPlusJSONResponse) VisitListChatMessagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21152,6 +26784,50 @@ func (response PostChatMessage415ApplicationProblemPlusJSONResponse) VisitPostCh
 	return err
 }
 
+type PostChatMessage422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyMismatchApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage422ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage429ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PostChatMessage500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21164,6 +26840,22 @@ func (response PostChatMessage500ApplicationProblemPlusJSONResponse) VisitPostCh
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostChatMessage503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response PostChatMessage503ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21255,6 +26947,34 @@ func (response GetChatSessionSlots404ApplicationProblemPlusJSONResponse) VisitGe
 	return err
 }
 
+type GetChatSessionSlots429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionSlots429ApplicationProblemPlusJSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetChatSessionSlots500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21267,6 +26987,22 @@ func (response GetChatSessionSlots500ApplicationProblemPlusJSONResponse) VisitGe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSessionSlots503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetChatSessionSlots503ApplicationProblemPlusJSONResponse) VisitGetChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21407,6 +27143,34 @@ func (response ReplaceChatSessionSlots415ApplicationProblemPlusJSONResponse) Vis
 	return err
 }
 
+type ReplaceChatSessionSlots429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots429ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ReplaceChatSessionSlots500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21419,6 +27183,22 @@ func (response ReplaceChatSessionSlots500ApplicationProblemPlusJSONResponse) Vis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceChatSessionSlots503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReplaceChatSessionSlots503ApplicationProblemPlusJSONResponse) VisitReplaceChatSessionSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21510,6 +27290,34 @@ func (response ListChatToolTraces404ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListChatToolTraces429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatToolTraces429ApplicationProblemPlusJSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChatToolTraces500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21522,6 +27330,22 @@ func (response ListChatToolTraces500ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatToolTraces503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatToolTraces503ApplicationProblemPlusJSONResponse) VisitListChatToolTracesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21596,6 +27420,34 @@ func (response ListChatTools403ApplicationProblemPlusJSONResponse) VisitListChat
 	return err
 }
 
+type ListChatTools429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatTools429ApplicationProblemPlusJSONResponse) VisitListChatToolsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChatTools500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21608,6 +27460,22 @@ func (response ListChatTools500ApplicationProblemPlusJSONResponse) VisitListChat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatTools503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatTools503ApplicationProblemPlusJSONResponse) VisitListChatToolsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21731,6 +27599,34 @@ func (response SearchKnowledgeBase415ApplicationProblemPlusJSONResponse) VisitSe
 	return err
 }
 
+type SearchKnowledgeBase429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SearchKnowledgeBase429ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchKnowledgeBase500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21833,6 +27729,34 @@ func (response ListRetrievalStrategyAudit403ApplicationProblemPlusJSONResponse) 
 	return err
 }
 
+type ListRetrievalStrategyAudit429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListRetrievalStrategyAudit429ApplicationProblemPlusJSONResponse) VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRetrievalStrategyAudit500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21845,6 +27769,22 @@ func (response ListRetrievalStrategyAudit500ApplicationProblemPlusJSONResponse) 
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRetrievalStrategyAudit503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListRetrievalStrategyAudit503ApplicationProblemPlusJSONResponse) VisitListRetrievalStrategyAuditResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21919,6 +27859,34 @@ func (response GetRetrievalStrategy403ApplicationProblemPlusJSONResponse) VisitG
 	return err
 }
 
+type GetRetrievalStrategy429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalStrategy429ApplicationProblemPlusJSONResponse) VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -21931,6 +27899,22 @@ func (response GetRetrievalStrategy500ApplicationProblemPlusJSONResponse) VisitG
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalStrategy503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalStrategy503ApplicationProblemPlusJSONResponse) VisitGetRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22005,6 +27989,34 @@ func (response GetRetrievalMetrics403ApplicationProblemPlusJSONResponse) VisitGe
 	return err
 }
 
+type GetRetrievalMetrics429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalMetrics429ApplicationProblemPlusJSONResponse) VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetRetrievalMetrics500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -22017,6 +28029,22 @@ func (response GetRetrievalMetrics500ApplicationProblemPlusJSONResponse) VisitGe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRetrievalMetrics503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetRetrievalMetrics503ApplicationProblemPlusJSONResponse) VisitGetRetrievalMetricsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22091,6 +28119,34 @@ func (response RollbackRetrievalStrategy403ApplicationProblemPlusJSONResponse) V
 	return err
 }
 
+type RollbackRetrievalStrategy429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackRetrievalStrategy429ApplicationProblemPlusJSONResponse) VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RollbackRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -22103,6 +28159,22 @@ func (response RollbackRetrievalStrategy500ApplicationProblemPlusJSONResponse) V
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackRetrievalStrategy503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackRetrievalStrategy503ApplicationProblemPlusJSONResponse) VisitRollbackRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22226,6 +28298,34 @@ func (response SwitchRetrievalStrategy415ApplicationProblemPlusJSONResponse) Vis
 	return err
 }
 
+type SwitchRetrievalStrategy429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy429ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SwitchRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -22238,6 +28338,22 @@ func (response SwitchRetrievalStrategy500ApplicationProblemPlusJSONResponse) Vis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SwitchRetrievalStrategy503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SwitchRetrievalStrategy503ApplicationProblemPlusJSONResponse) VisitSwitchRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22361,6 +28477,34 @@ func (response ValidateRetrievalStrategy415ApplicationProblemPlusJSONResponse) V
 	return err
 }
 
+type ValidateRetrievalStrategy429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy429ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ValidateRetrievalStrategy500ApplicationProblemPlusJSONResponse struct {
 	InternalErrorApplicationProblemPlusJSONResponse
 }
@@ -22373,6 +28517,22 @@ func (response ValidateRetrievalStrategy500ApplicationProblemPlusJSONResponse) V
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ValidateRetrievalStrategy503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ValidateRetrievalStrategy503ApplicationProblemPlusJSONResponse) VisitValidateRetrievalStrategyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22725,8 +28885,10 @@ func (sh *strictHandler) ListApiKeys(ctx echo.Context, params ListApiKeysParams)
 }
 
 // CreateApiKey operation middleware
-func (sh *strictHandler) CreateApiKey(ctx echo.Context) error {
+func (sh *strictHandler) CreateApiKey(ctx echo.Context, params CreateApiKeyParams) error {
 	var request CreateApiKeyRequestObject
+
+	request.Params = params
 
 	var body CreateApiKeyJSONRequestBody
 	var err error

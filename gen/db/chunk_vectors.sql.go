@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 )
 
 const deleteDocumentVectors = `-- name: DeleteDocumentVectors :exec
@@ -133,6 +134,37 @@ func (q *Queries) ListTenantVectors(ctx context.Context, arg ListTenantVectorsPa
 			&i.Metadata,
 			&i.CreatedAt,
 		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listVectorDocumentsSince = `-- name: ListVectorDocumentsSince :many
+SELECT DISTINCT tenant_id, document_id FROM chunk_vectors WHERE created_at >= $1::timestamptz
+`
+
+type ListVectorDocumentsSinceRow struct {
+	TenantID   string
+	DocumentID string
+}
+
+// The documents of every tenant whose vectors were written since @since:
+// what a replica's vector listener missed while it was not connected.
+func (q *Queries) ListVectorDocumentsSince(ctx context.Context, since time.Time) ([]ListVectorDocumentsSinceRow, error) {
+	rows, err := q.db.Query(ctx, listVectorDocumentsSince, since)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListVectorDocumentsSinceRow{}
+	for rows.Next() {
+		var i ListVectorDocumentsSinceRow
+		if err := rows.Scan(&i.TenantID, &i.DocumentID); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

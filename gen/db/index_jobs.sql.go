@@ -25,7 +25,7 @@ WHERE id = (
     FOR UPDATE SKIP LOCKED
     LIMIT 1
 )
-RETURNING id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at
+RETURNING id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id
 `
 
 type ClaimIndexJobParams struct {
@@ -56,6 +56,7 @@ func (q *Queries) ClaimIndexJob(ctx context.Context, arg ClaimIndexJobParams) (I
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.FinishedAt,
+		&i.RequestID,
 	)
 	return i, err
 }
@@ -79,8 +80,9 @@ func (q *Queries) CountActiveDocumentJobs(ctx context.Context, arg CountActiveDo
 
 const createIndexJob = `-- name: CreateIndexJob :one
 
-INSERT INTO index_jobs (id, tenant_id, kb_id, document_id) VALUES ($1, $2, $3, $4)
-RETURNING id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at
+INSERT INTO index_jobs (id, tenant_id, kb_id, document_id, request_id)
+VALUES ($1, $2, $3, $4, $5)
+RETURNING id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id
 `
 
 type CreateIndexJobParams struct {
@@ -88,16 +90,19 @@ type CreateIndexJobParams struct {
 	TenantID   string
 	KbID       string
 	DocumentID string
+	RequestID  *string
 }
 
 // Every query filters by tenant_id, except the worker's claim and lease
-// queries, which act on job ids a worker already holds.
+// queries, which act on job ids a worker already holds, and the queue
+// statistics of the metrics, which count all tenants' jobs.
 func (q *Queries) CreateIndexJob(ctx context.Context, arg CreateIndexJobParams) (IndexJob, error) {
 	row := q.db.QueryRow(ctx, createIndexJob,
 		arg.ID,
 		arg.TenantID,
 		arg.KbID,
 		arg.DocumentID,
+		arg.RequestID,
 	)
 	var i IndexJob
 	err := row.Scan(
@@ -118,6 +123,7 @@ func (q *Queries) CreateIndexJob(ctx context.Context, arg CreateIndexJobParams) 
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.FinishedAt,
+		&i.RequestID,
 	)
 	return i, err
 }
@@ -152,7 +158,7 @@ func (q *Queries) FinishIndexJob(ctx context.Context, arg FinishIndexJobParams) 
 }
 
 const getIndexJob = `-- name: GetIndexJob :one
-SELECT id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at FROM index_jobs WHERE tenant_id = $1 AND id = $2
+SELECT id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id FROM index_jobs WHERE tenant_id = $1 AND id = $2
 `
 
 type GetIndexJobParams struct {
@@ -181,12 +187,85 @@ func (q *Queries) GetIndexJob(ctx context.Context, arg GetIndexJobParams) (Index
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.FinishedAt,
+		&i.RequestID,
 	)
 	return i, err
 }
 
+const indexJobQueueStats = `-- name: IndexJobQueueStats :one
+SELECT count(*) FILTER (WHERE state = 'queued')::bigint AS queued,
+       count(*) FILTER (WHERE state <> 'queued')::bigint AS running,
+       coalesce(extract(epoch FROM now() - min(created_at) FILTER (WHERE state = 'queued')), 0)::float8 AS oldest_queued_seconds
+FROM index_jobs
+WHERE state NOT IN ('succeeded', 'failed')
+`
+
+type IndexJobQueueStatsRow struct {
+	Queued              int64
+	Running             int64
+	OldestQueuedSeconds float64
+}
+
+// The queue across all tenants, for the service's metrics: jobs waiting,
+// jobs running, and how long ago the oldest waiting one was queued (0 when
+// none waits). The partial claim index holds exactly the unfinished jobs.
+func (q *Queries) IndexJobQueueStats(ctx context.Context) (IndexJobQueueStatsRow, error) {
+	row := q.db.QueryRow(ctx, indexJobQueueStats)
+	var i IndexJobQueueStatsRow
+	err := row.Scan(&i.Queued, &i.Running, &i.OldestQueuedSeconds)
+	return i, err
+}
+
+const indexJobsByIDs = `-- name: IndexJobsByIDs :many
+SELECT id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id FROM index_jobs WHERE tenant_id = $1 AND id = ANY($2::text[])
+`
+
+type IndexJobsByIDsParams struct {
+	TenantID string
+	Ids      []string
+}
+
+func (q *Queries) IndexJobsByIDs(ctx context.Context, arg IndexJobsByIDsParams) ([]IndexJob, error) {
+	rows, err := q.db.Query(ctx, indexJobsByIDs, arg.TenantID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []IndexJob{}
+	for rows.Next() {
+		var i IndexJob
+		if err := rows.Scan(
+			&i.ID,
+			&i.TenantID,
+			&i.KbID,
+			&i.DocumentID,
+			&i.State,
+			&i.ProgressDone,
+			&i.ProgressTotal,
+			&i.Attempts,
+			&i.Reason,
+			&i.Detail,
+			&i.LeaseOwner,
+			&i.LeaseUntil,
+			&i.RunAfter,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.StartedAt,
+			&i.FinishedAt,
+			&i.RequestID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listIndexJobs = `-- name: ListIndexJobs :many
-SELECT id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at FROM index_jobs
+SELECT id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id FROM index_jobs
 WHERE tenant_id = $1
   AND ($2::text IS NULL OR state = $2)
   AND ($3::text IS NULL OR document_id = $3)
@@ -236,6 +315,7 @@ func (q *Queries) ListIndexJobs(ctx context.Context, arg ListIndexJobsParams) ([
 			&i.UpdatedAt,
 			&i.StartedAt,
 			&i.FinishedAt,
+			&i.RequestID,
 		); err != nil {
 			return nil, err
 		}

@@ -183,6 +183,20 @@ type GuardSetting struct {
 	UpdatedAt           time.Time
 }
 
+type IdempotencyKey struct {
+	Scope       string
+	IdemKey     string
+	ClaimToken  string
+	State       string
+	RequestHash []byte
+	Status      *int32
+	ContentType *string
+	Location    *string
+	Body        []byte
+	CreatedAt   time.Time
+	LockedUntil time.Time
+}
+
 type IndexJob struct {
 	ID            string
 	TenantID      string
@@ -201,6 +215,7 @@ type IndexJob struct {
 	UpdatedAt     time.Time
 	StartedAt     *time.Time
 	FinishedAt    *time.Time
+	RequestID     *string
 }
 
 type IntentEvaluation struct {
@@ -385,12 +400,14 @@ type ScriptFlow struct {
 }
 
 type Tenant struct {
-	ID        string
-	Name      string
-	Status    string
-	Version   int32
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID                 string
+	Name               string
+	Status             string
+	Version            int32
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	RateLimitPerKey    *int32
+	RateLimitPerTenant *int32
 }
 
 type TenantSetting struct {

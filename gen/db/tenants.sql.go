@@ -10,7 +10,7 @@ import (
 )
 
 const getTenant = `-- name: GetTenant :one
-SELECT id, name, status, version, created_at, updated_at FROM tenants WHERE id = $1
+SELECT id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant FROM tenants WHERE id = $1
 `
 
 func (q *Queries) GetTenant(ctx context.Context, id string) (Tenant, error) {
@@ -23,6 +23,8 @@ func (q *Queries) GetTenant(ctx context.Context, id string) (Tenant, error) {
 		&i.Version,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.RateLimitPerKey,
+		&i.RateLimitPerTenant,
 	)
 	return i, err
 }
@@ -46,7 +48,7 @@ func (q *Queries) InsertTenantSettingsIfAbsent(ctx context.Context, tenantID str
 }
 
 const listTenants = `-- name: ListTenants :many
-SELECT id, name, status, version, created_at, updated_at FROM tenants
+SELECT id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant FROM tenants
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR status = $2)
   AND id > $3
@@ -82,6 +84,8 @@ func (q *Queries) ListTenants(ctx context.Context, arg ListTenantsParams) ([]Ten
 			&i.Version,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.RateLimitPerKey,
+			&i.RateLimitPerTenant,
 		); err != nil {
 			return nil, err
 		}
@@ -97,23 +101,31 @@ const updateTenant = `-- name: UpdateTenant :one
 UPDATE tenants
 SET name = coalesce($1, name),
     status = coalesce($2, status),
+    rate_limit_per_key = CASE WHEN $3::boolean THEN $4::integer ELSE rate_limit_per_key END,
+    rate_limit_per_tenant = CASE WHEN $3::boolean THEN $5::integer ELSE rate_limit_per_tenant END,
     version = version + 1,
     updated_at = now()
-WHERE id = $3 AND ($4::integer = 0 OR version = $4)
-RETURNING id, name, status, version, created_at, updated_at
+WHERE id = $6 AND ($7::integer = 0 OR version = $7)
+RETURNING id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant
 `
 
 type UpdateTenantParams struct {
-	Name    *string
-	Status  *string
-	ID      string
-	Version int32
+	Name               *string
+	Status             *string
+	SetRateLimits      bool
+	RateLimitPerKey    *int32
+	RateLimitPerTenant *int32
+	ID                 string
+	Version            int32
 }
 
 func (q *Queries) UpdateTenant(ctx context.Context, arg UpdateTenantParams) (Tenant, error) {
 	row := q.db.QueryRow(ctx, updateTenant,
 		arg.Name,
 		arg.Status,
+		arg.SetRateLimits,
+		arg.RateLimitPerKey,
+		arg.RateLimitPerTenant,
 		arg.ID,
 		arg.Version,
 	)
@@ -125,6 +137,8 @@ func (q *Queries) UpdateTenant(ctx context.Context, arg UpdateTenantParams) (Ten
 		&i.Version,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.RateLimitPerKey,
+		&i.RateLimitPerTenant,
 	)
 	return i, err
 }

@@ -43,6 +43,15 @@ func CleanFileName(raw string) (string, error) {
 	return name, nil
 }
 
+// SupportedFileName reports whether a file's extension is one of the kinds
+// uploads accept (.pdf, .docx, .xlsx, .txt/.md/.markdown/.csv, .png,
+// .jpg/.jpeg, .webp), case-insensitively: how a folder's files are picked
+// for upload before their content is checked.
+func SupportedFileName(name string) bool {
+	_, ok := kindFromName(name)
+	return ok
+}
+
 // kindFromName is the kind a file name claims; used only for files whose
 // content cannot tell (empty or unreadable), so they fail in their job with
 // a reason rather than at upload.

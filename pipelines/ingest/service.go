@@ -107,24 +107,41 @@ func (s *Service) Reindex(ctx context.Context, tenant domain.TenantID, documentI
 
 // Reindexed is the outcome of ReindexAll.
 type Reindexed struct {
+	// Jobs are the new jobs, in the order the documents were listed.
 	Jobs []domain.IndexJob
+	// Documents[i] is the document of Jobs[i], as it was queued.
+	Documents []domain.Document
 	// AlreadyQueued counts documents that had a queued or running job.
 	AlreadyQueued int
 }
 
-// ReindexAll queues a new index job for every document of the tenant, or
-// of knowledge base kbID when it is not "", skipping documents whose job
-// is already queued or running. Returns CodeNotFound for an unknown
-// knowledge base.
-func (s *Service) ReindexAll(ctx context.Context, tenant domain.TenantID, kbID string) (Reindexed, error) {
+// ReindexScope says which of a tenant's documents ReindexAll queues.
+type ReindexScope struct {
+	// KBID, when not "", keeps to that knowledge base.
+	KBID string
+	// StaleOnly keeps to the documents left stale by an embedding model
+	// change (domain.DocStale).
+	StaleOnly bool
+}
+
+// ReindexAll queues a new index job for every document of the tenant in
+// scope, skipping documents whose job is already queued or running: the
+// one implementation behind POST /admin/kb/reindex and `assistant
+// reindex`. Returns CodeNotFound for an unknown knowledge base.
+func (s *Service) ReindexAll(ctx context.Context, tenant domain.TenantID, scope ReindexScope) (Reindexed, error) {
 	var f domain.DocumentFilter
-	if kbID != "" {
-		if _, err := s.kbs.GetKnowledgeBase(ctx, tenant, kbID); err != nil {
+	if scope.KBID != "" {
+		if _, err := s.kbs.GetKnowledgeBase(ctx, tenant, scope.KBID); err != nil {
 			return Reindexed{}, err
 		}
-		f.KBID = &kbID
+		f.KBID = &scope.KBID
+	}
+	if scope.StaleOnly {
+		f.Status = ptr(domain.DocStale)
 	}
 	var out Reindexed
+	// Pages follow the id (keyset), so documents leaving the stale filter
+	// as they are queued do not shift the next page.
 	page := domain.PageRequest{Limit: domain.MaxPageSize}
 	for {
 		docs, err := s.docs.ListDocuments(ctx, tenant, f, page)
@@ -132,7 +149,7 @@ func (s *Service) ReindexAll(ctx context.Context, tenant domain.TenantID, kbID s
 			return out, err
 		}
 		for _, d := range docs.Items {
-			_, job, err := s.docs.ReindexDocument(ctx, tenant, d.ID, domain.NewID(domain.PrefixIndexJob))
+			doc, job, err := s.docs.ReindexDocument(ctx, tenant, d.ID, domain.NewID(domain.PrefixIndexJob))
 			switch {
 			case domain.ErrorCodeOf(err) == domain.CodeJobActive:
 				out.AlreadyQueued++
@@ -142,6 +159,7 @@ func (s *Service) ReindexAll(ctx context.Context, tenant domain.TenantID, kbID s
 				return out, err
 			default:
 				out.Jobs = append(out.Jobs, job)
+				out.Documents = append(out.Documents, doc)
 			}
 		}
 		next, ok := docs.NextPage(page.Limit)

@@ -252,7 +252,7 @@ func TestReindexAllByTenantAndKnowledgeBase(t *testing.T) {
 	wakes := h.wakes.Load()
 
 	// One knowledge base: only its documents.
-	got, err := h.service.ReindexAll(ctx, h.tenant, kbB)
+	got, err := h.service.ReindexAll(ctx, h.tenant, ReindexScope{KBID: kbB})
 	require.NoError(t, err)
 	require.Len(t, got.Jobs, 1)
 	assert.Equal(t, b1.ID, got.Jobs[0].DocumentID)
@@ -262,7 +262,7 @@ func TestReindexAllByTenantAndKnowledgeBase(t *testing.T) {
 	assert.Equal(t, wakes+1, h.wakes.Load())
 
 	// The whole tenant: a2's and (now) b1's jobs are queued already.
-	got, err = h.service.ReindexAll(ctx, h.tenant, "")
+	got, err = h.service.ReindexAll(ctx, h.tenant, ReindexScope{})
 	require.NoError(t, err)
 	require.Len(t, got.Jobs, 1)
 	assert.Equal(t, a1.ID, got.Jobs[0].DocumentID)
@@ -273,7 +273,7 @@ func TestReindexAllByTenantAndKnowledgeBase(t *testing.T) {
 	_, ok, err := h.store.ClaimJob(ctx, "test", time.Hour)
 	require.NoError(t, err)
 	require.True(t, ok)
-	got, err = h.service.ReindexAll(ctx, h.tenant, h.kb)
+	got, err = h.service.ReindexAll(ctx, h.tenant, ReindexScope{KBID: h.kb})
 	require.NoError(t, err)
 	assert.Empty(t, got.Jobs)
 	assert.Equal(t, 2, got.AlreadyQueued)
@@ -284,15 +284,15 @@ func TestReindexAllByTenantAndKnowledgeBase(t *testing.T) {
 	}
 
 	// Unknown knowledge bases, this tenant's or not.
-	_, err = h.service.ReindexAll(ctx, h.tenant, "kb_0123456789abcdef0123456789abcdef")
+	_, err = h.service.ReindexAll(ctx, h.tenant, ReindexScope{KBID: "kb_0123456789abcdef0123456789abcdef"})
 	assert.Equal(t, domain.CodeNotFound, domain.ErrorCodeOf(err))
-	_, err = h.service.ReindexAll(ctx, "globex", h.kb)
+	_, err = h.service.ReindexAll(ctx, "globex", ReindexScope{KBID: h.kb})
 	assert.Equal(t, domain.CodeNotFound, domain.ErrorCodeOf(err), "another tenant's knowledge base")
 
 	// A tenant without documents has nothing to queue.
 	_, err = h.store.EnsureTenant(ctx, "globex")
 	require.NoError(t, err)
-	got, err = h.service.ReindexAll(ctx, "globex", "")
+	got, err = h.service.ReindexAll(ctx, "globex", ReindexScope{})
 	require.NoError(t, err)
 	assert.Empty(t, got.Jobs)
 	assert.Zero(t, got.AlreadyQueued)
@@ -310,7 +310,7 @@ func TestReindexAllPagesThroughEveryDocument(t *testing.T) {
 	}
 	require.Equal(t, n, h.finishQueued(t))
 
-	got, err := h.service.ReindexAll(t.Context(), h.tenant, h.kb)
+	got, err := h.service.ReindexAll(t.Context(), h.tenant, ReindexScope{KBID: h.kb})
 	require.NoError(t, err)
 	queued := make(map[string]int, len(got.Jobs))
 	for _, j := range got.Jobs {
@@ -417,4 +417,47 @@ func TestDeleteKnowledgeBaseRemovesItsDocumentsAndTheirIndex(t *testing.T) {
 	assert.Equal(t, domain.CodeNotFound, domain.ErrorCodeOf(h.service.DeleteKnowledgeBase(ctx, "globex", otherKB)),
 		"another tenant cannot delete it")
 	assert.Equal(t, keptBefore, h.stored(t, kept.ID))
+}
+
+// StaleOnly queues just the documents an embedding model change left
+// stale, in the tenant or one knowledge base.
+func TestReindexAllStaleOnly(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ctx := t.Context()
+	kbB := h.newKB(t, h.tenant, "faqs")
+	a1, _ := h.upload(t, h.kb, "a1.txt", []byte("one"), nil)
+	b1, _ := h.upload(t, kbB, "b1.txt", []byte("two"), nil)
+	require.Equal(t, 2, h.finishQueued(t))
+
+	const newModel = "openai_compatible:new-model@768"
+	cfg := domain.DefaultEmbeddingConfig(h.tenant)
+	cfg.Provider, cfg.Model = domain.EmbedOpenAI, "new-model"
+	_, stale, err := h.store.SaveEmbeddingConfig(ctx, cfg, newModel)
+	require.NoError(t, err)
+	require.EqualValues(t, 2, stale)
+	// Indexed after the change, with the new model: not stale.
+	a2, _ := h.upload(t, h.kb, "a2.txt", []byte("three"), nil)
+	job, ok, err := h.store.ClaimJob(ctx, "test", time.Hour)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.NoError(t, h.store.SucceedJob(ctx, "test", job, 0, newModel))
+
+	got, err := h.service.ReindexAll(ctx, h.tenant, ReindexScope{KBID: h.kb, StaleOnly: true})
+	require.NoError(t, err)
+	require.Len(t, got.Jobs, 1)
+	assert.Equal(t, a1.ID, got.Jobs[0].DocumentID)
+	require.Len(t, got.Documents, 1)
+	assert.Equal(t, "a1.txt", got.Documents[0].Name)
+
+	got, err = h.service.ReindexAll(ctx, h.tenant, ReindexScope{StaleOnly: true})
+	require.NoError(t, err)
+	require.Len(t, got.Jobs, 1, "a1 is queued now, so no longer stale; a2 was never stale")
+	assert.Equal(t, b1.ID, got.Jobs[0].DocumentID)
+	assert.Zero(t, got.AlreadyQueued)
+
+	got, err = h.service.ReindexAll(ctx, h.tenant, ReindexScope{StaleOnly: true})
+	require.NoError(t, err)
+	assert.Empty(t, got.Jobs, "nothing stale is left")
+	assert.Equal(t, 1, h.count(t, "SELECT count(*) FROM index_jobs WHERE document_id = $1", a2.ID))
 }

@@ -36,6 +36,26 @@ type WorkerOptions struct {
 	// VectorLog, when set, records every indexed vector for tenants that
 	// turned their KB vector log on.
 	VectorLog VectorLogger
+	// Observer, when set, sees each job attempt (telemetry).
+	Observer JobObserver
+}
+
+// Outcomes of a job attempt, as a JobObserver sees them.
+const (
+	OutcomeSucceeded = "succeeded"
+	OutcomeFailed    = "failed"
+	// OutcomeRetry: the attempt failed and the job is queued again.
+	OutcomeRetry = "retry"
+	// OutcomeAbandoned: the lease was lost or the worker stopped; another
+	// attempt takes the job over.
+	OutcomeAbandoned = "abandoned"
+)
+
+// JobObserver sees the attempts of index jobs: JobStarted returns the
+// context the attempt runs in (carrying its span) and a function that is
+// called once with the attempt's outcome.
+type JobObserver interface {
+	JobStarted(ctx context.Context, job domain.IndexJob) (context.Context, func(outcome string))
 }
 
 // VectorLogger records indexed vectors (the KB vector log).
@@ -152,14 +172,30 @@ func (w *Worker) track(id string, on bool) {
 	}
 }
 
-// run carries one job to its end, or puts it back for a retry.
+// run carries one job to its end, or puts it back for a retry. Its log
+// lines (and those of the pipeline, through ctx) name the request that
+// queued the job.
 func (w *Worker) run(ctx context.Context, job domain.IndexJob) {
 	w.track(job.ID, true)
 	defer w.track(job.ID, false)
 	log := w.log.With("job_id", job.ID, "tenant", string(job.TenantID), "document_id", job.DocumentID, "attempt", job.Attempts)
+	if job.RequestID != "" {
+		ctx = domain.WithRequestID(ctx, job.RequestID)
+		log = log.With("request_id", job.RequestID)
+	}
+	outcome := OutcomeAbandoned
+	if w.opts.Observer != nil {
+		var end func(string)
+		ctx, end = w.opts.Observer.JobStarted(ctx, job)
+		defer func() { end(outcome) }()
+	}
 	if int(job.Attempts) > w.opts.MaxAttempts {
-		w.finish(ctx, log, job, w.jobs.FailJob(ctx, w.owner, job, domain.ReasonWorkerLost,
-			fmt.Sprintf("The job was interrupted or failed %d times; re-index the document to try again.", job.Attempts-1)))
+		err := w.jobs.FailJob(ctx, w.owner, job, domain.ReasonWorkerLost,
+			fmt.Sprintf("The job was interrupted or failed %d times; re-index the document to try again.", job.Attempts-1))
+		if err == nil {
+			outcome = OutcomeFailed
+		}
+		w.finish(ctx, log, job, err)
 		return
 	}
 	start := time.Now()
@@ -172,15 +208,20 @@ func (w *Worker) run(ctx context.Context, job domain.IndexJob) {
 	case err == nil:
 		err = w.jobs.SucceedJob(ctx, w.owner, job, n, model)
 		if err == nil {
+			outcome = OutcomeSucceeded
 			log.InfoContext(ctx, "document indexed", "chunks", n, "model", model, "ms", time.Since(start).Milliseconds())
 		}
 	case errors.As(err, &fail) && fail.retry && int(job.Attempts) < w.opts.MaxAttempts:
 		delay := time.Duration(1<<min(job.Attempts, 6)) * time.Second
 		log.WarnContext(ctx, "index job will retry", "reason", fail.reason, "in", delay.String(), "err", fail.err)
-		err = w.jobs.RetryJob(ctx, w.owner, job, delay, fail.reason, fail.detail)
+		if err = w.jobs.RetryJob(ctx, w.owner, job, delay, fail.reason, fail.detail); err == nil {
+			outcome = OutcomeRetry
+		}
 	case errors.As(err, &fail):
 		log.InfoContext(ctx, "index job failed", "reason", fail.reason, "err", fail.err)
-		err = w.jobs.FailJob(ctx, w.owner, job, fail.reason, fail.detail)
+		if err = w.jobs.FailJob(ctx, w.owner, job, fail.reason, fail.detail); err == nil {
+			outcome = OutcomeFailed
+		}
 	}
 	w.finish(ctx, log, job, err)
 }

@@ -27,6 +27,8 @@ type Registry struct {
 	store domain.EmbeddingConfigStore
 	build Builder
 	ttl   time.Duration
+	// lookups counts hits and misses (CountLookups).
+	lookups domain.LookupCounter
 
 	mu    sync.Mutex
 	cache map[domain.TenantID]cached
@@ -51,7 +53,9 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID) (domain.Embe
 	c, ok := r.cache[tenant]
 	gen := r.forgets
 	r.mu.Unlock()
-	if ok && now.Before(c.expires) {
+	hit := ok && now.Before(c.expires)
+	r.lookups.Count(hit)
+	if hit {
 		return c.embedder, nil
 	}
 	cfg, err := r.store.GetEmbeddingConfig(ctx, tenant)
@@ -72,6 +76,10 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID) (domain.Embe
 	r.mu.Unlock()
 	return e, nil
 }
+
+// CountLookups makes the registry count its cache's hits and misses with
+// l; call it before the registry is used.
+func (r *Registry) CountLookups(l domain.LookupCounter) { r.lookups = l }
 
 // Forget drops a tenant's embedder.
 func (r *Registry) Forget(tenant domain.TenantID) {

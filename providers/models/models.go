@@ -32,6 +32,8 @@ type Registry struct {
 	store domain.LLMConfigStore
 	build Builder
 	ttl   time.Duration
+	// lookups counts hits and misses (CountLookups).
+	lookups domain.LookupCounter
 
 	mu    sync.Mutex
 	cache map[key]cached
@@ -56,7 +58,9 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID, usage domain
 	c, ok := r.cache[k]
 	gen := r.forgets
 	r.mu.Unlock()
-	if ok && now.Before(c.expires) {
+	hit := ok && now.Before(c.expires)
+	r.lookups.Count(hit)
+	if hit {
 		return c.model, nil
 	}
 	cfg, err := r.store.GetLLMConfig(ctx, tenant, usage)
@@ -77,6 +81,10 @@ func (r *Registry) For(ctx context.Context, tenant domain.TenantID, usage domain
 	r.mu.Unlock()
 	return m, nil
 }
+
+// CountLookups makes the registry count its cache's hits and misses with
+// l; call it before the registry is used.
+func (r *Registry) CountLookups(l domain.LookupCounter) { r.lookups = l }
 
 // Forget drops a tenant's models.
 func (r *Registry) Forget(tenant domain.TenantID) {

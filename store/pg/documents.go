@@ -38,7 +38,7 @@ func (s *Store) CreateDocument(ctx context.Context, in domain.NewDocument) (doma
 		if err := q.CreateDocumentFile(ctx, db.CreateDocumentFileParams{DocumentID: d.ID, TenantID: string(d.TenantID), Content: in.Content}); err != nil {
 			return err
 		}
-		job, err = q.CreateIndexJob(ctx, db.CreateIndexJobParams{ID: in.JobID, TenantID: string(d.TenantID), KbID: d.KBID, DocumentID: d.ID})
+		job, err = q.CreateIndexJob(ctx, db.CreateIndexJobParams{ID: in.JobID, TenantID: string(d.TenantID), KbID: d.KBID, DocumentID: d.ID, RequestID: requestIDOf(ctx)})
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ func (s *Store) ReindexDocument(ctx context.Context, tenant domain.TenantID, doc
 			return err
 		}
 		doc.Status = string(domain.DocQueued)
-		if job, err = q.CreateIndexJob(ctx, db.CreateIndexJobParams{ID: jobID, TenantID: string(tenant), KbID: doc.KbID, DocumentID: documentID}); err != nil {
+		if job, err = q.CreateIndexJob(ctx, db.CreateIndexJobParams{ID: jobID, TenantID: string(tenant), KbID: doc.KbID, DocumentID: documentID, RequestID: requestIDOf(ctx)}); err != nil {
 			return err
 		}
 		return notifyJob(ctx, q)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -21,6 +22,17 @@ const (
 	pgNotNullViolation    = "23502"
 	pgStringTooLong       = "22001"
 	pgInvalidText         = "22P02"
+	// The server is going away or not there yet: a fast or immediate
+	// shutdown ends every session with 57P01 or 57P02, a starting or
+	// stopping server refuses connections with 57P03, and a full server
+	// with 53300. Connections the pool kept idle through a restart report
+	// 57P01 on their next query.
+	pgAdminShutdown      = "57P01"
+	pgCrashShutdown      = "57P02"
+	pgCannotConnectNow   = "57P03"
+	pgTooManyConnections = "53300"
+	// pgConnectionClass is SQLSTATE class 08, connection exceptions.
+	pgConnectionClass = "08"
 )
 
 // mapError is the one place where driver errors become domain errors, so no
@@ -46,15 +58,26 @@ func mapError(err error, notFound string) error {
 			return &domain.Error{Code: domain.CodeValidation, Message: "The request refers to a resource that does not exist.", Err: err}
 		case pgCheckViolation, pgNotNullViolation, pgStringTooLong, pgInvalidText:
 			return &domain.Error{Code: domain.CodeValidation, Message: "A value is out of the allowed range.", Err: err}
+		case pgAdminShutdown, pgCrashShutdown, pgCannotConnectNow, pgTooManyConnections:
+			return unavailable(err)
+		}
+		if strings.HasPrefix(pgErr.Code, pgConnectionClass) {
+			return unavailable(err)
 		}
 	}
 	var netErr net.Error
 	var connErr *pgconn.ConnectError
 	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &connErr) ||
 		errors.As(err, &netErr) || pgconn.SafeToRetry(err) {
-		return &domain.Error{Code: domain.CodeUnavailable, Message: "The database is unavailable; retry shortly.", Err: err}
+		return unavailable(err)
 	}
 	return &domain.Error{Code: domain.CodeInternal, Message: "internal error", Err: err}
+}
+
+// unavailable is a database that cannot answer now (down, restarting,
+// unreachable, full): the client may retry shortly.
+func unavailable(err error) *domain.Error {
+	return &domain.Error{Code: domain.CodeUnavailable, Message: "The database is unavailable; retry shortly.", Err: err}
 }
 
 // decodeStored decodes JSON the store wrote itself into v. A failure means

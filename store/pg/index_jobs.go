@@ -43,6 +43,19 @@ func (s *Store) ListIndexJobs(ctx context.Context, tenant domain.TenantID, f dom
 	return domain.PageOf(items, p, func(j domain.IndexJob) string { return j.ID }), nil
 }
 
+// IndexJobsByIDs implements domain.JobStore.
+func (s *Store) IndexJobsByIDs(ctx context.Context, tenant domain.TenantID, ids []string) ([]domain.IndexJob, error) {
+	rows, err := s.q.IndexJobsByIDs(ctx, db.IndexJobsByIDsParams{TenantID: string(tenant), Ids: ids})
+	if err != nil {
+		return nil, mapError(err, "")
+	}
+	jobs := make([]domain.IndexJob, len(rows))
+	for i, r := range rows {
+		jobs[i] = jobFromRow(r)
+	}
+	return jobs, nil
+}
+
 // ClaimJob implements domain.JobStore.
 func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration) (domain.IndexJob, bool, error) {
 	row, err := s.q.ClaimIndexJob(ctx, db.ClaimIndexJobParams{Owner: &owner, LeaseSeconds: lease.Seconds()})
@@ -166,9 +179,14 @@ func (s *Store) RetryJob(ctx context.Context, owner string, job domain.IndexJob,
 }
 
 // ListenJobs calls wake whenever a job is queued by any replica, until ctx
-// ends (LISTEN on a dedicated connection, reconnecting as needed).
+// ends (LISTEN on a dedicated connection, reconnecting as needed). Each
+// connection wakes the workers once too: jobs queued while no connection
+// listened would otherwise wait for the workers' next poll.
 func (s *Store) ListenJobs(ctx context.Context, wake func()) {
-	s.listen(ctx, jobChannel, func(string) { wake() })
+	s.listen(ctx, jobChannel, func(string) { wake() }, func(context.Context, time.Time) error {
+		wake()
+		return nil
+	})
 }
 
 // leaseResult turns an update that touched no row into ErrLeaseLost.
@@ -187,6 +205,6 @@ func jobFromRow(r db.IndexJob) domain.IndexJob {
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
 		State: domain.JobState(r.State), Done: r.ProgressDone, Total: r.ProgressTotal, Attempts: r.Attempts,
 		Reason: r.Reason, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
-		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt),
+		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt), RequestID: deref(r.RequestID),
 	}
 }

@@ -45,44 +45,80 @@ func (s *Store) ListenInvalidations(ctx context.Context, fn func(domain.Invalida
 		if inv, ok := parseInvalidation(payload); ok {
 			fn(inv)
 		}
-	})
+	}, nil)
 }
+
+// Reconnecting the LISTEN connections.
+const (
+	// listenRetryMin is the first wait after a LISTEN connection fails.
+	listenRetryMin = 100 * time.Millisecond
+	// listenRetryMax caps the doubling wait while the database is down:
+	// once it is back, a replica is deaf to notifications for at most
+	// this long. One connection attempt per channel every 2 s costs the
+	// database nothing.
+	listenRetryMax = 2 * time.Second
+	// catchUpMargin reaches back before the moment a lost connection was
+	// last known to listen: rows carry the database's clock at the start
+	// of their transaction, which may be a little off this process's and
+	// earlier than the commit that would have notified.
+	catchUpMargin = time.Minute
+)
+
+// catchUp hands a listener what its channel carried while no connection
+// listened: it runs once a new connection's LISTEN is in place (so nothing
+// falls between the two), on the pool, and reads what changed since the
+// given time.
+type catchUp func(ctx context.Context, since time.Time) error
 
 // listen calls fn with the payload of every notification on channel until
 // ctx ends, on a dedicated connection (not one of the pool's), reconnecting
-// with backoff when it drops.
-func (s *Store) listen(ctx context.Context, channel string, fn func(payload string)) {
-	backoff := 100 * time.Millisecond
+// with backoff when it drops. With catchUp set, every connection first
+// catches up on what was sent since the previous one last listened (the
+// first, since the store was made), because notifications sent while no
+// connection listens are lost: a database restart would otherwise leave
+// this replica's in-memory state behind for good.
+func (s *Store) listen(ctx context.Context, channel string, fn func(payload string), catchUp catchUp) {
+	backoff := listenRetryMin
+	alive := s.made // when a connection last listened
 	for ctx.Err() == nil {
-		err := s.listenOnce(ctx, channel, fn)
+		listened, _ := s.listenOnce(ctx, channel, fn, catchUp, &alive)
 		if ctx.Err() != nil {
 			return
 		}
-		if err == nil {
-			backoff = 100 * time.Millisecond
+		if listened {
+			backoff = listenRetryMin
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(backoff):
 		}
-		backoff = min(backoff*2, 10*time.Second)
+		backoff = min(backoff*2, listenRetryMax)
 	}
 }
 
-func (s *Store) listenOnce(ctx context.Context, channel string, fn func(string)) error {
+// listenOnce listens on one new connection until it fails, keeping *alive
+// at the last moment it was known to listen. It reports whether it got as
+// far as listening (and catching up).
+func (s *Store) listenOnce(ctx context.Context, channel string, fn func(string), catchUp catchUp, alive *time.Time) (bool, error) {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
-		return err
+		return false, err
+	}
+	if catchUp != nil {
+		if err := catchUp(ctx, alive.Add(-catchUpMargin)); err != nil {
+			return false, err
+		}
 	}
 	for {
+		*alive = time.Now()
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return err
+			return true, err
 		}
 		fn(n.Payload)
 	}

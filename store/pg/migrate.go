@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"path"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -52,6 +53,27 @@ func (m *Migrator) Pending(ctx context.Context) (bool, error) {
 		return false, mapError(err, "")
 	}
 	return pending, nil
+}
+
+// MigrationState is one migration and whether the database has it.
+type MigrationState struct {
+	Version int64
+	// Name is the migration's file name in schema/.
+	Name    string
+	Applied bool
+}
+
+// Status lists every migration, oldest first, with whether it is applied.
+func (m *Migrator) Status(ctx context.Context) ([]MigrationState, error) {
+	all, err := m.provider.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the migration status: %w", err)
+	}
+	out := make([]MigrationState, len(all))
+	for i, st := range all {
+		out[i] = MigrationState{Version: st.Source.Version, Name: path.Base(st.Source.Path), Applied: st.State == goose.StateApplied}
+	}
+	return out, nil
 }
 
 // Close releases the database handle (not the pool).

@@ -6,6 +6,7 @@ package pg
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -20,6 +21,10 @@ type Store struct {
 	q    *db.Queries
 	// origin tells this process's notifications from other replicas'.
 	origin string
+	// made is when the store was made: before the app loads anything it
+	// then keeps up to date through notifications, so the first LISTEN
+	// connection catches up from here.
+	made time.Time
 }
 
 // Compile-time checks that Store satisfies the domain interfaces.
@@ -40,14 +45,18 @@ var (
 
 // New returns a store on pool. The pool stays owned by the caller.
 func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, q: db.New(pool), origin: domain.NewID("")}
+	return &Store{pool: pool, q: db.New(pool), origin: domain.NewID(""), made: time.Now()}
 }
 
-// Open connects a pool to url and checks that the database answers.
-func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+// Open connects a pool to url and checks that the database answers. Each
+// tune function may adjust the pool's configuration first (a query tracer).
+func Open(ctx context.Context, url string, tune ...func(*pgxpool.Config)) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	for _, f := range tune {
+		f(cfg)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

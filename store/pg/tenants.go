@@ -68,9 +68,11 @@ func (s *Store) UpdateTenant(ctx context.Context, id domain.TenantID, p domain.T
 	var row db.Tenant
 	err := s.inTx(ctx, func(q *db.Queries) error {
 		var err error
-		row, err = q.UpdateTenant(ctx, db.UpdateTenantParams{
-			ID: string(id), Name: p.Name, Status: (*string)(p.Status), Version: p.Version,
-		})
+		params := db.UpdateTenantParams{ID: string(id), Name: p.Name, Status: (*string)(p.Status), Version: p.Version}
+		if p.RateLimits != nil {
+			params.SetRateLimits, params.RateLimitPerKey, params.RateLimitPerTenant = true, p.RateLimits.PerKey, p.RateLimits.PerTenant
+		}
+		row, err = q.UpdateTenant(ctx, params)
 		if err == nil {
 			return notifyTenant(ctx, q, row.ID)
 		}
@@ -96,6 +98,7 @@ func staleVersion() error {
 func tenantFromRow(r db.Tenant) domain.Tenant {
 	return domain.Tenant{
 		ID: domain.TenantID(r.ID), Name: r.Name, Status: domain.TenantStatus(r.Status),
-		Version: r.Version, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		RateLimits: domain.RateLimits{PerKey: r.RateLimitPerKey, PerTenant: r.RateLimitPerTenant},
+		Version:    r.Version, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }

@@ -31,6 +31,8 @@ type Cache struct {
 	ttl  time.Duration
 	max  int
 	now  func() time.Time // a field so that tests can move the clock
+	// lookups counts hits and misses (CountLookups).
+	lookups domain.LookupCounter
 
 	mu       sync.Mutex
 	entries  map[string]cacheEntry
@@ -74,8 +76,10 @@ func (c *Cache) Matcher(ctx context.Context, tenant string) (*Matcher, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[tenant]; ok && c.now().Sub(e.loaded) < c.ttl {
 		c.mu.Unlock()
+		c.lookups.Count(true)
 		return e.m, nil
 	}
+	c.lookups.Count(false)
 	call, ok := c.inflight[tenant]
 	if !ok {
 		call = &loadCall{done: make(chan struct{})}
@@ -149,6 +153,10 @@ func (c *Cache) store(tenant string, e cacheEntry) {
 	}
 	c.entries[tenant] = e
 }
+
+// CountLookups makes the cache count its hits and misses with l; call it
+// before the cache is used.
+func (c *Cache) CountLookups(l domain.LookupCounter) { c.lookups = l }
 
 // Drop forgets tenant's matcher, after its rules change. A load already
 // under way may have read the old rules: its callers still get its result,

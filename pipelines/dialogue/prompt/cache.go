@@ -28,6 +28,8 @@ type Cache struct {
 	src Published
 	ttl time.Duration
 	now func() time.Time
+	// lookups counts hits and misses (CountLookups).
+	lookups domain.LookupCounter
 
 	mu      sync.Mutex
 	entries map[domain.TenantID]map[string]cached
@@ -58,10 +60,12 @@ func (c *Cache) PublishedPrompt(ctx context.Context, tenant domain.TenantID, sce
 	c.mu.Lock()
 	if e, ok := c.entries[tenant][scene]; ok && c.now().Sub(e.loaded) < c.ttl {
 		c.mu.Unlock()
+		c.lookups.Count(true)
 		return e.v, e.err
 	}
 	gen := c.gen[tenant]
 	c.mu.Unlock()
+	c.lookups.Count(false)
 
 	started := c.now()
 	v, err := c.src.PublishedPrompt(ctx, tenant, scene)
@@ -78,6 +82,10 @@ func (c *Cache) PublishedPrompt(ctx context.Context, tenant domain.TenantID, sce
 	}
 	return v, err
 }
+
+// CountLookups makes the cache count its hits and misses with l; call it
+// before the cache is used.
+func (c *Cache) CountLookups(l domain.LookupCounter) { c.lookups = l }
 
 // Drop forgets tenant's cached prompts.
 func (c *Cache) Drop(tenant domain.TenantID) {

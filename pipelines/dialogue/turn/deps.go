@@ -69,6 +69,9 @@ type Deps struct {
 	Recorder Recorder
 	Observer *Observer
 	Replays  *Replays
+	// Telemetry, when set, observes stages and gives replies the
+	// request's trace id.
+	Telemetry Telemetry
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }

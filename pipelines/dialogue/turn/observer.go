@@ -26,6 +26,8 @@ const observerBuffer = 256
 type Observer struct {
 	mu   sync.Mutex
 	subs map[string]map[*Subscription]struct{}
+	// closed: closeAll ran; later subscriptions start closed.
+	closed bool
 }
 
 // Subscription receives one session's stage events.
@@ -53,6 +55,11 @@ func (o *Observer) Subscribe(tenant domain.TenantID, session string) *Subscripti
 	s := &Subscription{Events: make(chan StageEvent, observerBuffer), o: o, key: sessionKey(tenant, session)}
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.closed {
+		s.closed = true
+		close(s.Events)
+		return s
+	}
 	if o.subs[s.key] == nil {
 		o.subs[s.key] = map[*Subscription]struct{}{}
 	}
@@ -80,6 +87,23 @@ func (s *Subscription) Close() {
 	if !s.closed {
 		s.closed = true
 		close(s.Events)
+	}
+}
+
+// closeAll closes every subscription, and the ones that come later, for
+// the end of the process (Runner.Drain).
+func (o *Observer) closeAll() {
+	o.mu.Lock()
+	o.closed = true
+	var all []*Subscription
+	for _, subs := range o.subs {
+		for s := range subs {
+			all = append(all, s)
+		}
+	}
+	o.mu.Unlock()
+	for _, s := range all {
+		s.Close()
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // interrupted). A dry run records the stage as skipped and writes nothing.
 func (t *run) stagePersist() error {
 	if t.dry {
-		t.record(domain.StageTrace{Stage: StagePersist, StartedAt: t.r.d.now().UTC(), Outcome: "dry_run"})
+		t.record(domain.StageTrace{Stage: StagePersist, StartedAt: t.r.d.now().UTC(), Outcome: outcomeDryRun})
 		t.reply.Slots = t.session.Slots
 		return nil
 	}
@@ -28,7 +28,7 @@ func (t *run) stagePersist() error {
 	msg := t.message()
 	window := append(append(append([]domain.SessionMessage{}, t.window...), t.user), msg)
 	if sum, upTo, ok, render, err := t.r.sum.update(ctx, t.in.Tenant, s.Summary, s.SummarizedUpTo, window); err != nil {
-		d.Log.Warn("conversation summary not updated", "session", s.ID, "err", err)
+		d.Log.WarnContext(ctx, "conversation summary not updated", "session", s.ID, "err", err)
 	} else if ok {
 		s.Summary, s.SummarizedUpTo = sum, upTo
 		if render != nil {
@@ -46,6 +46,7 @@ func (t *run) stagePersist() error {
 	t.reply.Slots = s.Slots
 	t.records(ctx)
 	st.Duration = time.Since(start)
+	t.observeStage(st)
 	t.r.d.Observer.publish(t.in.Tenant, StageEvent{SessionID: s.ID, MessageID: t.reply.MessageID, TraceID: t.reply.TraceID, Stage: st})
 	return nil
 }
@@ -65,7 +66,7 @@ func (t *run) records(ctx context.Context) {
 	d := t.r.d
 	warn := func(what string, err error) {
 		if err != nil {
-			d.Log.Warn("monitoring record not written", "what", what, "tenant", t.in.Tenant, "err", err)
+			d.Log.WarnContext(ctx, "monitoring record not written", "what", what, "tenant", t.in.Tenant, "err", err)
 		}
 	}
 	if t.intentRan {

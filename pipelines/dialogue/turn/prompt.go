@@ -29,7 +29,7 @@ func (t *run) prompt(cs []answer.Citation) ([]domain.ChatMessage, promptDetail) 
 	}
 	if sys.Err != nil {
 		detail.m["error"] = sys.Err.Error()
-		t.r.d.Log.Warn("prompt template unusable; using the built-in instruction", "tenant", t.in.Tenant, "err", sys.Err)
+		t.r.d.Log.WarnContext(t.ctx, "prompt template unusable; using the built-in instruction", "tenant", t.in.Tenant, "err", sys.Err)
 	}
 	if sys.Outcome == prompt.OutcomeTemplate {
 		detail.m["tokens"] = sys.Tokens

@@ -8,17 +8,20 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 )
 
-// ReplayTTL is how long a finished reply's events stay in memory; they stay
-// in PostgreSQL until the purge (ReplayRetention).
+// ReplayTTL is how long a finished reply that could not be stored keeps its
+// events in memory. A stored reply's events leave memory at once: they are
+// in PostgreSQL until the purge (ReplayRetention), where Resume reads them.
 const ReplayTTL = 10 * time.Minute
 
 // ReplayRetention is how long stored reply events are kept for clients
 // reconnecting with Last-Event-ID (the contract promises at least 5 min).
 const ReplayRetention = 30 * time.Minute
 
-// Replays keeps the events of the replies this replica is streaming or
-// streamed recently, so that a reconnecting client can follow a reply
-// still under way. It is safe for concurrent use.
+// Replays keeps the events of the replies this replica is streaming, until
+// they are stored, so that a reconnecting client can follow a reply still
+// under way. Memory holds only replies in flight (and, for ReplayTTL, those
+// whose storing failed), however many were streamed. It is safe for
+// concurrent use.
 type Replays struct {
 	mu      sync.Mutex
 	replies map[string]*replay
@@ -65,6 +68,17 @@ func (r *Replays) add(ev domain.ReplyEvent, last bool) {
 	rp.changed = make(chan struct{})
 }
 
+// forget drops a finished reply once it is stored: from then on Resume
+// reads its events from the store. Followers already under way keep their
+// reference and end normally (they have seen or will see its last event).
+func (r *Replays) forget(message string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rp := r.replies[message]; rp != nil && rp.done {
+		delete(r.replies, message)
+	}
+}
+
 // sweepLocked forgets replies that ended more than ReplayTTL ago.
 func (r *Replays) sweepLocked() {
 	cut := r.now().Add(-ReplayTTL)
@@ -80,14 +94,17 @@ func (r *Replays) sweepLocked() {
 // replica does not hold the reply (of that tenant and session).
 func (r *Replays) Follow(ctx context.Context, tenant domain.TenantID, session, message string, after int,
 	fn func(domain.ReplyEvent) error) (found bool, err error) {
+	r.mu.Lock()
+	rp := r.replies[message]
+	r.mu.Unlock()
+	if rp == nil || rp.tenant != tenant || rp.session != session {
+		return false, nil
+	}
+	// rp stays ours when forget drops it from the map: the reply has
+	// ended by then, so the loop below ends too.
 	next := after
 	for {
 		r.mu.Lock()
-		rp := r.replies[message]
-		if rp == nil || rp.tenant != tenant || rp.session != session {
-			r.mu.Unlock()
-			return false, nil
-		}
 		var todo []domain.ReplyEvent
 		for _, ev := range rp.events {
 			if ev.Seq > next {

@@ -44,6 +44,30 @@ func TestReplaysForgetFinishedRepliesAfterTheirTTL(t *testing.T) {
 	assert.False(t, found)
 }
 
+func TestReplaysForgetAStoredReplyAndItsFollowersStillEnd(t *testing.T) {
+	r := NewReplays(nil)
+	r.start("t1", "s", "msg_1")
+	r.add(domain.ReplyEvent{MessageID: "msg_1", Seq: 1, Event: EventMeta}, false)
+	r.forget("msg_1") // not finished: kept
+	following := make(chan []int)
+	go func() {
+		var got []int
+		_, _ = r.Follow(context.Background(), "t1", "s", "msg_1", 0, func(ev domain.ReplyEvent) error {
+			got = append(got, ev.Seq)
+			if ev.Seq == 1 {
+				// The reply ends and is stored while this follower waits.
+				r.add(domain.ReplyEvent{MessageID: "msg_1", Seq: 2, Event: EventDone}, true)
+				r.forget("msg_1")
+			}
+			return nil
+		})
+		following <- got
+	}()
+	assert.Equal(t, []int{1, 2}, <-following, "the follower under way gets the last event")
+	found, _ := r.Follow(context.Background(), "t1", "s", "msg_1", 0, func(domain.ReplyEvent) error { return nil })
+	assert.False(t, found, "a stored reply is read from the store, not memory")
+}
+
 func TestParseEventID(t *testing.T) {
 	m, seq, ok := ParseEventID("msg_0192:7")
 	assert.True(t, ok)

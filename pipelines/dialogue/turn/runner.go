@@ -42,6 +42,9 @@ const MaxMessageRunes = 4000
 type Runner struct {
 	d   Deps
 	sum summarizer
+	// stopping ends when Interrupt is called (see Drain); interrupt ends it.
+	stopping  context.Context
+	interrupt context.CancelCauseFunc
 }
 
 // New returns a runner.
@@ -52,7 +55,9 @@ func New(d Deps) *Runner {
 	if d.Replays == nil {
 		d.Replays = NewReplays(d.Now)
 	}
-	return &Runner{d: d, sum: summarizer{models: d.Models, prompts: d.Prompts, now: d.now}}
+	r := &Runner{d: d, sum: summarizer{models: d.Models, prompts: d.Prompts, now: d.now}}
+	r.stopping, r.interrupt = context.WithCancelCause(context.Background())
+	return r
 }
 
 // Observer returns the runtime observer the runner publishes to.
@@ -85,6 +90,8 @@ type run struct {
 	events      []domain.ReplyEvent
 	clientGone  bool
 	interrupted bool
+	// shuttingDown: Interrupt stopped the generation, not the client.
+	shuttingDown bool
 }
 
 // Handle answers one message. Errors are bad input (CodeValidation), an
@@ -96,7 +103,7 @@ func (r *Runner) Handle(ctx context.Context, in Input) (Reply, error) {
 		return Reply{}, err
 	}
 	t := &run{r: r, ctx: ctx, in: in, dry: in.DryRun != nil, ranStages: map[string]bool{}}
-	t.reply = Reply{TraceID: domain.NewID(domain.PrefixTrace), Status: domain.MessageComplete}
+	t.reply = Reply{TraceID: r.traceID(ctx), Status: domain.MessageComplete}
 	t.stageAuth()
 	if err := t.stageSession(); err != nil {
 		return Reply{}, err
@@ -115,13 +122,22 @@ func (r *Runner) Handle(ctx context.Context, in Input) (Reply, error) {
 	t.reply.CreatedAt = r.d.now().UTC()
 	if t.interrupted {
 		t.reply.Status = domain.MessageInterrupted
-		t.emitLast(Event{Name: EventError, Code: "interrupted", Message: "The client went away; the reply was stored as far as it got."})
+		msg := "The client went away; the reply was stored as far as it got."
+		if t.shuttingDown {
+			msg = "The service is restarting; the reply was stored as far as it got. Send the message again."
+		}
+		t.emitLast(Event{Name: EventError, Code: "interrupted", Message: msg})
 	} else {
 		t.emitLast(Event{Name: EventDone, Reply: &t.reply})
 	}
 	if err := t.stagePersist(); err != nil {
 		return Reply{}, err
 	}
+	if !t.dry && in.Stream != nil {
+		// Stored with its events: a resume reads them from the store now.
+		r.d.Replays.forget(t.reply.MessageID)
+	}
+	t.logReply()
 	return t.reply, nil
 }
 
@@ -185,6 +201,7 @@ func (t *run) stage(name string) func(outcome string, detail map[string]any) {
 func (t *run) record(st domain.StageTrace) {
 	t.ranStages[st.Stage] = true
 	t.reply.Monitoring.Stages = append(t.reply.Monitoring.Stages, st)
+	t.observeStage(st)
 	if !t.dry {
 		t.r.d.Observer.publish(t.in.Tenant, StageEvent{SessionID: t.session.ID, MessageID: t.reply.MessageID,
 			TraceID: t.reply.TraceID, Stage: st})

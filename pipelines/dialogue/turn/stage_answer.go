@@ -1,6 +1,7 @@
 package turn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -82,10 +83,13 @@ func (t *run) answer(kbIDs []string) error {
 		}
 	}
 	if out.Transfer == nil {
-		out, err = t.r.d.Answerer.Generate(t.ctx, t.in.Tenant, out, answer.ModelChoice{}, piece)
+		ctx, stop := t.generationContext()
+		out, err = t.r.d.Answerer.Generate(ctx, t.in.Tenant, out, answer.ModelChoice{}, piece)
+		t.shuttingDown = err != nil && errors.Is(context.Cause(ctx), errShuttingDown)
+		stop()
 	}
 	if err != nil {
-		if errors.Is(err, errClientGone) || t.ctx.Err() != nil {
+		if errors.Is(err, errClientGone) || t.ctx.Err() != nil || t.shuttingDown {
 			t.interrupted = true
 			t.reply.ResponseType = ResponseRAG
 			t.reply.Answer = released.String()

@@ -45,8 +45,13 @@ func (t *run) stageSession() error {
 	t.user = domain.SessionMessage{ID: domain.NewID(domain.PrefixMessage), TenantID: t.in.Tenant, SessionID: t.session.ID,
 		Role: domain.RoleUser, Content: t.in.Message, TraceID: t.reply.TraceID, Status: domain.MessageComplete,
 		CreatedAt: d.now().UTC()}
-	// The reply's id is made after the message's, so ids sort in order.
+	// The reply's id sorts after the message's, as history lists by id.
+	// Made after it is not enough: ids of the same 244 ns tick sort by
+	// their random bits, so draw again until it does.
 	t.reply.MessageID = domain.NewID(domain.PrefixMessage)
+	for t.reply.MessageID <= t.user.ID {
+		t.reply.MessageID = domain.NewID(domain.PrefixMessage)
+	}
 	if !t.dry {
 		if err := d.Chat.AddMessage(t.ctx, t.user); err != nil {
 			return err

@@ -32,12 +32,12 @@ func (r *Runner) RunSweeper(ctx context.Context) {
 		case <-tick.C:
 		}
 		if _, err := r.SweepFlows(ctx); err != nil && ctx.Err() == nil {
-			r.d.Log.Warn("flow timeout sweep failed", "err", err)
+			r.d.Log.WarnContext(ctx, "flow timeout sweep failed", "err", err)
 		}
 		if time.Since(lastPurge) >= purgeEvery {
 			lastPurge = time.Now()
 			if _, err := r.d.Chat.PurgeReplyEvents(ctx, r.d.now().Add(-ReplayRetention)); err != nil && ctx.Err() == nil {
-				r.d.Log.Warn("purging old reply events failed", "err", err)
+				r.d.Log.WarnContext(ctx, "purging old reply events failed", "err", err)
 			}
 		}
 	}
@@ -56,7 +56,7 @@ func (r *Runner) SweepFlows(ctx context.Context) (int, error) {
 	for _, s := range due {
 		ok, err := r.fireTimeout(ctx, s, now)
 		if err != nil {
-			r.d.Log.Warn("flow timeout not fired", "tenant", s.TenantID, "session", s.ID, "err", err)
+			r.d.Log.WarnContext(ctx, "flow timeout not fired", "tenant", s.TenantID, "session", s.ID, "err", err)
 			continue
 		}
 		if ok {

@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/pipelines/ingest"
+)
+
+// How often a command reads its jobs' states again.
+const trackEvery = 250 * time.Millisecond
+
+// folderFile is a file found under the folder to ingest.
+type folderFile struct {
+	path string // to open
+	rel  string // to show: relative to the folder, with '/'
+	size int64
+}
+
+// outcome is a file or document that did not make it, and why.
+type outcome struct {
+	name, why string
+}
+
+func (o outcome) String() string { return o.name + ": " + o.why }
+
+// ingest implements `assistant ingest DIR --kb ID [--tenant T]`: every
+// supported file under DIR goes through ingest.Service.Upload (what
+// POST /admin/kb/documents calls), and the index jobs run on workers in
+// this process as well as on any running server's.
+func (c cli) ingest(ctx context.Context, args []string) int {
+	const cmd = "ingest"
+	fs := c.flagSet(cmd, "ingest DIR --kb ID [--tenant T]",
+		"Uploads every supported file under DIR (recursively; .pdf, .docx, .xlsx, .txt, .md,\n"+
+			".markdown, .csv, .png, .jpg, .jpeg, .webp) into a knowledge base, then waits until\n"+
+			"each is indexed, showing progress on stderr. Other files are listed as skipped;\n"+
+			"hidden files and folders are left out. Exits 1 when any file failed.")
+	kbID := fs.String("kb", "", "the knowledge base (kb_…) to upload into (required)")
+	tenantFlag := fs.String("tenant", "", "the knowledge base's tenant; found from the knowledge base when left out")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return parseExit(err)
+	}
+	switch {
+	case len(pos) != 1:
+		return c.usageError(cmd, "want one folder, got %d arguments", len(pos))
+	case *kbID == "":
+		return c.usageError(cmd, "--kb is required")
+	}
+	tenant, err := parseTenant(*tenantFlag)
+	if err != nil {
+		return c.usageError(cmd, "%v", err)
+	}
+	if st, err := os.Stat(pos[0]); err != nil || !st.IsDir() {
+		return c.usageError(cmd, "%s is not a readable folder", pos[0])
+	}
+
+	prog := newProgress(c.stderr, c.getenv, cmd)
+	a, svc, err := c.openIndexing(ctx, prog)
+	if err != nil {
+		return c.fail(cmd, err)
+	}
+	defer a.close()
+	if tenant, err = c.knowledgeBaseTenant(ctx, a, tenant, *kbID); err != nil {
+		return c.fail(cmd, err)
+	}
+	files, skipped, failed := collectFiles(pos[0], a.cfg.MaxUploadBytes)
+
+	tracker := ingest.NewTracker(a.store)
+	names := make(map[string]string) // job id → file
+	total, sent := len(files)+len(failed), 0
+	show := func(t ingest.Tally) {
+		prog.update(counts{Total: total, Sent: sent, Succeeded: t.Succeeded, Failed: t.Failed + len(failed)})
+	}
+	show(ingest.Tally{})
+	lastRead := time.Now()
+	for _, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		job, err := uploadFile(ctx, svc, tenant, *kbID, f)
+		if err != nil && !refusal(err) {
+			prog.done()
+			return c.fail(cmd, fmt.Errorf("%s: %s (%d file(s) sent; their jobs go on)", f.rel, describe(err), sent))
+		}
+		if err != nil {
+			failed = append(failed, outcome{f.rel, describe(err)})
+		} else {
+			tracker.Add(job)
+			names[job.ID] = f.rel
+			sent++
+		}
+		if time.Since(lastRead) >= 2*trackEvery {
+			if err := tracker.Refresh(ctx); err != nil && ctx.Err() == nil {
+				prog.done()
+				return c.fail(cmd, err)
+			}
+			lastRead = time.Now()
+		}
+		show(tracker.Tally())
+	}
+	waitErr := tracker.Wait(ctx, trackEvery, show)
+	prog.done()
+
+	for _, j := range tracker.Failed() {
+		failed = append(failed, outcome{names[j.ID], jobError(j)})
+	}
+	t := tracker.Tally()
+	fmt.Fprintf(c.stdout, "%s (tenant %s): %d file(s) indexed, %d failed, %d skipped\n", *kbID, tenant, t.Succeeded, len(failed), len(skipped))
+	c.printOutcomes("skipped", skipped)
+	c.printOutcomes("failed", failed)
+	if waitErr != nil {
+		return c.interrupted(cmd, waitErr, t.Remaining)
+	}
+	if len(failed) > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+// uploadFile reads one file and hands it to the ingestion service.
+func uploadFile(ctx context.Context, svc *ingest.Service, tenant domain.TenantID, kbID string, f folderFile) (domain.IndexJob, error) {
+	content, err := os.ReadFile(f.path)
+	if err != nil {
+		return domain.IndexJob{}, domain.Errorf(domain.CodeValidation, "cannot be read: %v", errors.Unwrap(err))
+	}
+	_, job, _, err := svc.Upload(ctx, ingest.Upload{Tenant: tenant, KBID: kbID, FileName: filepath.Base(f.path), Content: content})
+	return job, err
+}
+
+// refusal reports whether an upload error concerns the file alone (its
+// content, its name, the tenant's required metadata), so the others may
+// still go; anything else stops the command.
+func refusal(err error) bool {
+	switch domain.ErrorCodeOf(err) {
+	case domain.CodeValidation, domain.CodeUnsupportedMediaType, domain.CodeMetadataInvalid, domain.CodePayloadTooLarge:
+		return true
+	}
+	return false
+}
+
+// collectFiles walks dir for files to upload: those of a supported kind
+// (by name; the upload checks the content) and no larger than maxBytes.
+// Files of other kinds are skipped; unreadable or too large ones failed.
+// Hidden files and folders are left out.
+func collectFiles(dir string, maxBytes int64) (files []folderFile, skipped, failed []outcome) {
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case err != nil:
+			failed = append(failed, outcome{rel, "cannot be read: " + describeFSError(err)})
+			return nil
+		case path != dir && strings.HasPrefix(d.Name(), "."):
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		case d.IsDir():
+			return nil
+		}
+		st, err := os.Stat(path) // follows a symbolic link
+		switch {
+		case err != nil:
+			failed = append(failed, outcome{rel, "cannot be read: " + describeFSError(err)})
+		case !st.Mode().IsRegular():
+			skipped = append(skipped, outcome{rel, "not a regular file"})
+		case !ingest.SupportedFileName(d.Name()):
+			skipped = append(skipped, outcome{rel, fmt.Sprintf("not a supported kind (%s)", kindOfName(d.Name()))})
+		case st.Size() > maxBytes:
+			failed = append(failed, outcome{rel, fmt.Sprintf("%d bytes, over ASSISTANT_MAX_UPLOAD_BYTES (%d)", st.Size(), maxBytes)})
+		default:
+			files = append(files, folderFile{path: path, rel: rel, size: st.Size()})
+		}
+		return nil
+	})
+	return files, skipped, failed
+}
+
+func describeFSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func kindOfName(name string) string {
+	if ext := filepath.Ext(name); ext != "" {
+		return ext
+	}
+	return "no extension"
+}
+
+// jobError is a failed job's reason for a person.
+func jobError(j domain.IndexJob) string {
+	detail, reason := "the job failed", "unknown"
+	if j.Detail != nil {
+		detail = *j.Detail
+	}
+	if j.Reason != nil {
+		reason = *j.Reason
+	}
+	return fmt.Sprintf("%s (%s, job %s)", strings.TrimSuffix(detail, "."), reason, j.ID)
+}
+
+// printOutcomes lists files or documents under a heading, if any.
+func (c cli) printOutcomes(heading string, list []outcome) {
+	if len(list) == 0 {
+		return
+	}
+	lines := make([]string, len(list))
+	for i, o := range list {
+		lines[i] = o.String()
+	}
+	fmt.Fprintf(c.stdout, "%s:\n%s", heading, joinLines(lines))
+}
+
+// interrupted reports a command stopped before its jobs finished.
+func (c cli) interrupted(cmd string, err error, remaining int) int {
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(c.stderr, "assistant %s: interrupted; %d job(s) not finished stay queued and finish on any server's workers (or the next run's)\n", cmd, remaining)
+		return exitFail
+	}
+	return c.fail(cmd, err)
+}
+
+// openIndexing opens the app with index workers running in this process,
+// built and run as the server builds and runs them; jobs are leased, so a
+// running server's workers may take some of them. Log lines go through
+// prog, above its bar.
+func (c cli) openIndexing(ctx context.Context, prog *progress) (*app, *ingest.Service, error) {
+	cfg, log, err := c.loadConfig(prog)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := openCore(ctx, cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := a.buildIngestion(ctx); err != nil {
+		a.close()
+		return nil, nil, err
+	}
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopBackground = stop
+	a.background.Go(func() { a.worker.Run(bg) })
+	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
+	return a, ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake), nil
+}
+
+// knowledgeBaseTenant checks that knowledge base kbID exists in tenant and
+// that the tenant is active; with no tenant named, it finds the active
+// tenant that has it. Returns CodeNotFound when none has it.
+func (c cli) knowledgeBaseTenant(ctx context.Context, a *app, tenant domain.TenantID, kbID string) (domain.TenantID, error) {
+	if tenant != "" {
+		if err := activeTenant(ctx, a, tenant); err != nil {
+			return "", err
+		}
+		_, err := a.store.GetKnowledgeBase(ctx, tenant, kbID)
+		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
+			return "", fmt.Errorf("--kb %s: tenant %s has no such knowledge base", kbID, tenant)
+		}
+		if err != nil {
+			return "", err
+		}
+		return tenant, nil
+	}
+	// Knowledge bases are only ever read within their tenant; the operator
+	// may look in each.
+	var found domain.TenantID
+	err := eachActiveTenant(ctx, a, func(t domain.TenantID) (bool, error) {
+		_, err := a.store.GetKnowledgeBase(ctx, t, kbID)
+		switch {
+		case err == nil:
+			found = t
+			return false, nil
+		case domain.ErrorCodeOf(err) == domain.CodeNotFound:
+			return true, nil
+		}
+		return false, err
+	})
+	if err != nil {
+		return "", err
+	}
+	if found == "" {
+		return "", fmt.Errorf("--kb %s: no active tenant has this knowledge base", kbID)
+	}
+	return found, nil
+}
+
+// activeTenant checks that tenant exists and is active; unlike the API's
+// tenant header it never creates one, so a mistyped name is an error.
+func activeTenant(ctx context.Context, a *app, tenant domain.TenantID) error {
+	t, err := a.tenants.Get(ctx, operator(), tenant)
+	switch {
+	case domain.ErrorCodeOf(err) == domain.CodeNotFound:
+		return fmt.Errorf("--tenant %s: no such tenant", tenant)
+	case err != nil:
+		return err
+	case t.Status != domain.TenantActive:
+		return fmt.Errorf("--tenant %s: the tenant is %s", tenant, t.Status)
+	}
+	return nil
+}
+
+// eachActiveTenant calls fn with every active tenant, in id order, while
+// fn returns true.
+func eachActiveTenant(ctx context.Context, a *app, fn func(domain.TenantID) (bool, error)) error {
+	active := domain.TenantActive
+	page := domain.PageRequest{Limit: domain.MaxPageSize}
+	for {
+		res, err := a.tenants.List(ctx, operator(), domain.TenantFilter{Status: &active}, page)
+		if err != nil {
+			return err
+		}
+		for _, t := range res.Items {
+			more, err := fn(t.ID)
+			if err != nil || !more {
+				return err
+			}
+		}
+		next, ok := res.NextPage(page.Limit)
+		if !ok {
+			return nil
+		}
+		page = next
+	}
+}

@@ -1,0 +1,30 @@
+package telemetry
+
+import "github.com/cs-assistant/assistant/domain"
+
+// Cache names of assistant_cache_lookups_total.
+const (
+	CacheAPIKeys     = "api_keys"
+	CacheTenants     = "tenants"
+	CacheIntentRules = "intent_rules"
+	CachePrompts     = "prompts"
+	CacheModels      = "models"
+	CacheEmbedders   = "embedders"
+)
+
+// Lookups counts one cache's lookups (give it to the cache's
+// CountLookups); the hit rate is hits over all lookups of that cache. Nil
+// metrics count nothing.
+func (m *Metrics) Lookups(cache string) domain.LookupCounter {
+	if m == nil {
+		return nil
+	}
+	hit, miss := m.cacheLookups.WithLabelValues(cache, "hit"), m.cacheLookups.WithLabelValues(cache, "miss")
+	return func(h bool) {
+		if h {
+			hit.Inc()
+		} else {
+			miss.Inc()
+		}
+	}
+}
