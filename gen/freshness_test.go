@@ -5,50 +5,20 @@
 package gen
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/internal/gencheck"
 )
 
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
-	require.FileExists(t, filepath.Join(root, "go.mod"))
-	return root
-}
-
 func TestOpenAPIGeneratedCodeIsFresh(t *testing.T) {
-	root := repoRoot(t)
-	// The config names the committed output file; generate into a temporary
-	// one through a copy of the config that points there instead.
-	dir := t.TempDir()
-	out := filepath.Join(dir, "api.gen.go")
-	cfg, err := os.ReadFile(filepath.Join(root, "openapi", "oapi-codegen.yaml"))
-	require.NoError(t, err)
-	cfg = bytes.Replace(cfg, []byte("output: gen/api/api.gen.go"), []byte("output: "+out), 1)
-	require.Contains(t, string(cfg), out, "openapi/oapi-codegen.yaml must set `output: gen/api/api.gen.go`")
-	tmpCfg := filepath.Join(dir, "oapi-codegen.yaml")
-	require.NoError(t, os.WriteFile(tmpCfg, cfg, 0o600))
-	cmd := exec.Command("go", "tool", "oapi-codegen", "-config", tmpCfg, "openapi/openapi.yaml")
-	cmd.Dir = root
-	msg, err := cmd.CombinedOutput()
-	require.NoError(t, err, "oapi-codegen: %s", msg)
-
-	fresh, err := os.ReadFile(out)
-	require.NoError(t, err)
-	committed, err := os.ReadFile(filepath.Join(root, "gen", "api", "api.gen.go"))
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(fresh, committed), "gen/api/api.gen.go is stale: run `make generate` and commit")
+	gencheck.OapiCodegenFresh(t, "openapi/oapi-codegen.yaml")
 }
 
 func TestSQLCGeneratedCodeIsFresh(t *testing.T) {
-	root := repoRoot(t)
+	root := gencheck.RepoRoot(t)
 	// `sqlc diff` compares what it would generate with the files on disk and
 	// exits non-zero, printing a diff, when they differ.
 	cmd := exec.Command("go", "tool", "-modfile=tools/sqlc.mod", "sqlc", "diff")

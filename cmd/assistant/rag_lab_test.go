@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -97,26 +96,15 @@ type sseEvent struct {
 	data     map[string]any
 }
 
+// readSSE reads a whole stream strictly (parseSSEStrict) and checks every
+// event against the contract's schema for the stream's events.
 func readSSE(t *testing.T, res *http.Response) []sseEvent {
+	t.Helper()
 	var out []sseEvent
-	sc := bufio.NewScanner(res.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	var cur sseEvent
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "id: "):
-			cur.id = strings.TrimPrefix(line, "id: ")
-		case strings.HasPrefix(line, "event: "):
-			cur.name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			require.NoError(t, json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &cur.data))
-		case line == "" && cur.name != "":
-			checkStreamEvent(t, res.Request.URL.Path, cur)
-			out = append(out, cur)
-			cur = sseEvent{}
-		}
-	}
+	require.NoError(t, parseSSEStrict(res.Body, func(ev sseEvent) {
+		checkStreamEvent(t, res.Request.URL.Path, ev)
+		out = append(out, ev)
+	}))
 	return out
 }
 
