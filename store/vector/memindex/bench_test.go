@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -15,68 +17,114 @@ import (
 )
 
 const (
-	benchRows = 100_000
 	benchDims = 768
+	// bench1MEnv must be set to run the benchmarks of a million rows
+	// (about 4 GB of memory and a minute of set-up each), which `make
+	// bench` would otherwise run along with everything else.
+	bench1MEnv = "BENCH_1M"
 )
 
-// benchRecords returns n records of random unit vectors (fixed seed) with
-// a "product" among ten values, all of one knowledge base and model.
-func benchRecords(n, d int) []domain.VectorRecord {
+// benchRecords calls fn with n records of random unit vectors (fixed seed)
+// with a "product" among ten values, all of one knowledge base and model,
+// in batches of 1000 that share one arena: a million rows of input never
+// sit in memory next to the index.
+func benchRecords(n, d int, fn func([]domain.VectorRecord)) {
 	rng := rand.New(rand.NewPCG(2024, 11))
-	arena := make([]float32, n*d)
-	recs := make([]domain.VectorRecord, n)
-	for i := range recs {
-		v := arena[i*d : (i+1)*d : (i+1)*d]
-		for j := range v {
-			v[j] = rng.Float32()*2 - 1
+	const batch = 1000
+	arena := make([]float32, batch*d)
+	recs := make([]domain.VectorRecord, batch)
+	for lo := 0; lo < n; lo += batch {
+		recs = recs[:min(batch, n-lo)]
+		for j := range recs {
+			i := lo + j
+			v := arena[j*d : (j+1)*d : (j+1)*d]
+			for k := range v {
+				v[k] = rng.Float32()*2 - 1
+			}
+			vek32.MulNumber_Inplace(v, 1/vek32.Norm(v))
+			recs[j] = domain.VectorRecord{
+				ChunkID:    "chunk-" + strconv.Itoa(i),
+				KBID:       "kb-1",
+				DocumentID: "doc-" + strconv.Itoa(i/20),
+				Model:      testModel,
+				Vector:     v,
+				Metadata:   map[string]any{"product": "product-" + strconv.Itoa(rng.IntN(10))},
+			}
 		}
-		vek32.MulNumber_Inplace(v, 1/vek32.Norm(v))
-		recs[i] = domain.VectorRecord{
-			ChunkID:    "chunk-" + strconv.Itoa(i),
-			KBID:       "kb-1",
-			DocumentID: "doc-" + strconv.Itoa(i/20),
-			Model:      testModel,
-			Vector:     v,
-			Metadata:   map[string]any{"product": "product-" + strconv.Itoa(rng.IntN(10))},
-		}
+		fn(recs)
 	}
-	return recs
 }
 
-// benchIndex loads benchRecords into one tenant.
-func benchIndex(b *testing.B) *Index {
+// benchIndex loads n benchRecords into one tenant of an index of quant,
+// and returns it with the heap bytes it holds per row (measured after a
+// GC, before and after the load: the vectors, codes, chunk ids, maps and
+// metadata columns).
+func benchIndex(b *testing.B, n int, quant Quantization) (*Index, float64) {
 	b.Helper()
-	recs := benchRecords(benchRows, benchDims)
-	x := New(benchDims)
-	x.Grow("bench", len(recs))
-	for lo := 0; lo < len(recs); lo += 1000 {
-		if err := x.Upsert("bench", recs[lo:min(lo+1000, len(recs))]); err != nil {
+	if n >= 1_000_000 && os.Getenv(bench1MEnv) == "" {
+		b.Skipf("set %s=1 to run the benchmarks of a million rows", bench1MEnv)
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	x := NewWithOptions(benchDims, Options{Quantization: quant})
+	x.Grow("bench", n)
+	benchRecords(n, benchDims, func(recs []domain.VectorRecord) {
+		if err := x.Upsert("bench", recs); err != nil {
 			b.Fatal(err)
 		}
-	}
-	return x
+	})
+	return x, float64(heap()-before) / float64(n)
 }
 
-// benchmarkSearch runs queries against 100k records and reports the
-// latency percentiles of single searches, and the CPU time per search (of
-// all its goroutines: about twice the latency when two cores are free).
-func benchmarkSearch(b *testing.B, filter *domain.Filter) {
-	x := benchIndex(b)
+// benchQueries are the queries of the search benchmarks.
+func benchQueries() [][]float32 {
 	rng := rand.New(rand.NewPCG(7, 7))
 	queries := make([][]float32, 64)
 	for i := range queries {
 		queries[i] = randVector(rng, benchDims)
 	}
+	return queries
+}
+
+// benchmarkSearch runs top-10 queries against n rows scanned as quant and
+// reports the latency percentiles of single searches; the CPU time per
+// search (of all its goroutines: about twice the latency when two cores
+// are free); the heap bytes per row and the bytes a search reads per row;
+// and the recall@10 against the exact scan of the same index (measured
+// before the timed loop).
+func benchmarkSearch(b *testing.B, n int, quant Quantization, filter *domain.Filter) {
+	x, perRow := benchIndex(b, n, quant)
+	queries := benchQueries()
 	ctx := context.Background()
+	query := func(i int) domain.VectorQuery {
+		return domain.VectorQuery{Vector: queries[i%len(queries)], Model: testModel, TopK: 10, MinScore: -1, Filter: filter}
+	}
+	found, want := 0, 0
+	for i := range queries {
+		exact, err := x.search(ctx, "bench", query(i), true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := x.Search(ctx, "bench", query(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		found += overlap(exact, got)
+		want += len(exact)
+	}
+
 	var lat []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := processCPUTime()
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
-		hits, err := x.Search(ctx, "bench", domain.VectorQuery{
-			Vector: queries[i%len(queries)], Model: testModel, TopK: 10, MinScore: -1, Filter: filter,
-		})
+		hits, err := x.Search(ctx, "bench", query(i))
 		lat = append(lat, time.Since(start))
 		if err != nil || len(hits) != 10 {
 			b.Fatalf("%v, %d hits", err, len(hits))
@@ -90,39 +138,85 @@ func benchmarkSearch(b *testing.B, filter *domain.Filter) {
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(float64(cpu)/1e6/float64(len(lat)), "cpu-ms/op")
+	b.ReportMetric(perRow, "bytes/vector")
+	scanned := 4 * benchDims
+	if quant != QuantizeNone {
+		scanned = x.shard("bench", false).codes.bytesPerRow()
+	}
+	b.ReportMetric(float64(scanned), "scan-bytes/vector")
+	b.ReportMetric(float64(found)/float64(want), "recall@10")
+}
+
+// overlap counts the hits of got that are in want.
+func overlap(want, got []domain.VectorHit) int {
+	in := make(map[string]bool, len(want))
+	for _, h := range want {
+		in[h.ChunkID] = true
+	}
+	n := 0
+	for _, h := range got {
+		if in[h.ChunkID] {
+			n++
+		}
+	}
+	return n
+}
+
+// BenchmarkSearch compares the exact scan with the int8 and binary code
+// scans (with exact rescoring) on 10k, 100k and 1M × 768 rows in one
+// tenant, every row scored, top 10. The 1M sizes run only with BENCH_1M=1.
+func BenchmarkSearch(b *testing.B) {
+	sizes := []struct {
+		name string
+		rows int
+	}{{"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}}
+	for _, size := range sizes {
+		for _, quant := range []Quantization{QuantizeNone, QuantizeInt8, QuantizeBinary} {
+			b.Run(size.name+"/"+quant.String(), func(b *testing.B) {
+				benchmarkSearch(b, size.rows, quant, nil)
+			})
+		}
+	}
 }
 
 // BenchmarkSearch100kTop10MatchAny: 100k × 768 in one tenant, filter
-// product in [a, b, c] (about 30% of rows), top 10.
+// product in [a, b, c] (about 30% of rows), top 10, exact and int8.
 func BenchmarkSearch100kTop10MatchAny(b *testing.B) {
-	benchmarkSearch(b, &domain.Filter{Field: "product", Op: domain.OpIn, Value: []string{"product-1", "product-4", "product-7"}})
-}
-
-// BenchmarkSearch100kTop10NoFilter: 100k × 768 in one tenant, every row
-// scored, top 10.
-func BenchmarkSearch100kTop10NoFilter(b *testing.B) {
-	benchmarkSearch(b, nil)
+	filter := &domain.Filter{Field: "product", Op: domain.OpIn, Value: []string{"product-1", "product-4", "product-7"}}
+	for _, quant := range []Quantization{QuantizeNone, QuantizeInt8} {
+		b.Run(quant.String(), func(b *testing.B) { benchmarkSearch(b, 100_000, quant, filter) })
+	}
 }
 
 // BenchmarkLoad100k: a fresh index takes 100k × 768 records in batches of
-// 1000, as a persistent store loads it at start.
+// 1000, as a persistent store loads it at start (int8 also encodes every
+// row).
 func BenchmarkLoad100k(b *testing.B) {
-	recs := benchRecords(benchRows, benchDims)
-	b.ReportAllocs()
-	b.ResetTimer()
-	var total time.Duration
-	for b.Loop() {
-		start := time.Now()
-		x := New(benchDims)
-		x.Grow("bench", len(recs))
-		for lo := 0; lo < len(recs); lo += 1000 {
-			if err := x.Upsert("bench", recs[lo:lo+1000]); err != nil {
-				b.Fatal(err)
-			}
+	var recs []domain.VectorRecord
+	benchRecords(100_000, benchDims, func(batch []domain.VectorRecord) {
+		for _, r := range batch {
+			r.Vector = slices.Clone(r.Vector)
+			recs = append(recs, r)
 		}
-		total += time.Since(start)
+	})
+	for _, quant := range []Quantization{QuantizeNone, QuantizeInt8} {
+		b.Run(quant.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			var total time.Duration
+			for b.Loop() {
+				start := time.Now()
+				x := NewWithOptions(benchDims, Options{Quantization: quant})
+				x.Grow("bench", len(recs))
+				for lo := 0; lo < len(recs); lo += 1000 {
+					if err := x.Upsert("bench", recs[lo:lo+1000]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				total += time.Since(start)
+			}
+			b.ReportMetric(float64(b.N*len(recs))/total.Seconds(), "rows/s")
+		})
 	}
-	b.ReportMetric(float64(b.N*len(recs))/total.Seconds(), "rows/s")
 }
 
 // BenchmarkDot768 is the cost of scoring one row, for reading the search
@@ -135,4 +229,37 @@ func BenchmarkDot768(b *testing.B) {
 		s += vek32.Dot(u, v)
 	}
 	_ = s
+}
+
+// BenchmarkCode768 is the cost of ranking one row by its code, from the
+// L1 cache: the int8 kernel the CPU runs, the portable one, and the
+// Hamming distance of sign bits.
+func BenchmarkCode768(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	u, v := randVector(rng, benchDims), randVector(rng, benchDims)
+	q, c := make([]int16, benchDims), make([]int8, benchDims)
+	encodeQueryInt16(q, u)
+	encodeInt8(c, v)
+	for _, k := range []struct {
+		name string
+		dot  dotInt8Func
+	}{{"int8", dotInt8Kernel()}, {"int8-go", dotInt8Go}} {
+		b.Run(k.name, func(b *testing.B) {
+			var s int32
+			for b.Loop() {
+				s += k.dot(q, c)
+			}
+			_ = s
+		})
+	}
+	b.Run("binary", func(b *testing.B) {
+		qb, cb := make([]uint64, benchDims/64), make([]uint64, benchDims/64)
+		encodeSigns(qb, u)
+		encodeSigns(cb, v)
+		var s int
+		for b.Loop() {
+			s += hamming(qb, cb)
+		}
+		_ = s
+	})
 }

@@ -17,9 +17,17 @@ import (
 // -race): no data race, no lost or duplicated record, and a search never
 // sees another tenant's rows.
 func TestConcurrentUpsertDeleteSearch(t *testing.T) {
+	t.Run("exact scan", func(t *testing.T) { testConcurrentUpsertDeleteSearch(t, defaultExactBelow) })
+	t.Run("code scan", func(t *testing.T) { testConcurrentUpsertDeleteSearch(t, 0) })
+}
+
+// testConcurrentUpsertDeleteSearch is TestConcurrentUpsertDeleteSearch
+// with the code scan on shards of exactBelow rows or more.
+func testConcurrentUpsertDeleteSearch(t *testing.T, exactBelow int) {
 	const d = 16
 	x := New(d)
 	x.rowsPerWorker = 200 // exercise the parallel scan too
+	x.exactBelow = exactBelow
 	tenants := []domain.TenantID{"t1", "t2", "t3"}
 	var wg sync.WaitGroup
 	for w, tenant := range tenants {

@@ -74,6 +74,7 @@ func checkInvariants(t testing.TB, x *Index, tenant domain.TenantID) {
 	require.Len(t, s.docs, n)
 	require.Len(t, s.kbs, n)
 	require.Len(t, s.models, n)
+	checkCodes(t, s)
 	refs := make(map[uint32]uint32)
 	for r, c := range s.chunks {
 		require.Equal(t, int32(r), s.rows[c], "row of %q", c)
@@ -118,4 +119,37 @@ func checkInvariants(t testing.TB, x *Index, tenant domain.TenantID) {
 	}
 	require.Equal(t, live, s.syms.Live())
 	require.Len(t, refs, live, fmt.Sprint("symbols in use but not live"))
+}
+
+// checkCodes verifies that every row's code is the code of its vector:
+// moves, updates and compaction keep the two arenas in step.
+func checkCodes(t testing.TB, s *shard) {
+	t.Helper()
+	c := &s.codes
+	n, d := s.len(), s.dims
+	switch c.kind {
+	case QuantizeNone:
+		require.Empty(t, c.i8)
+		require.Empty(t, c.bits)
+		return
+	case QuantizeInt8:
+		require.Len(t, c.i8, n*c.stride)
+		require.Len(t, c.scales, n)
+	case QuantizeBinary:
+		require.Len(t, c.bits, n*c.words)
+	}
+	require.Equal(t, n, c.rows())
+	want := newCodes(c.kind, d)
+	want.grow(1)
+	want.appendRow()
+	for r := range n {
+		want.encode(0, s.vecs[r*d:(r+1)*d])
+		switch c.kind {
+		case QuantizeInt8:
+			require.Equal(t, want.i8, c.i8[r*c.stride:(r+1)*c.stride], "int8 code of row %d (%s)", r, s.chunks[r])
+			require.Equal(t, want.scales[0], c.scales[r], "scale of row %d (%s)", r, s.chunks[r])
+		case QuantizeBinary:
+			require.Equal(t, want.bits, c.bits[r*c.words:(r+1)*c.words], "sign bits of row %d (%s)", r, s.chunks[r])
+		}
+	}
 }

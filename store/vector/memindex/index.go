@@ -11,7 +11,7 @@ import (
 	"github.com/cs-assistant/assistant/store/internal/metafilter"
 )
 
-// Index is an exact in-memory vector index for all tenants, one shard per
+// Index is an in-memory vector index for all tenants, one shard per
 // tenant, each behind its own RWMutex: searches of a tenant run in
 // parallel, writes of one tenant never wait for another's. It is safe for
 // concurrent use.
@@ -21,23 +21,69 @@ import (
 // a score is the cosine similarity; a zero vector is kept as is and scores
 // 0 against everything.
 type Index struct {
-	dims int
+	dims  int
+	quant Quantization
+	// oversample: candidates per requested hit that a code scan keeps for
+	// rescoring.
+	oversample int
+	// exactBelow: shards with fewer rows are scanned exactly (a field so
+	// that tests can run the code scan on small data).
+	exactBelow int
 	// rowsPerWorker is the least number of rows a search hands to one
 	// goroutine (a field so that tests can exercise the parallel path on
 	// small data).
 	rowsPerWorker int
+	dotInt8       dotInt8Func
 
 	mu     sync.RWMutex // guards the map, not the shards
 	shards map[domain.TenantID]*shard
 }
 
-// New returns an empty index of vectors of length dims. It panics if dims
-// is not positive: that is a programming error, not an input.
-func New(dims int) *Index {
+// Options tune how an Index searches. The zero value is the default.
+type Options struct {
+	// Quantization is the code a search scans before rescoring its best
+	// candidates with the float32 vectors: QuantizeInt8 (the default),
+	// QuantizeBinary, or QuantizeNone for an exact scan of every row.
+	Quantization Quantization
+	// Oversample is how many candidates per requested hit the code scan
+	// keeps for exact rescoring (at least 64 in all); 0 means the
+	// default of the code, 4 for int8 and 64 for binary.
+	Oversample int
+}
+
+// New returns an empty index of vectors of length dims with the default
+// Options. It panics if dims is not positive: that is a programming error,
+// not an input.
+func New(dims int) *Index { return NewWithOptions(dims, Options{}) }
+
+// NewWithOptions returns an empty index of vectors of length dims searched
+// as o says. It panics if dims is not positive or o is invalid.
+//
+// With a code (QuantizeInt8, QuantizeBinary) every row keeps its float32
+// vector and its code: a search of a shard of at least a few thousand rows
+// scans the codes of the rows that pass its filters, keeps the best
+// Oversample × topK of them, and rescores those with the float32 vectors,
+// so every score returned is exact and only the choice of rows can differ
+// from an exact scan (recall@10 ≥ 0.99 against it at the defaults, see
+// TestQuantizedRecall). Smaller shards are always scanned exactly.
+func NewWithOptions(dims int, o Options) *Index {
 	if dims <= 0 {
 		panic(fmt.Sprintf("memindex: dims must be positive, got %d", dims))
 	}
-	return &Index{dims: dims, rowsPerWorker: defaultRowsPerWorker, shards: make(map[domain.TenantID]*shard)}
+	if o.Quantization > QuantizeNone || o.Oversample < 0 {
+		panic(fmt.Sprintf("memindex: invalid options %+v", o))
+	}
+	if o.Oversample == 0 {
+		o.Oversample = defaultOversampleInt8
+		if o.Quantization == QuantizeBinary {
+			o.Oversample = defaultOversampleBinary
+		}
+	}
+	return &Index{
+		dims: dims, quant: o.Quantization, oversample: o.Oversample, exactBelow: defaultExactBelow,
+		rowsPerWorker: defaultRowsPerWorker, dotInt8: dotInt8Kernel(),
+		shards: make(map[domain.TenantID]*shard),
+	}
 }
 
 // Dims returns the length of the vectors.
@@ -55,7 +101,7 @@ func (x *Index) shard(tenant domain.TenantID, create bool) *shard {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if s = x.shards[tenant]; s == nil {
-		s = newShard(x.dims)
+		s = newShard(x.dims, x.quant)
 		x.shards[tenant] = s
 	}
 	return s

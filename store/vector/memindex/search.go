@@ -29,6 +29,9 @@ const (
 
 // Search returns the TopK records of tenant nearest to q.Vector, best
 // first (ties by chunk id), with cosine scores of at least q.MinScore.
+// Scores are always exact; which rows are found is exact for shards below
+// a few thousand rows and for an Index of QuantizeNone, and otherwise comes
+// from a scan of the rows' codes with exact rescoring (see NewWithOptions).
 //
 // Filters apply before scoring: only rows of model q.Model (never another
 // model's vectors), of one of q.KBIDs (if any), and matching q.Filter are
@@ -43,6 +46,12 @@ const (
 // MinScore or a malformed filter (TopK above MaxTopK is lowered to it);
 // CodeUnavailable wrapping ctx's error when ctx ends during the scan.
 func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q domain.VectorQuery) ([]domain.VectorHit, error) {
+	return x.search(ctx, tenant, q, false)
+}
+
+// search is Search; exact forces the exact scan (the reference the tests
+// and benchmarks measure the code scan's recall against).
+func (x *Index) search(ctx context.Context, tenant domain.TenantID, q domain.VectorQuery, exact bool) ([]domain.VectorHit, error) {
 	switch {
 	case len(q.Vector) != x.dims:
 		return nil, domain.Errorf(domain.CodeValidation, "The query vector has %d dimensions, want %d.", len(q.Vector), x.dims)
@@ -95,7 +104,14 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 		sc.filter = p // nil when it always holds
 	}
 
-	best, err := sc.run(ctx, x.rowsPerWorker)
+	// The code scan pays on a large shard, of which it rescores a small
+	// part; on a small one the exact scan costs about as little.
+	var best []candidate
+	if m := max(k*x.oversample, minRescore); exact || x.quant == QuantizeNone || s.len() < x.exactBelow || s.len() <= m {
+		best, err = sc.run(ctx, x.rowsPerWorker, k, sc.rows)
+	} else {
+		best, err = sc.runCodes(ctx, x.rowsPerWorker, m, x.dotInt8)
+	}
 	if err != nil {
 		return nil, &domain.Error{Code: domain.CodeUnavailable, Message: "The search was cancelled or ran out of time.", Err: err}
 	}
@@ -134,14 +150,17 @@ type scan struct {
 // candidate is a scored row.
 type candidate = topk.Candidate[float32]
 
-// run scores the shard's rows, split among goroutines when there are many,
-// and returns the k best, best first.
-func (sc *scan) run(ctx context.Context, rowsPerWorker int) ([]candidate, error) {
+// rowScanner scores rows [lo, hi) of a shard into t.
+type rowScanner func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error
+
+// run scores the shard's rows with rows, split among goroutines when there
+// are many, and returns the k best, best first.
+func (sc *scan) run(ctx context.Context, rowsPerWorker, k int, rows rowScanner) ([]candidate, error) {
 	n := sc.s.len()
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/rowsPerWorker))
 	if workers == 1 {
-		t := topk.New[float32](sc.k, sc.s.chunks)
-		if err := sc.rows(ctx, 0, n, t); err != nil {
+		t := topk.New[float32](k, sc.s.chunks)
+		if err := rows(ctx, 0, n, t); err != nil {
 			return nil, err
 		}
 		return t.Sorted(), nil
@@ -150,14 +169,14 @@ func (sc *scan) run(ctx context.Context, rowsPerWorker int) ([]candidate, error)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		tops[w] = topk.New[float32](sc.k, sc.s.chunks)
+		tops[w] = topk.New[float32](k, sc.s.chunks)
 		lo, hi := n*w/workers, n*(w+1)/workers
 		// The caller's goroutine takes the last part itself.
 		if w == workers-1 {
-			errs[w] = sc.rows(ctx, lo, hi, tops[w])
+			errs[w] = rows(ctx, lo, hi, tops[w])
 			break
 		}
-		wg.Go(func() { errs[w] = sc.rows(ctx, lo, hi, tops[w]) })
+		wg.Go(func() { errs[w] = rows(ctx, lo, hi, tops[w]) })
 	}
 	wg.Wait()
 	for w := range workers {

@@ -12,14 +12,15 @@ import (
 )
 
 // shard holds the records of one tenant: a flat arena of vectors (row r at
-// vecs[r*dims:(r+1)*dims]) and parallel per-row slices. A search reads
-// rows in place; deletes move the last row into the hole, so every
-// operation on one record is O(1).
+// vecs[r*dims:(r+1)*dims]), their compact codes, and parallel per-row
+// slices. A search reads rows in place; deletes move the last row into the
+// hole, so every operation on one record is O(1).
 type shard struct {
 	mu   sync.RWMutex
 	dims int
 
 	vecs   []float32 // unit length (or zero), row-major
+	codes  codes     // of vecs, for the code scan (none for QuantizeNone)
 	chunks []string  // chunk id per row
 	docs   []uint32  // document symbol per row
 	kbs    []uint32  // knowledge-base symbol per row
@@ -29,9 +30,9 @@ type shard struct {
 	syms   symbols.Table
 }
 
-// newShard returns an empty shard for vectors of dims.
-func newShard(dims int) *shard {
-	return &shard{dims: dims, rows: make(map[string]int32), cols: make(map[string]*column)}
+// newShard returns an empty shard for vectors of dims, coded as kind.
+func newShard(dims int, kind Quantization) *shard {
+	return &shard{dims: dims, codes: newCodes(kind, dims), rows: make(map[string]int32), cols: make(map[string]*column)}
 }
 
 // len returns the number of rows.
@@ -40,6 +41,7 @@ func (s *shard) len() int { return len(s.chunks) }
 // grow makes room for n more rows.
 func (s *shard) grow(n int) {
 	s.vecs = slices.Grow(s.vecs, n*s.dims)
+	s.codes.grow(n)
 	s.chunks = slices.Grow(s.chunks, n)
 	s.docs = slices.Grow(s.docs, n)
 	s.kbs = slices.Grow(s.kbs, n)
@@ -86,6 +88,7 @@ func (s *shard) appendRow(chunk string) int {
 		s.vecs = slices.Grow(s.vecs, s.dims)
 	}
 	s.vecs = s.vecs[:len(s.vecs)+s.dims] // fillRow overwrites every element
+	s.codes.appendRow()
 	for _, c := range s.cols {
 		c.appendRow()
 	}
@@ -99,6 +102,7 @@ func (s *shard) fillRow(r int, rec *domain.VectorRecord, scale float32) {
 	if scale != 1 {
 		vek32.MulNumber_Inplace(v, scale)
 	}
+	s.codes.encode(r, v)
 	s.docs[r] = s.syms.Acquire(rec.DocumentID)
 	s.kbs[r] = s.syms.Acquire(rec.KBID)
 	s.models[r] = s.syms.Acquire(rec.Model)
@@ -135,6 +139,7 @@ func (s *shard) removeRow(r int) {
 	if r != last {
 		d := s.dims
 		copy(s.vecs[r*d:(r+1)*d], s.vecs[last*d:(last+1)*d])
+		s.codes.moveRow(last, r)
 		s.chunks[r] = s.chunks[last]
 		s.rows[s.chunks[r]] = int32(r)
 		s.docs[r], s.kbs[r], s.models[r] = s.docs[last], s.kbs[last], s.models[last]
@@ -143,6 +148,7 @@ func (s *shard) removeRow(r int) {
 		}
 	}
 	s.vecs = s.vecs[:last*s.dims]
+	s.codes.truncate(last)
 	s.chunks[last] = "" // let the string go
 	s.chunks = s.chunks[:last]
 	s.docs, s.kbs, s.models = s.docs[:last], s.kbs[:last], s.models[:last]
@@ -191,6 +197,7 @@ func (s *shard) compact() {
 		return
 	}
 	s.vecs = slices.Clone(s.vecs)
+	s.codes.compact()
 	s.chunks = slices.Clone(s.chunks)
 	s.docs, s.kbs, s.models = slices.Clone(s.docs), slices.Clone(s.kbs), slices.Clone(s.models)
 	// Go maps never shrink; rebuild it.

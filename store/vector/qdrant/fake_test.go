@@ -173,7 +173,7 @@ func (f *fake) addCollection(name string, size uint64, d qc.Distance) {
 		params: &qc.VectorParams{Size: size, Distance: d},
 		schema: map[string]*qc.PayloadSchemaInfo{},
 		points: map[string]*fakePoint{},
-		idx:    memindex.New(int(size)),
+		idx:    memindex.NewWithOptions(int(size), memindex.Options{Quantization: memindex.QuantizeNone}),
 	}
 }
 

@@ -53,7 +53,7 @@ func (s *fakeCollections) Create(_ context.Context, req *qc.CreateCollection) (*
 		hnsw:   req.GetHnswConfig(),
 		schema: map[string]*qc.PayloadSchemaInfo{},
 		points: map[string]*fakePoint{},
-		idx:    memindex.New(int(p.GetSize())),
+		idx:    memindex.NewWithOptions(int(p.GetSize()), memindex.Options{Quantization: memindex.QuantizeNone}),
 	}
 	return &qc.CollectionOperationResponse{Result: true}, nil
 }

@@ -305,7 +305,7 @@ func (s *fakePoints) Query(ctx context.Context, req *qc.QueryPoints) (*qc.QueryR
 
 // rebuild refills the memindex from the points.
 func (c *fakeCollection) rebuild() {
-	c.idx = memindex.New(int(c.params.GetSize()))
+	c.idx = memindex.NewWithOptions(int(c.params.GetSize()), memindex.Options{Quantization: memindex.QuantizeNone})
 	for _, p := range c.points {
 		_ = c.idx.Upsert(p.rec.TenantID, []domain.VectorRecord{p.rec})
 	}

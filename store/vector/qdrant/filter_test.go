@@ -131,7 +131,7 @@ func TestTranslateErrors(t *testing.T) {
 		requireCode(t, domain.CodeValidation, err)
 		// memindex agrees that it is malformed.
 		q := query(&f)
-		_, merr := memindex.New(testDims).Search(context.Background(), "t1", q)
+		_, merr := memindex.NewWithOptions(testDims, memindex.Options{Quantization: memindex.QuantizeNone}).Search(context.Background(), "t1", q)
 		requireCode(t, domain.CodeValidation, merr)
 		_ = name
 	}

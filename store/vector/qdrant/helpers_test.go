@@ -40,7 +40,7 @@ func newEnv(t *testing.T) *env {
 	s, err := New(context.Background(), Config{URL: "http://" + addr, Collection: testCollection, Dims: testDims, Timeout: 5 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	return &env{t: t, store: s, fake: f, addr: addr, stop: stop, oracle: memindex.New(testDims), tol: 1e-6}
+	return &env{t: t, store: s, fake: f, addr: addr, stop: stop, oracle: memindex.NewWithOptions(testDims, memindex.Options{Quantization: memindex.QuantizeNone}), tol: 1e-6}
 }
 
 // upsert writes recs through the adapter and into the oracle.

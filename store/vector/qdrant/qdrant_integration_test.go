@@ -33,7 +33,7 @@ func TestQdrantIntegration(t *testing.T) {
 		assert.NoError(t, err, "drop the test collection")
 		_ = s.Close()
 	})
-	e := &env{t: t, store: s, oracle: memindex.New(testDims), tol: 1e-5}
+	e := &env{t: t, store: s, oracle: memindex.NewWithOptions(testDims, memindex.Options{Quantization: memindex.QuantizeNone}), tol: 1e-5}
 
 	// The collection is as EnsureCollection makes it, and a second run
 	// changes nothing.

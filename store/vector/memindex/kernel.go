@@ -1,0 +1,37 @@
+package memindex
+
+import "math/bits"
+
+// dotInt8Func is the dot product of an int16 query code and an int8 row
+// code of the same length, a multiple of int8Block.
+type dotInt8Func func(q []int16, c []int8) int32
+
+// dotInt8Go is the portable dotInt8Func.
+func dotInt8Go(q []int16, c []int8) int32 {
+	c = c[:len(q)]
+	var s0, s1, s2, s3 int32
+	for len(q) >= 8 {
+		// Fixed-length views let the compiler drop the bounds checks.
+		q8, c8 := (*[8]int16)(q), (*[8]int8)(c)
+		s0 += int32(q8[0])*int32(c8[0]) + int32(q8[4])*int32(c8[4])
+		s1 += int32(q8[1])*int32(c8[1]) + int32(q8[5])*int32(c8[5])
+		s2 += int32(q8[2])*int32(c8[2]) + int32(q8[6])*int32(c8[6])
+		s3 += int32(q8[3])*int32(c8[3]) + int32(q8[7])*int32(c8[7])
+		q, c = q[8:], c[8:]
+	}
+	for i := range q {
+		s0 += int32(q[i]) * int32(c[i])
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// hamming is the number of bits in which a and b (of one length) differ.
+// bits.OnesCount64 compiles to POPCNT on amd64 and arm64.
+func hamming(a, b []uint64) int {
+	b = b[:len(a)]
+	n := 0
+	for i := range a {
+		n += bits.OnesCount64(a[i] ^ b[i])
+	}
+	return n
+}

@@ -1,0 +1,114 @@
+package memindex
+
+import (
+	"context"
+
+	"github.com/viterin/vek/vek32"
+
+	"github.com/cs-assistant/assistant/store/internal/topk"
+)
+
+// runCodes ranks the rows that pass the filters by their codes, keeps the
+// m best, and returns the k best of those by their exact float32 scores
+// (at least minScore), best first. dot scores int8 codes.
+//
+// The approximate scores only choose which rows are rescored: every score
+// returned, and minScore, are the exact cosine, as with run.
+func (sc *scan) runCodes(ctx context.Context, rowsPerWorker, m int, dot dotInt8Func) ([]candidate, error) {
+	s := sc.s
+	var rows rowScanner
+	switch s.codes.kind {
+	case QuantizeInt8:
+		q := make([]int16, s.codes.stride)
+		encodeQueryInt16(q, sc.query)
+		rows = func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
+			return sc.int8Rows(ctx, lo, hi, t, q, dot)
+		}
+	default: // QuantizeBinary
+		q := make([]uint64, s.codes.words)
+		encodeSigns(q, sc.query)
+		rows = func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
+			return sc.binaryRows(ctx, lo, hi, t, q)
+		}
+	}
+	cands, err := sc.run(ctx, rowsPerWorker, m, rows)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return sc.rescore(cands), nil
+}
+
+// rescore returns the k best of cands by their exact scores, best first.
+func (sc *scan) rescore(cands []candidate) []candidate {
+	d, vecs, q := sc.s.dims, sc.s.vecs, sc.query
+	t := topk.New[float32](sc.k, sc.s.chunks)
+	for _, c := range cands {
+		r := int(c.Row)
+		score := vek32.Dot(q, vecs[r*d:r*d+d])
+		if score < sc.minScore || !t.Admits(score) {
+			continue
+		}
+		t.Offer(candidate{Score: score, Row: c.Row})
+	}
+	return t.Sorted()
+}
+
+// int8Rows ranks rows [lo, hi) that pass the filters into t by the dot
+// product of their int8 codes with q (the query's int16 code), times the
+// row's scale: the row's cosine, up to rounding and the query's constant
+// scale.
+func (sc *scan) int8Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []int16, dot dotInt8Func) error {
+	codes, scales, stride := sc.s.codes.i8, sc.s.codes.scales, sc.s.codes.stride
+	models, kbs, model, kbSet, filter := sc.s.models, sc.s.kbs, sc.model, sc.kbs, sc.filter
+	for lo < hi {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		end := min(lo+ctxCheckRows, hi)
+		for r := lo; r < end; r++ {
+			// The same tests as scan.rows, cheapest first.
+			if models[r] != model ||
+				kbSet != nil && !kbSet.Has(kbs[r]) ||
+				filter != nil && !filter(r) {
+				continue
+			}
+			score := float32(dot(q, codes[r*stride:r*stride+stride])) * scales[r]
+			if t.Admits(score) {
+				t.Offer(candidate{Score: score, Row: int32(r)})
+			}
+		}
+		lo = end
+	}
+	return nil
+}
+
+// binaryRows ranks rows [lo, hi) that pass the filters into t by the
+// Hamming distance of their sign bits to q's (fewer differing signs rank
+// higher).
+func (sc *scan) binaryRows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []uint64) error {
+	bits, words := sc.s.codes.bits, sc.s.codes.words
+	models, kbs, model, kbSet, filter := sc.s.models, sc.s.kbs, sc.model, sc.kbs, sc.filter
+	for lo < hi {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		end := min(lo+ctxCheckRows, hi)
+		for r := lo; r < end; r++ {
+			// The same tests as scan.rows, cheapest first.
+			if models[r] != model ||
+				kbSet != nil && !kbSet.Has(kbs[r]) ||
+				filter != nil && !filter(r) {
+				continue
+			}
+			score := -float32(hamming(q, bits[r*words:r*words+words]))
+			if t.Admits(score) {
+				t.Offer(candidate{Score: score, Row: int32(r)})
+			}
+		}
+		lo = end
+	}
+	return nil
+}
