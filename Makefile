@@ -18,7 +18,7 @@ OPENAPI_TS := $(NPM_BIN)/openapi-typescript openapi/openapi.yaml --default-non-n
 export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
-.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms reliability notices
+.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms reliability notices load
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -69,6 +69,9 @@ generate: tools ## bundle the contract (openapi/src -> openapi/openapi.yaml), re
 
 demo: ## walk through the main job against a running `make run` (sample FAQ, cited answers, a hand-off)
 	go run ./cmd/demo
+
+load: ## load test of a running `make run`: seeds tenant "load" with 100k FAQ chunks (once), 200 SSE conversations for 60 s, prints msgs/s, latencies, errors, RSS (LOAD_FLAGS="-customers 50 ...")
+	go run ./cmd/load -key-file "$(DATA_DIR)/default-api-key" $(LOAD_FLAGS)
 
 notices: ## regenerate THIRD_PARTY_NOTICES from the module graph of ./cmd/assistant (make test fails when it is stale)
 	go run ./tools/notices
