@@ -17,6 +17,7 @@ import (
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/pgtest"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 	"github.com/cs-assistant/assistant/store/pg"
 )
 
@@ -42,7 +43,7 @@ func newKeys(t *testing.T, o access.KeyOptions) (*access.Keys, *countingStore) {
 	store := &countingStore{Store: pg.New(pool)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	usage := access.NewUsageRecorder(store, log, time.Minute)
-	return access.NewKeys(store, access.NewTenants(store, time.Minute), usage, o), store
+	return access.NewKeys(store, access.NewTenants(store, time.Minute, tenantcache.NewRegistry()), usage, o), store
 }
 
 // platform is a platform admin caller.

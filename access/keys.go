@@ -2,14 +2,14 @@ package access
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
 // lookupTimeout bounds one key lookup in the store.
@@ -22,7 +22,8 @@ type KeyOptions struct {
 	CacheTTL time.Duration
 	// NegativeTTL is how long an unknown key is refused without asking.
 	NegativeTTL time.Duration
-	// CacheSize bounds each of the cache's maps.
+	// CacheSize bounds the cache, known and unknown keys together: a
+	// flood of random keys evicts the oldest and can never grow memory.
 	CacheSize int
 }
 
@@ -36,19 +37,37 @@ type Keys struct {
 	store   domain.APIKeyStore
 	tenants *Tenants
 	usage   *UsageRecorder
-	cache   *keyCache
-	group   singleflight.Group
-	now     func() time.Time
-	// lookups counts the key cache's hits and misses (CountLookups).
-	lookups domain.LookupCounter
+	// cache holds what each secret hash stands for, known keys and
+	// unknown hashes alike, so neither real traffic nor a flood of random
+	// keys reaches the database on every request. Keys belong to no
+	// tenant, so it is dropped by hash (DropKey), not through the
+	// registry.
+	cache *tenantcache.Cache[hash, keyLookup]
+	now   func() time.Time
+}
+
+// hash is a secret's SHA-256 (HashSecret).
+type hash = [sha256.Size]byte
+
+// keyLookup is what a secret hash stands for: a key, or none.
+type keyLookup struct {
+	key     domain.APIKey
+	unknown bool
 }
 
 // NewKeys returns the key service.
 func NewKeys(store domain.APIKeyStore, tenants *Tenants, usage *UsageRecorder, o KeyOptions) *Keys {
-	return &Keys{
-		store: store, tenants: tenants, usage: usage,
-		cache: newKeyCache(o.CacheTTL, o.NegativeTTL, o.CacheSize), now: time.Now,
-	}
+	k := &Keys{store: store, tenants: tenants, usage: usage, now: time.Now}
+	k.cache = tenantcache.New(tenantcache.Config[hash, keyLookup]{
+		Name: "API key", Load: k.lookup, TTL: o.CacheTTL, MaxEntries: o.CacheSize, LoadTimeout: lookupTimeout,
+		TTLOf: func(l keyLookup) time.Duration {
+			if l.unknown {
+				return o.NegativeTTL
+			}
+			return o.CacheTTL
+		},
+	})
+	return k
 }
 
 // Authenticate turns the secret sent in X-API-Key into the caller. Returns
@@ -61,19 +80,13 @@ func (k *Keys) Authenticate(ctx context.Context, secret string) (domain.Principa
 	if !WellFormedSecret(secret) {
 		return domain.Principal{}, unknownKey()
 	}
-	h := HashSecret(secret)
-	now := k.now()
-	key, unknown, hit := k.cache.get(h, now)
-	k.lookups.Count(hit)
-	if !hit {
-		var err error
-		key, unknown, err = k.lookup(ctx, h, now)
-		if err != nil {
-			return domain.Principal{}, err
-		}
+	l, err := k.cache.Get(ctx, HashSecret(secret))
+	if err != nil {
+		return domain.Principal{}, err
 	}
+	key, now := l.key, k.now()
 	switch {
-	case unknown:
+	case l.unknown:
 		return domain.Principal{}, unknownKey()
 	case key.RevokedAt != nil:
 		return domain.Principal{}, domain.Errorf(domain.CodeUnauthorized, "The API key is revoked.")
@@ -93,28 +106,17 @@ func (k *Keys) Authenticate(ctx context.Context, secret string) (domain.Principa
 	return domain.Principal{KeyID: key.ID, TenantID: key.TenantID, Scopes: key.Scopes}, nil
 }
 
-// lookup asks the store once for all concurrent requests with the same key.
-func (k *Keys) lookup(ctx context.Context, h hash, now time.Time) (domain.APIKey, bool, error) {
-	v, err, _ := k.group.Do(string(h[:]), func() (any, error) {
-		// Shared by every concurrent caller with this key, so not bound to
-		// the first caller's cancellation; bounded on its own instead.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
-		defer cancel()
-		key, err := k.store.APIKeyByHash(ctx, h[:])
-		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
-			k.cache.putUnknown(h, now)
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		k.cache.putKnown(h, key, now)
-		return key, nil
-	})
-	if err != nil || v == nil {
-		return domain.APIKey{}, v == nil && err == nil, err
+// lookup reads what a hash stands for, once for all concurrent requests
+// with the same key (the cache's load).
+func (k *Keys) lookup(ctx context.Context, h hash) (keyLookup, error) {
+	key, err := k.store.APIKeyByHash(ctx, h[:])
+	if domain.ErrorCodeOf(err) == domain.CodeNotFound {
+		return keyLookup{unknown: true}, nil
 	}
-	return v.(domain.APIKey), false, nil
+	if err != nil {
+		return keyLookup{}, err
+	}
+	return keyLookup{key: key}, nil
 }
 
 func unknownKey() error {
@@ -217,7 +219,7 @@ func (k *Keys) Revoke(ctx context.Context, caller domain.Principal, id string) e
 	if err != nil {
 		return err
 	}
-	k.cache.drop(h)
+	k.Drop(h)
 	return nil
 }
 
@@ -233,7 +235,7 @@ func (k *Keys) Rotate(ctx context.Context, caller domain.Principal, id string) (
 	if err != nil {
 		return domain.APIKey{}, "", err
 	}
-	k.cache.drop(oldHash)
+	k.Drop(oldHash)
 	return key, secret, nil
 }
 
@@ -279,6 +281,12 @@ func tenantDisabled() error {
 	return domain.Errorf(domain.CodeTenantDisabled, "The tenant is disabled.")
 }
 
-// Forget drops a key from this process's cache, by secret hash: what
-// another replica's revocation or rotation asks for.
-func (k *Keys) Forget(hash []byte) { k.cache.drop(hash) }
+// Drop forgets a key in this process's cache, by secret hash, after its
+// revocation or rotation here or in another replica. A lookup under way
+// that read the key before is not kept.
+func (k *Keys) Drop(secretHash []byte) {
+	var h hash
+	if copy(h[:], secretHash) == len(h) {
+		k.cache.DropKey(h)
+	}
+}

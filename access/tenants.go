@@ -2,55 +2,41 @@ package access
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
-type cachedTenant struct {
-	tenant  domain.Tenant
-	expires time.Time
-}
+// maxCachedTenants bounds the tenant cache.
+const maxCachedTenants = 10000
 
 // Tenants resolves tenants for requests (creating them on first use, with
 // a short cache in front of the store) and applies the rules of the tenant
 // operations.
 type Tenants struct {
-	store    domain.TenantStore
-	ttl      time.Duration
-	maxItems int
-	now      func() time.Time
-	// lookups counts the cache's hits and misses (CountLookups).
-	lookups domain.LookupCounter
-
-	mu    sync.RWMutex
-	cache map[domain.TenantID]cachedTenant
+	store domain.TenantStore
+	cache *tenantcache.Cache[domain.TenantID, domain.Tenant]
+	inv   domain.Invalidator
 }
 
 // NewTenants returns the tenant service. A tenant's status is trusted for
-// ttl; a change made by another replica takes at most that long to bite.
-func NewTenants(store domain.TenantStore, ttl time.Duration) *Tenants {
-	return &Tenants{store: store, ttl: ttl, maxItems: 10000, now: time.Now, cache: make(map[domain.TenantID]cachedTenant)}
+// ttl when a change made by another replica does not reach this one; the
+// cache registers with inv (domain.ConfigTenant; a registry of its own
+// when nil), through which Update drops it.
+func NewTenants(store domain.TenantStore, ttl time.Duration, inv *tenantcache.Registry) *Tenants {
+	if inv == nil {
+		inv = tenantcache.NewRegistry()
+	}
+	return &Tenants{store: store, inv: inv, cache: tenantcache.New(tenantcache.Config[domain.TenantID, domain.Tenant]{
+		Name: "tenant", Load: store.EnsureTenant, TTL: ttl, MaxEntries: maxCachedTenants,
+		Invalidations: inv, Kind: domain.ConfigTenant,
+	})}
 }
 
 // Resolve returns the tenant, creating it if it does not exist.
 func (t *Tenants) Resolve(ctx context.Context, id domain.TenantID) (domain.Tenant, error) {
-	now := t.now()
-	t.mu.RLock()
-	e, ok := t.cache[id]
-	t.mu.RUnlock()
-	hit := ok && now.Before(e.expires)
-	t.lookups.Count(hit)
-	if hit {
-		return e.tenant, nil
-	}
-	tenant, err := t.store.EnsureTenant(ctx, id)
-	if err != nil {
-		return domain.Tenant{}, err
-	}
-	t.remember(tenant, now)
-	return tenant, nil
+	return t.cache.Get(ctx, id)
 }
 
 // Enter checks that caller may act in tenant id and that the tenant is
@@ -98,23 +84,6 @@ func (t *Tenants) Update(ctx context.Context, caller domain.Principal, id domain
 	if err != nil {
 		return domain.Tenant{}, err
 	}
-	t.remember(tenant, t.now())
+	t.inv.Drop(domain.ConfigTenant, id)
 	return tenant, nil
-}
-
-func (t *Tenants) remember(tenant domain.Tenant, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.cache) >= t.maxItems {
-		clear(t.cache)
-	}
-	t.cache[tenant.ID] = cachedTenant{tenant: tenant, expires: now.Add(t.ttl)}
-}
-
-// Forget drops a tenant from this process's cache: what another replica's
-// change to it asks for.
-func (t *Tenants) Forget(id domain.TenantID) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.cache, id)
 }

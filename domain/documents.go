@@ -53,6 +53,20 @@ type NewDocument struct {
 	JobID    string
 }
 
+// ChunkKind tells a document's own units from the questions generated
+// for its passages.
+type ChunkKind string
+
+// Chunk kinds.
+const (
+	// ChunkUnit is a piece of the document.
+	ChunkUnit ChunkKind = "unit"
+	// ChunkGeneratedQuestion is a question the kb_processing model wrote
+	// for a passage: searched like a unit, but what it leads to, and what
+	// an answer quotes and cites, is its passage.
+	ChunkGeneratedQuestion ChunkKind = "generated_question"
+)
+
 // Chunk is an answer-sized piece of a document (a line, a question with
 // its answer, a sentence, a table row), the unit of retrieval. It points to
 // its passage, the text around it that an answer reads.
@@ -75,6 +89,8 @@ type Chunk struct {
 	// ParentIndex is the index of the chunk's passage in its document (nil
 	// for chunks indexed before passages existed).
 	ParentIndex *int32
+	// Kind is ChunkUnit or ChunkGeneratedQuestion ("" reads as a unit).
+	Kind ChunkKind
 	// Metadata is the document's metadata plus the chunk's own (page, sheet).
 	Metadata map[string]any
 	// DocumentName is filled in where a chunk is shown as a source.
@@ -96,6 +112,16 @@ func (c Chunk) SearchText() string {
 		return c.Text
 	}
 	return strings.Join(c.HeadingPath, HeadingSeparator) + "\n" + c.Text
+}
+
+// Quote is what an answer quotes and a citation shows of the chunk: its
+// text, or for a generated question its passage (the question is only
+// how the passage was found).
+func (c Chunk) Quote() string {
+	if c.Kind == ChunkGeneratedQuestion && c.Context != "" {
+		return c.Context
+	}
+	return c.Text
 }
 
 // PassageKey names the passage a chunk is read in (its document and

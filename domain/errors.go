@@ -54,6 +54,17 @@ const (
 	// CodeIdempotencyMismatch: an Idempotency-Key was used with another
 	// request within its window.
 	CodeIdempotencyMismatch ErrorCode = "idempotency_mismatch"
+	// CodeSlotInvalid: session slot values do not fit the tenant's slot
+	// definitions (an undefined slot, a value of the wrong type or shape);
+	// one field error per slot.
+	CodeSlotInvalid ErrorCode = "slot_invalid"
+	// CodeDeviceLimit: a share link already binds as many devices as it may.
+	CodeDeviceLimit ErrorCode = "device_limit"
+	// CodeDeviceMismatch: a share link's device token was used with another
+	// device id than the one it was issued to.
+	CodeDeviceMismatch ErrorCode = "device_mismatch"
+	// CodeShareGone: a share link has expired or was revoked.
+	CodeShareGone ErrorCode = "share_gone"
 	// CodeUnavailable: a dependency (the database) is unreachable or too slow.
 	CodeUnavailable ErrorCode = "unavailable"
 	// CodeInternal: anything unexpected. Its details go to the log, never to the client.

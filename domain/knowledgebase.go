@@ -7,14 +7,18 @@ import (
 
 // KnowledgeBase groups a tenant's documents for retrieval.
 type KnowledgeBase struct {
-	ID            string
-	TenantID      TenantID
-	Name          string
-	Description   string
-	DocumentCount int32
-	Version       int32
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID          string
+	TenantID    TenantID
+	Name        string
+	Description string
+	// QuestionGeneration: indexing writes likely customer questions for
+	// each passage with the tenant's kb_processing model (see
+	// ingest.Questioner).
+	QuestionGeneration bool
+	DocumentCount      int32
+	Version            int32
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
 }
 
 // KnowledgeBaseStore persists knowledge bases. Every method is scoped to one
@@ -27,7 +31,8 @@ type KnowledgeBaseStore interface {
 	GetKnowledgeBase(ctx context.Context, tenant TenantID, id string) (KnowledgeBase, error)
 	// ListKnowledgeBases lists the tenant's knowledge bases newest first.
 	ListKnowledgeBases(ctx context.Context, tenant TenantID, p PageRequest) (Page[KnowledgeBase], error)
-	// UpdateKnowledgeBase replaces name and description if kb.Version is
+	// UpdateKnowledgeBase replaces name, description and question
+	// generation if kb.Version is
 	// current. Returns CodeNotFound, CodeVersionConflict or CodeConflict.
 	UpdateKnowledgeBase(ctx context.Context, kb KnowledgeBase) (KnowledgeBase, error)
 	// DeleteKnowledgeBase deletes it and its documents. Returns CodeNotFound

@@ -207,6 +207,11 @@ type PromptTemplate struct {
 	UpdatedAt time.Time
 }
 
+// Versions is where the template's content versions stand.
+func (t PromptTemplate) Versions() VersionState {
+	return VersionState{Latest: t.LatestVersion, Published: t.PublishedVersion}
+}
+
 // PromptVersion is one immutable version of a template.
 type PromptVersion struct {
 	TemplateID        string

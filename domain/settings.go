@@ -40,8 +40,11 @@ type TenantSettings struct {
 	// built-in text (DefaultHandoffMessage).
 	HandoffMessageEN *string
 	HandoffMessageZH *string
-	Version          int32
-	UpdatedAt        time.Time
+	// Retention is how long the tenant's monitoring records and messages
+	// are kept.
+	Retention Retention
+	Version   int32
+	UpdatedAt time.Time
 }
 
 // Validate checks the rules the contract cannot express. Returns

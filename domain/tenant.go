@@ -99,33 +99,51 @@ type TenantStore interface {
 }
 
 // Invalidation names a cached entry that changed in the database: an API
-// key (by its secret hash) or a tenant. Replicas drop it at once.
+// key (by its secret hash), or a tenant's state of one kind. Replicas drop
+// it at once.
 type Invalidation struct {
+	// KeyHash names an API key whose secret was revoked or rotated. Keys
+	// belong to no tenant (platform keys), so they are dropped by hash.
 	KeyHash []byte
-	Tenant  TenantID
-	// EmbeddingTenant names a tenant whose embedding configuration changed.
-	EmbeddingTenant TenantID
-	// LLMTenant names a tenant whose model configurations changed.
-	LLMTenant TenantID
-	// ConfigTenant names a tenant whose dialogue configuration of kind
-	// ConfigKind (intent rules, script flows, prompt templates,
-	// guardrails) changed.
-	ConfigTenant TenantID
-	// ConfigKind is one of the ConfigKind constants.
-	ConfigKind ConfigKind
+	// Kind and Tenant name a tenant's state that changed: its record, its
+	// embedding or model configurations, or its dialogue configuration.
+	Kind   ConfigKind
+	Tenant TenantID
 }
 
-// ConfigKind names a kind of a tenant's dialogue configuration that replicas
-// cache and drop on change.
+// ConfigKind names a kind of a tenant's state that replicas cache and drop
+// on change; caches register under the kind they answer to.
 type ConfigKind string
 
-// The cached dialogue configuration kinds.
+// The cached kinds of a tenant's state.
 const (
-	ConfigIntentRules     ConfigKind = "intent"
-	ConfigScriptFlows     ConfigKind = "flow"
+	// ConfigTenant is the tenant record itself (its status).
+	ConfigTenant ConfigKind = "tenant"
+	// ConfigEmbedding is the tenant's embedding configuration.
+	ConfigEmbedding ConfigKind = "embedding"
+	// ConfigModels is the tenant's model configurations (every usage type).
+	ConfigModels ConfigKind = "llm"
+	// ConfigIntentRules is the tenant's intent rules.
+	ConfigIntentRules ConfigKind = "intent"
+	// ConfigScriptFlows is the tenant's script flows. Nothing caches them
+	// today (the dialogue reads a flow when it starts or advances one), so
+	// their changes drop nothing.
+	ConfigScriptFlows ConfigKind = "flow"
+	// ConfigPromptTemplates is the tenant's published prompt templates.
 	ConfigPromptTemplates ConfigKind = "prompt"
-	ConfigGuardrails      ConfigKind = "guard"
+	// ConfigGuardrails is the tenant's guardrail configuration.
+	ConfigGuardrails ConfigKind = "guard"
+	// ConfigDecomposition is the tenant's active decomposition template.
+	ConfigDecomposition ConfigKind = "decomposition"
 )
+
+// Invalidator drops what this process caches of a tenant's state of one
+// kind. A service calls it once its write has committed, so this replica
+// never reads its own write stale; the change listener calls it for the
+// notifications of every replica.
+type Invalidator interface {
+	Drop(kind ConfigKind, tenant TenantID)
+}
 
 // InvalidationSource delivers invalidations made by any replica.
 type InvalidationSource interface {

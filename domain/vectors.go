@@ -128,3 +128,16 @@ type TermStat struct {
 	IDF   float64
 	Found bool
 }
+
+// IndexChange names searchable chunks of a tenant that changed in the
+// database: one document's (chunked again, embedded again, or deleted:
+// Deleted) or a whole knowledge base's (deleted). Every write of chunks,
+// vectors, documents and knowledge bases announces one to every replica,
+// so that each replica's in-memory index reads the document again or
+// forgets it.
+type IndexChange struct {
+	Tenant     TenantID
+	DocumentID string
+	KBID       string
+	Deleted    bool
+}

@@ -24,15 +24,8 @@ INSERT INTO passages (tenant_id, document_id, idx, text, tokens)
 VALUES (@tenant_id, @document_id, @idx, @text, @tokens);
 
 -- name: InsertChunks :copyfrom
-INSERT INTO chunks (id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata, parent_idx, heading_path)
-VALUES (@id, @tenant_id, @kb_id, @document_id, @idx, @text, @tokens, @page, @sheet, @heading, @line_start, @line_end, @metadata, @parent_idx, @heading_path);
-
--- name: ListChunkTenants :many
-SELECT DISTINCT tenant_id FROM chunks WHERE tenant_id > @after ORDER BY tenant_id LIMIT 1000;
-
--- name: ListTenantChunks :many
-SELECT id, kb_id, document_id, text, metadata, heading_path FROM chunks
-WHERE tenant_id = @tenant_id AND id > @after ORDER BY id LIMIT @lim;
+INSERT INTO chunks (id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata, parent_idx, heading_path, kind)
+VALUES (@id, @tenant_id, @kb_id, @document_id, @idx, @text, @tokens, @page, @sheet, @heading, @line_start, @line_end, @metadata, @parent_idx, @heading_path, @kind);
 
 -- name: ListDocumentChunkTexts :many
 SELECT id, kb_id, document_id, text, metadata, heading_path FROM chunks

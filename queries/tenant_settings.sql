@@ -14,6 +14,8 @@ SET transfer_confidence_threshold = @transfer_confidence_threshold,
     timezone = @timezone,
     handoff_message_en = sqlc.narg(handoff_message_en),
     handoff_message_zh = sqlc.narg(handoff_message_zh),
+    monitoring_retention_days = @monitoring_retention_days,
+    message_retention_days = sqlc.narg(message_retention_days),
     version = version + 1,
     updated_at = now()
 WHERE tenant_id = @tenant_id AND version = @version

@@ -24,7 +24,7 @@ func (h *handlers) CreateChatSession(ctx context.Context, r api.CreateChatSessio
 	if r.Body.Slots != nil {
 		in.Slots = *r.Body.Slots
 	}
-	if err := domain.ValidateSlots("/slots", in.Slots); err != nil {
+	if in.Slots, err = h.d.Slots.Check(ctx, tenant, "/slots", in.Slots); err != nil {
 		return nil, err
 	}
 	s, err := h.d.Chat.CreateSession(ctx, in)
@@ -118,10 +118,11 @@ func (h *handlers) ReplaceChatSessionSlots(ctx context.Context, r api.ReplaceCha
 	if err != nil {
 		return nil, err
 	}
-	if err := domain.ValidateSlots("/slots", r.Body.Slots); err != nil {
+	slots, err := h.d.Slots.Check(ctx, tenant, "/slots", r.Body.Slots)
+	if err != nil {
 		return nil, err
 	}
-	s, err := h.d.Chat.UpdateSlots(ctx, tenant, r.SessionId, r.Body.Slots)
+	s, err := h.d.Chat.UpdateSlots(ctx, tenant, r.SessionId, slots)
 	if err != nil {
 		return nil, err
 	}

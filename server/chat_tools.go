@@ -42,7 +42,7 @@ func toAPIHit(h retrieve.Candidate) api.KbSearchHit {
 	c := h.Chunk
 	return api.KbSearchHit{
 		ChunkId: c.ID, DocumentId: c.DocumentID, DocumentName: c.DocumentName, KbId: c.KBID,
-		Page: c.Page, Sheet: c.Sheet, Metadata: c.Metadata, Score: float32(h.Relevance), Text: c.Text,
+		Page: c.Page, Sheet: c.Sheet, Metadata: c.Metadata, Score: float32(h.Relevance), Text: c.Quote(),
 	}
 }
 

@@ -20,8 +20,9 @@ type operation struct {
 	route *routers.Route
 	// public operations declare `security: []`.
 	public bool
-	// scope is the scope the caller's key must hold ("" for none).
-	scope domain.Scope
+	// scopes are the scopes of which the caller's key must hold one (none:
+	// any key will do).
+	scopes []domain.Scope
 	// tenantScoped operations take the X-Tenant-Id header.
 	tenantScoped bool
 	// mediaTypes accepted for the request body; empty when it has none.
@@ -57,8 +58,8 @@ func LoadContract(ctx context.Context, raw []byte) (*Contract, error) {
 		c.ops[echoPath] = make(map[string]*operation)
 		for method, op := range item.Operations() {
 			o := &operation{
-				route: &routers.Route{Spec: doc, Server: doc.Servers[0], Path: path, PathItem: item, Method: method, Operation: op},
-				scope: scopeFor(path),
+				route:  &routers.Route{Spec: doc, Server: doc.Servers[0], Path: path, PathItem: item, Method: method, Operation: op},
+				scopes: scopesFor(path, op),
 			}
 			o.public = op.Security != nil && len(*op.Security) == 0
 			for _, p := range append(item.Parameters, op.Parameters...) {
@@ -99,6 +100,24 @@ func (c *Contract) Route(echoPath, method string) *routers.Route {
 
 func (c *Contract) op(echoPath, method string) *operation {
 	return c.ops[echoPath][method]
+}
+
+// scopesFor is scopeFor, unless the operation names the scopes of which a
+// key must hold one itself, in its x-scopes extension.
+func scopesFor(path string, op *openapi3.Operation) []domain.Scope {
+	if list, ok := op.Extensions["x-scopes"].([]any); ok {
+		out := make([]domain.Scope, 0, len(list))
+		for _, v := range list {
+			if s, ok := v.(string); ok {
+				out = append(out, domain.Scope(s))
+			}
+		}
+		return out
+	}
+	if s := scopeFor(path); s != "" {
+		return []domain.Scope{s}
+	}
+	return nil
 }
 
 // scopeFor is the rule documented in the contract: /admin/* and /strategy/*

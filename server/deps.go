@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/dashboard"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
@@ -34,6 +35,9 @@ type Tenants interface {
 // Ingest is what the server needs of the ingestion service.
 type Ingest interface {
 	Upload(ctx context.Context, u ingest.Upload) (domain.Document, domain.IndexJob, []string, error)
+	// Propose adds proposed metadata to an upload that asks for it and
+	// returns what it added.
+	Propose(ctx context.Context, u ingest.Upload) (ingest.Upload, map[string]any, error)
 	Reindex(ctx context.Context, tenant domain.TenantID, documentID string) (domain.Document, domain.IndexJob, error)
 	ReindexAll(ctx context.Context, tenant domain.TenantID, scope ingest.ReindexScope) (ingest.Reindexed, error)
 	DeleteDocument(ctx context.Context, tenant domain.TenantID, id string) error
@@ -87,6 +91,11 @@ type Dialogue interface {
 	Watch(ctx context.Context, tenant domain.TenantID, session string) (*turn.Subscription, error)
 }
 
+// Dashboard is what the server needs of the dashboard service.
+type Dashboard interface {
+	Stats(ctx context.Context, tenant domain.TenantID, r dashboard.Request) (dashboard.Stats, error)
+}
+
 // Deps are the server's collaborators, built by cmd/assistant.
 type Deps struct {
 	Log            *slog.Logger
@@ -107,15 +116,26 @@ type Deps struct {
 	Dialogue Dialogue
 	// IntentRules stores intent rules and their monitoring.
 	IntentRules IntentRules
-	// IntentCache is this replica's compiled-rules cache, dropped after
-	// each write (nil: nothing to drop).
-	IntentCache IntentCache
+	// Invalidations drops this replica's cached state of a tenant after a
+	// write the handlers make themselves (intent rules), so that this
+	// replica never matches with rules older than its own write; other
+	// replicas drop theirs when the write's notification arrives (nil:
+	// nothing to drop).
+	Invalidations domain.Invalidator
 	// ScriptFlows administers script flows and reports their monitoring.
 	ScriptFlows     ScriptFlows
 	PromptTemplates PromptTemplates
 	Guardrails      Guardrails
+	// Slots administers slot definitions and checks session slots.
+	Slots Slots
+	// Decomposition administers decomposition templates.
+	Decomposition DecompositionTemplates
 	// Chat keeps sessions, messages, tool traces and reply events.
 	Chat domain.ChatStore
+	// Dashboard computes the dashboard's figures.
+	Dashboard Dashboard
+	// Conversations searches, traces and exports conversations.
+	Conversations domain.ConversationStore
 	// Ready reports whether the service can serve: database reachable and
 	// migrations applied.
 	Ready func(ctx context.Context) error
@@ -131,6 +151,8 @@ type Deps struct {
 	// Idempotency keeps the responses of requests sent with an
 	// Idempotency-Key (nil: the header is ignored).
 	Idempotency domain.IdempotencyStore
+	// Shares makes share links and serves their public pages.
+	Shares Shares
 	// RateLimits are the default request rate limits (zero: unlimited).
 	RateLimits RateLimits
 	// CORSOrigins are the browser origins allowed to call the API (none:

@@ -19,12 +19,17 @@ func (h *handlers) UploadDocument(ctx context.Context, r api.UploadDocumentReque
 		return nil, err
 	}
 	u.Tenant = tenant
+	u, proposed, err := h.d.Ingest.Propose(ctx, u)
+	if err != nil {
+		return nil, err
+	}
 	doc, job, warnings, err := h.d.Ingest.Upload(ctx, u)
 	if err != nil {
 		return nil, err
 	}
 	return api.UploadDocument202JSONResponse{
-		Body:    api.DocumentAccepted{Document: toAPIDocument(doc), Job: toAPIJob(job), Warnings: nonNilStrings(warnings)},
+		Body: api.DocumentAccepted{Document: toAPIDocument(doc), Job: toAPIJob(job), Warnings: nonNilStrings(warnings),
+			ProposedMetadata: proposed},
 		Headers: api.UploadDocument202ResponseHeaders{Location: BasePath + "/admin/kb/documents/" + doc.ID},
 	}, nil
 }
@@ -92,7 +97,8 @@ func (h *handlers) ReindexDocument(ctx context.Context, r api.ReindexDocumentReq
 	if err != nil {
 		return nil, err
 	}
-	return api.ReindexDocument202JSONResponse{Document: toAPIDocument(doc), Job: toAPIJob(job), Warnings: []string{}}, nil
+	return api.ReindexDocument202JSONResponse{Document: toAPIDocument(doc), Job: toAPIJob(job), Warnings: []string{},
+		ProposedMetadata: map[string]any{}}, nil
 }
 
 // ReindexDocuments implements POST /admin/kb/reindex.
@@ -129,7 +135,7 @@ func toAPIDocument(d domain.Document) api.Document {
 
 func toAPIChunk(c domain.Chunk) api.Chunk {
 	return api.Chunk{
-		Id: c.ID, DocumentId: c.DocumentID, Index: c.Index, Text: c.Text, Tokens: c.Tokens,
+		Id: c.ID, DocumentId: c.DocumentID, Kind: toAPIChunkKind(c.Kind), Index: c.Index, Text: c.Text, Tokens: c.Tokens,
 		Page: c.Page, Sheet: c.Sheet, Heading: c.Heading, HeadingPath: nonNilStrings(c.HeadingPath), Metadata: c.Metadata,
 	}
 }
@@ -139,4 +145,11 @@ func nonNilStrings(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+func toAPIChunkKind(k domain.ChunkKind) api.ChunkKind {
+	if k == domain.ChunkGeneratedQuestion {
+		return api.GeneratedQuestion
+	}
+	return api.Unit
 }

@@ -16,14 +16,6 @@ type IntentRules interface {
 	domain.IntentMonitoringStore
 }
 
-// IntentCache is this replica's cache of compiled intent rules. Handlers
-// drop a tenant's entry right after a write, so that this replica never
-// matches with rules older than its own write; other replicas drop theirs
-// when the write's change notification arrives.
-type IntentCache interface {
-	Drop(tenant string)
-}
-
 // CreateIntentRule implements POST /admin/intent-rules.
 func (h *handlers) CreateIntentRule(ctx context.Context, r api.CreateIntentRuleRequestObject) (api.CreateIntentRuleResponseObject, error) {
 	tenant, err := domain.TenantFrom(ctx)
@@ -173,11 +165,11 @@ func (h *handlers) validateIntentRule(ctx context.Context, r domain.IntentRule) 
 	return nil
 }
 
-// dropIntentRules forgets this replica's compiled rules of tenant after a
-// successful write.
+// dropIntentRules drops this replica's compiled rules of tenant after a
+// successful write (Deps.Invalidations).
 func (h *handlers) dropIntentRules(tenant domain.TenantID) {
-	if h.d.IntentCache != nil {
-		h.d.IntentCache.Drop(string(tenant))
+	if h.d.Invalidations != nil {
+		h.d.Invalidations.Drop(domain.ConfigIntentRules, tenant)
 	}
 }
 

@@ -17,6 +17,9 @@ func (h *handlers) CreateKnowledgeBase(ctx context.Context, r api.CreateKnowledg
 	if r.Body.Description != nil {
 		in.Description = *r.Body.Description
 	}
+	if r.Body.QuestionGeneration != nil {
+		in.QuestionGeneration = *r.Body.QuestionGeneration
+	}
 	kb, err := h.d.KnowledgeBases.CreateKnowledgeBase(ctx, in)
 	if err != nil {
 		return nil, err
@@ -59,9 +62,19 @@ func (h *handlers) UpdateKnowledgeBase(ctx context.Context, r api.UpdateKnowledg
 	if err != nil {
 		return nil, err
 	}
-	kb, err := h.d.KnowledgeBases.UpdateKnowledgeBase(ctx, domain.KnowledgeBase{
-		ID: r.KbId, TenantID: tenant, Name: r.Body.Name, Description: r.Body.Description, Version: r.Body.Version,
-	})
+	in := domain.KnowledgeBase{ID: r.KbId, TenantID: tenant, Name: r.Body.Name, Description: r.Body.Description, Version: r.Body.Version}
+	if r.Body.QuestionGeneration != nil {
+		in.QuestionGeneration = *r.Body.QuestionGeneration
+	} else {
+		// Absent keeps the current switch; the version check still refuses
+		// a write over someone else's change.
+		cur, err := h.d.KnowledgeBases.GetKnowledgeBase(ctx, tenant, r.KbId)
+		if err != nil {
+			return nil, err
+		}
+		in.QuestionGeneration = cur.QuestionGeneration
+	}
+	kb, err := h.d.KnowledgeBases.UpdateKnowledgeBase(ctx, in)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +96,6 @@ func (h *handlers) DeleteKnowledgeBase(ctx context.Context, r api.DeleteKnowledg
 func toAPIKnowledgeBase(kb domain.KnowledgeBase) api.KnowledgeBase {
 	return api.KnowledgeBase{
 		Id: kb.ID, TenantId: string(kb.TenantID), Name: kb.Name, Description: kb.Description,
-		DocumentCount: kb.DocumentCount, Version: kb.Version, CreatedAt: kb.CreatedAt, UpdatedAt: kb.UpdatedAt,
+		QuestionGeneration: kb.QuestionGeneration, DocumentCount: kb.DocumentCount, Version: kb.Version, CreatedAt: kb.CreatedAt, UpdatedAt: kb.UpdatedAt,
 	}
 }

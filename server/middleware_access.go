@@ -1,6 +1,10 @@
 package server
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/cs-assistant/assistant/domain"
@@ -25,8 +29,8 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		if op.scope != "" && !p.Has(op.scope) {
-			return domain.Errorf(domain.CodeForbidden, "This API key lacks the %q scope this operation needs.", op.scope)
+		if len(op.scopes) > 0 && !slices.ContainsFunc(op.scopes, p.Has) {
+			return domain.Errorf(domain.CodeForbidden, "This API key lacks the %s scope this operation needs.", scopeNames(op.scopes))
 		}
 		c.SetRequest(req.WithContext(domain.WithPrincipal(req.Context(), p)))
 		return next(c)
@@ -55,4 +59,14 @@ func (s *Server) enterTenant(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(req.WithContext(domain.WithTenant(req.Context(), t)))
 		return next(c)
 	}
+}
+
+// scopeNames names the scopes an operation accepts: "admin", or "chat" or
+// "admin".
+func scopeNames(scopes []domain.Scope) string {
+	quoted := make([]string, len(scopes))
+	for i, s := range scopes {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(quoted, " or ")
 }

@@ -78,7 +78,7 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		attrs := []any{
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
 			"method", c.Request().Method,
-			"path", c.Request().URL.Path,
+			"path", loggedPath(c),
 			"status", c.Response().Status,
 			"latency_ms", float64(time.Since(start).Microseconds()) / 1000,
 		}

@@ -22,7 +22,8 @@ func cors(origins []string) echo.MiddlewareFunc {
 	return middleware.CORSWithConfig(middleware.CORSConfig{
 		AllowOrigins: origins,
 		AllowMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-		AllowHeaders: []string{"Accept", "Content-Type", "X-API-Key", "X-Tenant-Id", "X-Request-Id", "Last-Event-ID", "Idempotency-Key"},
+		AllowHeaders: []string{"Accept", "Content-Type", "X-API-Key", "X-Tenant-Id", "X-Request-Id", "Last-Event-ID", "Idempotency-Key",
+			"X-Device-Id", "X-Device-Token"},
 		ExposeHeaders: []string{echo.HeaderXRequestID, "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
 			"Idempotent-Replayed", "Content-Disposition", "Location"},
 		MaxAge: corsMaxAge,

@@ -23,6 +23,9 @@ func (s *Server) rateLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		ctx := c.Request().Context()
 		checks := s.rateChecks(ctx)
+		if s.contract.op(c.Path(), c.Request().Method).public {
+			checks = s.publicRateChecks(c)
+		}
 		d, limited := s.limiter.take(time.Now(), checks)
 		if !limited {
 			return next(c)
@@ -36,10 +39,7 @@ func (s *Server) rateLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		retry := max(1, ceilSeconds(d.retryAfter))
 		h.Set("Retry-After", strconv.Itoa(retry))
-		what := "This API key"
-		if d.over.id[0] == 't' {
-			what = "This tenant"
-		}
+		what := rateSubject(d.over.id)
 		return &domain.Error{Code: domain.CodeRateLimited,
 			Message: fmt.Sprintf("%s is over its limit of %d requests per minute; retry in %d s.", what, d.over.perMinute, retry)}
 	}

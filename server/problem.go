@@ -21,11 +21,12 @@ const problemContentType = "application/problem+json"
 func statusOf(code domain.ErrorCode) int {
 	switch code {
 	case domain.CodeValidation, domain.CodeMalformedJSON, domain.CodeInvalidTenantID, domain.CodeInvalidCursor,
-		domain.CodeMetadataInvalid, domain.CodeMalformedRequest:
+		domain.CodeMetadataInvalid, domain.CodeMalformedRequest, domain.CodeSlotInvalid:
 		return http.StatusBadRequest
 	case domain.CodeUnauthorized:
 		return http.StatusUnauthorized
-	case domain.CodeForbidden, domain.CodeTenantForbidden, domain.CodeTenantDisabled:
+	case domain.CodeForbidden, domain.CodeTenantForbidden, domain.CodeTenantDisabled,
+		domain.CodeDeviceLimit, domain.CodeDeviceMismatch:
 		return http.StatusForbidden
 	case domain.CodeNotFound:
 		return http.StatusNotFound
@@ -36,6 +37,8 @@ func statusOf(code domain.ErrorCode) int {
 		return http.StatusConflict
 	case domain.CodeRequestTimeout:
 		return http.StatusRequestTimeout
+	case domain.CodeShareGone:
+		return http.StatusGone
 	case domain.CodePayloadTooLarge:
 		return http.StatusRequestEntityTooLarge
 	case domain.CodeHeaderTooLarge:
@@ -98,7 +101,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	de := asDomainError(err)
 	status := statusOf(de.Code)
 	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
-	log := s.log.With("request_id", reqID, "method", c.Request().Method, "path", c.Request().URL.Path)
+	log := s.log.With("request_id", reqID, "method", c.Request().Method, "path", loggedPath(c))
 	switch {
 	case de.Code == domain.CodeInternal:
 		log.ErrorContext(c.Request().Context(), "internal error", "err", err)

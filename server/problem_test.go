@@ -90,6 +90,8 @@ func TestStatusOfEveryCode(t *testing.T) {
 		domain.CodeUnavailable: 503, domain.CodeInternal: 500,
 		domain.CodeMetadataInvalid: 400, domain.CodeInvalidTransition: 409, domain.CodeJobActive: 409,
 		domain.CodeMalformedRequest: 400, domain.CodeRequestTimeout: 408, domain.CodeHeaderTooLarge: 431, domain.CodeRateLimited: 429, domain.CodeIdempotencyMismatch: 422,
+		domain.CodeDeviceLimit: 403, domain.CodeDeviceMismatch: 403, domain.CodeShareGone: 410,
+		domain.CodeSlotInvalid: 400,
 	}
 	for code, status := range codes {
 		assert.Equal(t, status, statusOf(code), code)

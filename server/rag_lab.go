@@ -104,7 +104,7 @@ func toAPIRagResult(query string, o answer.Outcome) api.RagExperimentResult {
 func toAPICitation(c answer.Citation) api.Citation {
 	return api.Citation{Index: int32(c.Index), ChunkId: c.Chunk.ID, DocumentId: c.Chunk.DocumentID,
 		DocumentName: c.Chunk.DocumentName, Page: c.Chunk.Page, Score: c.Score,
-		HeadingPath: nonNilStrings(c.Chunk.HeadingPath), Quote: c.Chunk.Text}
+		HeadingPath: nonNilStrings(c.Chunk.HeadingPath), Quote: c.Chunk.Quote()}
 }
 
 func nonNilMap(m map[string]any) map[string]any {

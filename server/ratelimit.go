@@ -14,6 +14,10 @@ import (
 type RateLimits struct {
 	PerKey    int
 	PerTenant int
+	// PerShare and PerAddress limit the public share-page operations, per
+	// share link and per client address (publicRateChecks).
+	PerShare   int
+	PerAddress int
 }
 
 // sweepEvery is how many decisions pass between sweeps of the buckets that

@@ -39,15 +39,19 @@ func (h *handlers) UpdateTenantSettings(ctx context.Context, r api.UpdateTenantS
 		KBVectorLogPath:             b.KbVectorLogPath,
 		Version:                     b.Version,
 	}
-	if b.Timezone == nil || b.HandoffMessages == nil {
-		// An absent time zone or hand-off texts keep the current ones; the
-		// version check of the update still refuses a write over someone
-		// else's change.
+	if b.Timezone == nil || b.HandoffMessages == nil || b.Retention == nil {
+		// An absent time zone, hand-off texts or retention keep the current
+		// ones; the version check of the update still refuses a write over
+		// someone else's change.
 		cur, err := h.d.Settings.GetSettings(ctx, tenant)
 		if err != nil {
 			return nil, err
 		}
 		in.Timezone, in.HandoffMessageEN, in.HandoffMessageZH = cur.Timezone, cur.HandoffMessageEN, cur.HandoffMessageZH
+		in.Retention = cur.Retention
+	}
+	if r := b.Retention; r != nil {
+		in.Retention = domain.Retention{MonitoringDays: r.MonitoringDays, MessageDays: r.MessageDays}
 	}
 	if b.Timezone != nil {
 		in.Timezone = *b.Timezone
@@ -83,6 +87,7 @@ func (h *handlers) toAPISettings(s domain.TenantSettings) api.TenantSettings {
 		KbVectorLogPath:             s.KBVectorLogPath,
 		Timezone:                    s.Timezone,
 		HandoffMessages:             api.HandoffMessages{En: s.HandoffMessageEN, Zh: s.HandoffMessageZH},
+		Retention:                   api.TenantRetention{MonitoringDays: s.Retention.MonitoringDays, MessageDays: s.Retention.MessageDays},
 		Version:                     s.Version,
 		UpdatedAt:                   s.UpdatedAt,
 	}

@@ -76,8 +76,20 @@ func readUploadForm(r *multipart.Reader, maxFile int64) (ingest.Upload, error) {
 			if utf8.RuneCountInString(fileName) > maxFileName {
 				return u, domain.Invalid("fileName", fmt.Sprintf("is over %d characters", maxFileName))
 			}
+		case "proposeMetadata":
+			v, err := readField(part)
+			if err != nil {
+				return u, err
+			}
+			switch v {
+			case "true":
+				u.ProposeMetadata = true
+			case "false":
+			default:
+				return u, domain.Invalid("proposeMetadata", "must be true or false")
+			}
 		default:
-			return u, domain.Invalid(part.FormName(), "unknown form part; the form takes file, kbId, metadata and fileName")
+			return u, domain.Invalid(part.FormName(), "unknown form part; the form takes file, kbId, metadata, fileName and proposeMetadata")
 		}
 	}
 	switch {

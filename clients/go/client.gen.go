@@ -508,6 +508,252 @@ func (e ChatStreamThoughtEventEvent) Valid() bool {
 	}
 }
 
+// Defines values for ChunkKind.
+const (
+	GeneratedQuestion ChunkKind = "generated_question"
+	Unit              ChunkKind = "unit"
+)
+
+// Valid indicates whether the value is a known member of the ChunkKind enum.
+func (e ChunkKind) Valid() bool {
+	switch e {
+	case GeneratedQuestion:
+		return true
+	case Unit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowResponseType.
+const (
+	ConversationExportRowResponseTypeFixed       ConversationExportRowResponseType = "fixed"
+	ConversationExportRowResponseTypeFlow        ConversationExportRowResponseType = "flow"
+	ConversationExportRowResponseTypeLessThannil ConversationExportRowResponseType = "<nil>"
+	ConversationExportRowResponseTypeRag         ConversationExportRowResponseType = "rag"
+	ConversationExportRowResponseTypeTransfer    ConversationExportRowResponseType = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowResponseType enum.
+func (e ConversationExportRowResponseType) Valid() bool {
+	switch e {
+	case ConversationExportRowResponseTypeFixed:
+		return true
+	case ConversationExportRowResponseTypeFlow:
+		return true
+	case ConversationExportRowResponseTypeLessThannil:
+		return true
+	case ConversationExportRowResponseTypeRag:
+		return true
+	case ConversationExportRowResponseTypeTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowRole.
+const (
+	ConversationExportRowRoleAssistant ConversationExportRowRole = "assistant"
+	ConversationExportRowRoleUser      ConversationExportRowRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowRole enum.
+func (e ConversationExportRowRole) Valid() bool {
+	switch e {
+	case ConversationExportRowRoleAssistant:
+		return true
+	case ConversationExportRowRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowStatus.
+const (
+	ConversationExportRowStatusComplete    ConversationExportRowStatus = "complete"
+	ConversationExportRowStatusInterrupted ConversationExportRowStatus = "interrupted"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowStatus enum.
+func (e ConversationExportRowStatus) Valid() bool {
+	switch e {
+	case ConversationExportRowStatusComplete:
+		return true
+	case ConversationExportRowStatusInterrupted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowTransferCode.
+const (
+	ConversationExportRowTransferCodeBehaviourRule        ConversationExportRowTransferCode = "behaviour_rule"
+	ConversationExportRowTransferCodeFlowTransfer         ConversationExportRowTransferCode = "flow_transfer"
+	ConversationExportRowTransferCodeForbiddenWord        ConversationExportRowTransferCode = "forbidden_word"
+	ConversationExportRowTransferCodeHighRisk             ConversationExportRowTransferCode = "high_risk"
+	ConversationExportRowTransferCodeInsufficientEvidence ConversationExportRowTransferCode = "insufficient_evidence"
+	ConversationExportRowTransferCodeIntentRule           ConversationExportRowTransferCode = "intent_rule"
+	ConversationExportRowTransferCodeInvalidInput         ConversationExportRowTransferCode = "invalid_input"
+	ConversationExportRowTransferCodeLessThannil          ConversationExportRowTransferCode = "<nil>"
+	ConversationExportRowTransferCodeLowAnswerability     ConversationExportRowTransferCode = "low_answerability"
+	ConversationExportRowTransferCodeLowConfidence        ConversationExportRowTransferCode = "low_confidence"
+	ConversationExportRowTransferCodeLowScore             ConversationExportRowTransferCode = "low_score"
+	ConversationExportRowTransferCodeNoEvidence           ConversationExportRowTransferCode = "no_evidence"
+	ConversationExportRowTransferCodeOperatorReason       ConversationExportRowTransferCode = "operator_reason"
+	ConversationExportRowTransferCodeProviderUnavailable  ConversationExportRowTransferCode = "provider_unavailable"
+	ConversationExportRowTransferCodeTimedOut             ConversationExportRowTransferCode = "timed_out"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowTransferCode enum.
+func (e ConversationExportRowTransferCode) Valid() bool {
+	switch e {
+	case ConversationExportRowTransferCodeBehaviourRule:
+		return true
+	case ConversationExportRowTransferCodeFlowTransfer:
+		return true
+	case ConversationExportRowTransferCodeForbiddenWord:
+		return true
+	case ConversationExportRowTransferCodeHighRisk:
+		return true
+	case ConversationExportRowTransferCodeInsufficientEvidence:
+		return true
+	case ConversationExportRowTransferCodeIntentRule:
+		return true
+	case ConversationExportRowTransferCodeInvalidInput:
+		return true
+	case ConversationExportRowTransferCodeLessThannil:
+		return true
+	case ConversationExportRowTransferCodeLowAnswerability:
+		return true
+	case ConversationExportRowTransferCodeLowConfidence:
+		return true
+	case ConversationExportRowTransferCodeLowScore:
+		return true
+	case ConversationExportRowTransferCodeNoEvidence:
+		return true
+	case ConversationExportRowTransferCodeOperatorReason:
+		return true
+	case ConversationExportRowTransferCodeProviderUnavailable:
+		return true
+	case ConversationExportRowTransferCodeTimedOut:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DashboardGranularity.
+const (
+	Day  DashboardGranularity = "day"
+	Hour DashboardGranularity = "hour"
+)
+
+// Valid indicates whether the value is a known member of the DashboardGranularity enum.
+func (e DashboardGranularity) Valid() bool {
+	switch e {
+	case Day:
+		return true
+	case Hour:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DashboardHandoffReasonTransferCode.
+const (
+	DashboardHandoffReasonTransferCodeBehaviourRule        DashboardHandoffReasonTransferCode = "behaviour_rule"
+	DashboardHandoffReasonTransferCodeFlowTransfer         DashboardHandoffReasonTransferCode = "flow_transfer"
+	DashboardHandoffReasonTransferCodeForbiddenWord        DashboardHandoffReasonTransferCode = "forbidden_word"
+	DashboardHandoffReasonTransferCodeHighRisk             DashboardHandoffReasonTransferCode = "high_risk"
+	DashboardHandoffReasonTransferCodeInsufficientEvidence DashboardHandoffReasonTransferCode = "insufficient_evidence"
+	DashboardHandoffReasonTransferCodeIntentRule           DashboardHandoffReasonTransferCode = "intent_rule"
+	DashboardHandoffReasonTransferCodeInvalidInput         DashboardHandoffReasonTransferCode = "invalid_input"
+	DashboardHandoffReasonTransferCodeLowAnswerability     DashboardHandoffReasonTransferCode = "low_answerability"
+	DashboardHandoffReasonTransferCodeLowConfidence        DashboardHandoffReasonTransferCode = "low_confidence"
+	DashboardHandoffReasonTransferCodeLowScore             DashboardHandoffReasonTransferCode = "low_score"
+	DashboardHandoffReasonTransferCodeNoEvidence           DashboardHandoffReasonTransferCode = "no_evidence"
+	DashboardHandoffReasonTransferCodeOperatorReason       DashboardHandoffReasonTransferCode = "operator_reason"
+	DashboardHandoffReasonTransferCodeProviderUnavailable  DashboardHandoffReasonTransferCode = "provider_unavailable"
+	DashboardHandoffReasonTransferCodeTimedOut             DashboardHandoffReasonTransferCode = "timed_out"
+)
+
+// Valid indicates whether the value is a known member of the DashboardHandoffReasonTransferCode enum.
+func (e DashboardHandoffReasonTransferCode) Valid() bool {
+	switch e {
+	case DashboardHandoffReasonTransferCodeBehaviourRule:
+		return true
+	case DashboardHandoffReasonTransferCodeFlowTransfer:
+		return true
+	case DashboardHandoffReasonTransferCodeForbiddenWord:
+		return true
+	case DashboardHandoffReasonTransferCodeHighRisk:
+		return true
+	case DashboardHandoffReasonTransferCodeInsufficientEvidence:
+		return true
+	case DashboardHandoffReasonTransferCodeIntentRule:
+		return true
+	case DashboardHandoffReasonTransferCodeInvalidInput:
+		return true
+	case DashboardHandoffReasonTransferCodeLowAnswerability:
+		return true
+	case DashboardHandoffReasonTransferCodeLowConfidence:
+		return true
+	case DashboardHandoffReasonTransferCodeLowScore:
+		return true
+	case DashboardHandoffReasonTransferCodeNoEvidence:
+		return true
+	case DashboardHandoffReasonTransferCodeOperatorReason:
+		return true
+	case DashboardHandoffReasonTransferCodeProviderUnavailable:
+		return true
+	case DashboardHandoffReasonTransferCodeTimedOut:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DecompositionPreviewMethod.
+const (
+	Fallback DecompositionPreviewMethod = "fallback"
+	Model    DecompositionPreviewMethod = "model"
+)
+
+// Valid indicates whether the value is a known member of the DecompositionPreviewMethod enum.
+func (e DecompositionPreviewMethod) Valid() bool {
+	switch e {
+	case Fallback:
+		return true
+	case Model:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DecompositionTargetKind.
+const (
+	DecompositionTargetKindMetadata DecompositionTargetKind = "metadata"
+	DecompositionTargetKindSlot     DecompositionTargetKind = "slot"
+)
+
+// Valid indicates whether the value is a known member of the DecompositionTargetKind enum.
+func (e DecompositionTargetKind) Valid() bool {
+	switch e {
+	case DecompositionTargetKindMetadata:
+		return true
+	case DecompositionTargetKindSlot:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DialogueGuardHitKind.
 const (
 	DialogueGuardHitKindHighRisk DialogueGuardHitKind = "high_risk"
@@ -972,28 +1218,28 @@ func (e MetadataFieldStatus) Valid() bool {
 
 // Defines values for MetadataFieldType.
 const (
-	Boolean     MetadataFieldType = "boolean"
-	Date        MetadataFieldType = "date"
-	Enum        MetadataFieldType = "enum"
-	Number      MetadataFieldType = "number"
-	String      MetadataFieldType = "string"
-	StringArray MetadataFieldType = "string_array"
+	MetadataFieldTypeBoolean     MetadataFieldType = "boolean"
+	MetadataFieldTypeDate        MetadataFieldType = "date"
+	MetadataFieldTypeEnum        MetadataFieldType = "enum"
+	MetadataFieldTypeNumber      MetadataFieldType = "number"
+	MetadataFieldTypeString      MetadataFieldType = "string"
+	MetadataFieldTypeStringArray MetadataFieldType = "string_array"
 )
 
 // Valid indicates whether the value is a known member of the MetadataFieldType enum.
 func (e MetadataFieldType) Valid() bool {
 	switch e {
-	case Boolean:
+	case MetadataFieldTypeBoolean:
 		return true
-	case Date:
+	case MetadataFieldTypeDate:
 		return true
-	case Enum:
+	case MetadataFieldTypeEnum:
 		return true
-	case Number:
+	case MetadataFieldTypeNumber:
 		return true
-	case String:
+	case MetadataFieldTypeString:
 		return true
-	case StringArray:
+	case MetadataFieldTypeStringArray:
 		return true
 	default:
 		return false
@@ -1048,6 +1294,8 @@ func (e MetadataScope) Valid() bool {
 // Defines values for ProblemCode.
 const (
 	ProblemCodeConflict             ProblemCode = "conflict"
+	ProblemCodeDeviceLimit          ProblemCode = "device_limit"
+	ProblemCodeDeviceMismatch       ProblemCode = "device_mismatch"
 	ProblemCodeForbidden            ProblemCode = "forbidden"
 	ProblemCodeHeaderTooLarge       ProblemCode = "header_too_large"
 	ProblemCodeIdempotencyMismatch  ProblemCode = "idempotency_mismatch"
@@ -1065,6 +1313,8 @@ const (
 	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
 	ProblemCodeRateLimited          ProblemCode = "rate_limited"
 	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
+	ProblemCodeShareGone            ProblemCode = "share_gone"
+	ProblemCodeSlotInvalid          ProblemCode = "slot_invalid"
 	ProblemCodeTenantDisabled       ProblemCode = "tenant_disabled"
 	ProblemCodeTenantForbidden      ProblemCode = "tenant_forbidden"
 	ProblemCodeUnauthorized         ProblemCode = "unauthorized"
@@ -1078,6 +1328,10 @@ const (
 func (e ProblemCode) Valid() bool {
 	switch e {
 	case ProblemCodeConflict:
+		return true
+	case ProblemCodeDeviceLimit:
+		return true
+	case ProblemCodeDeviceMismatch:
 		return true
 	case ProblemCodeForbidden:
 		return true
@@ -1112,6 +1366,10 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeRateLimited:
 		return true
 	case ProblemCodeRequestTimeout:
+		return true
+	case ProblemCodeShareGone:
+		return true
+	case ProblemCodeSlotInvalid:
 		return true
 	case ProblemCodeTenantDisabled:
 		return true
@@ -1498,6 +1756,72 @@ func (e SessionWatchStageEventEvent) Valid() bool {
 	}
 }
 
+// Defines values for SharedMessageRole.
+const (
+	SharedMessageRoleAssistant SharedMessageRole = "assistant"
+	SharedMessageRoleUser      SharedMessageRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the SharedMessageRole enum.
+func (e SharedMessageRole) Valid() bool {
+	switch e {
+	case SharedMessageRoleAssistant:
+		return true
+	case SharedMessageRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SlotStatus.
+const (
+	SlotStatusActive     SlotStatus = "active"
+	SlotStatusDeprecated SlotStatus = "deprecated"
+)
+
+// Valid indicates whether the value is a known member of the SlotStatus enum.
+func (e SlotStatus) Valid() bool {
+	switch e {
+	case SlotStatusActive:
+		return true
+	case SlotStatusDeprecated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SlotType.
+const (
+	SlotTypeBoolean     SlotType = "boolean"
+	SlotTypeDate        SlotType = "date"
+	SlotTypeEnum        SlotType = "enum"
+	SlotTypeNumber      SlotType = "number"
+	SlotTypeString      SlotType = "string"
+	SlotTypeStringArray SlotType = "string_array"
+)
+
+// Valid indicates whether the value is a known member of the SlotType enum.
+func (e SlotType) Valid() bool {
+	switch e {
+	case SlotTypeBoolean:
+		return true
+	case SlotTypeDate:
+		return true
+	case SlotTypeEnum:
+		return true
+	case SlotTypeNumber:
+		return true
+	case SlotTypeString:
+		return true
+	case SlotTypeStringArray:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StageEventStage.
 const (
 	StageEventStageAuth        StageEventStage = "auth"
@@ -1561,6 +1885,8 @@ func (e StrategyAuditEntryAction) Valid() bool {
 // Defines values for StreamErrorCode.
 const (
 	StreamErrorCodeConflict             StreamErrorCode = "conflict"
+	StreamErrorCodeDeviceLimit          StreamErrorCode = "device_limit"
+	StreamErrorCodeDeviceMismatch       StreamErrorCode = "device_mismatch"
 	StreamErrorCodeForbidden            StreamErrorCode = "forbidden"
 	StreamErrorCodeHeaderTooLarge       StreamErrorCode = "header_too_large"
 	StreamErrorCodeIdempotencyMismatch  StreamErrorCode = "idempotency_mismatch"
@@ -1579,6 +1905,8 @@ const (
 	StreamErrorCodePayloadTooLarge      StreamErrorCode = "payload_too_large"
 	StreamErrorCodeRateLimited          StreamErrorCode = "rate_limited"
 	StreamErrorCodeRequestTimeout       StreamErrorCode = "request_timeout"
+	StreamErrorCodeShareGone            StreamErrorCode = "share_gone"
+	StreamErrorCodeSlotInvalid          StreamErrorCode = "slot_invalid"
 	StreamErrorCodeTenantDisabled       StreamErrorCode = "tenant_disabled"
 	StreamErrorCodeTenantForbidden      StreamErrorCode = "tenant_forbidden"
 	StreamErrorCodeUnauthorized         StreamErrorCode = "unauthorized"
@@ -1592,6 +1920,10 @@ const (
 func (e StreamErrorCode) Valid() bool {
 	switch e {
 	case StreamErrorCodeConflict:
+		return true
+	case StreamErrorCodeDeviceLimit:
+		return true
+	case StreamErrorCodeDeviceMismatch:
 		return true
 	case StreamErrorCodeForbidden:
 		return true
@@ -1628,6 +1960,10 @@ func (e StreamErrorCode) Valid() bool {
 	case StreamErrorCodeRateLimited:
 		return true
 	case StreamErrorCodeRequestTimeout:
+		return true
+	case StreamErrorCodeShareGone:
+		return true
+	case StreamErrorCodeSlotInvalid:
 		return true
 	case StreamErrorCodeTenantDisabled:
 		return true
@@ -1690,6 +2026,42 @@ func (e TransferReasonCode) Valid() bool {
 	case TransferReasonCodeNoEvidence:
 		return true
 	case TransferReasonCodeProviderUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportFormat.
+const (
+	ExportFormatCsv   ExportFormat = "csv"
+	ExportFormatJsonl ExportFormat = "jsonl"
+)
+
+// Valid indicates whether the value is a known member of the ExportFormat enum.
+func (e ExportFormat) Valid() bool {
+	switch e {
+	case ExportFormatCsv:
+		return true
+	case ExportFormatJsonl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportConversationsParamsFormat.
+const (
+	ExportConversationsParamsFormatCsv   ExportConversationsParamsFormat = "csv"
+	ExportConversationsParamsFormatJsonl ExportConversationsParamsFormat = "jsonl"
+)
+
+// Valid indicates whether the value is a known member of the ExportConversationsParamsFormat enum.
+func (e ExportConversationsParamsFormat) Valid() bool {
+	switch e {
+	case ExportConversationsParamsFormatCsv:
+		return true
+	case ExportConversationsParamsFormatJsonl:
 		return true
 	default:
 		return false
@@ -2236,7 +2608,8 @@ type ChatSession struct {
 	MessageCount int32 `json:"messageCount"`
 
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2261,7 +2634,8 @@ type ChatSessionCreateRequest struct {
 	CustomerRef *string `json:"customerRef,omitempty"`
 
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2280,7 +2654,8 @@ type ChatSessionMemory struct {
 	RecentTurns []MemoryTurn `json:"recentTurns"`
 
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2300,7 +2675,8 @@ type ChatSessionMemory struct {
 // ChatSessionSlots Example: {"slots":{"order_no":"A10086"}}
 type ChatSessionSlots struct {
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2473,6 +2849,15 @@ type Chunk struct {
 	// Index Example: 0
 	Index int32 `json:"index"`
 
+	// Kind `unit`: a piece of the document (a line, a question with its answer, a sentence, a table row).
+	// `generated_question`: a question the `kb_processing` model wrote for the unit's passage (see
+	// `QuestionGeneration`), listed after the document's units; a hit on it reads and cites the
+	// passage. Extensible: treat an unknown kind as `unit`.
+	//
+	//
+	// Example: unit
+	Kind ChunkKind `json:"kind"`
+
 	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
 	//
 	// Example: {"lang":"zh","product":"router"}
@@ -2495,6 +2880,14 @@ type Chunk struct {
 
 // ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
 type ChunkId = string
+
+// ChunkKind `unit`: a piece of the document (a line, a question with its answer, a sentence, a table row).
+// `generated_question`: a question the `kb_processing` model wrote for the unit's passage (see
+// `QuestionGeneration`), listed after the document's units; a hit on it reads and cites the
+// passage. Extensible: treat an unknown kind as `unit`.
+//
+// Example: unit
+type ChunkKind string
 
 // ChunkList defines model for ChunkList.
 type ChunkList struct {
@@ -2534,6 +2927,694 @@ type Citation struct {
 	// Score Example: 0.61
 	Score float64 `json:"score"`
 }
+
+// ConversationExportRow One line of `GET /admin/conversations/export?format=jsonl`.
+type ConversationExportRow struct {
+	// Answer The reply; null on the customer's rows.
+	//
+	// Example: Refunds reach your account within 3 working days.
+	Answer *string `json:"answer"`
+
+	// Channel Where the conversation happens (`web`, `app`, `wechat`, ...).
+	//
+	// Example: web
+	Channel ChatChannel `json:"channel"`
+
+	// Confidence Example: 0.72
+	Confidence *float64 `json:"confidence"`
+
+	// CreatedAt Example: 2026-11-22T08:00:01.123Z
+	CreatedAt time.Time `json:"createdAt"`
+	FlowId    *string   `json:"flowId"`
+	FlowStep  *int32    `json:"flowStep"`
+
+	// LatencyMs The sum of the reply's stage durations; null on the customer's rows.
+	//
+	// Example: 42.7
+	LatencyMs *float64 `json:"latencyMs"`
+
+	// MessageId Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MessageId MessageId `json:"messageId"`
+
+	// ResponseType Example: rag
+	ResponseType *ConversationExportRowResponseType `json:"responseType"`
+
+	// Role Example: assistant
+	Role   ConversationExportRowRole `json:"role"`
+	RuleId *string                   `json:"ruleId"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+
+	// ShouldTransfer Example: false
+	ShouldTransfer bool                       `json:"shouldTransfer"`
+	Sources        []ConversationExportSource `json:"sources"`
+
+	// Status Example: complete
+	Status          ConversationExportRowStatus `json:"status"`
+	TemplateId      *string                     `json:"templateId"`
+	TemplateVersion *int32                      `json:"templateVersion"`
+
+	// Text The customer's message; null on the assistant's rows.
+	Text    *string `json:"text"`
+	Thought *string `json:"thought"`
+
+	// TraceId Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TraceId *string `json:"traceId"`
+
+	// TransferCode As `ChatMessage.transferCode`.
+	TransferCode   *ConversationExportRowTransferCode `json:"transferCode"`
+	TransferReason *string                            `json:"transferReason"`
+}
+
+// ConversationExportRowResponseType Example: rag
+type ConversationExportRowResponseType string
+
+// ConversationExportRowRole Example: assistant
+type ConversationExportRowRole string
+
+// ConversationExportRowStatus Example: complete
+type ConversationExportRowStatus string
+
+// ConversationExportRowTransferCode As `ChatMessage.transferCode`.
+type ConversationExportRowTransferCode string
+
+// ConversationExportSource defines model for ConversationExportSource.
+type ConversationExportSource struct {
+	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
+	ChunkId string `json:"chunkId"`
+
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId string `json:"documentId"`
+
+	// DocumentName Example: 退款.pdf
+	DocumentName string `json:"documentName"`
+
+	// Page Example: 2
+	Page *int32 `json:"page"`
+
+	// Score Example: 0.82
+	Score float64 `json:"score"`
+}
+
+// ConversationList defines model for ConversationList.
+type ConversationList struct {
+	Items      []ConversationSummary `json:"items"`
+	NextCursor *string               `json:"nextCursor"`
+}
+
+// ConversationQuestion The customer's message a reply answered; null for a reply no message asked for (a flow's timeout).
+type ConversationQuestion struct {
+	// Content Example: How long does a refund take?
+	Content string `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id MessageId `json:"id"`
+}
+
+// ConversationSummary defines model for ConversationSummary.
+type ConversationSummary struct {
+	// CustomerMessages Example: 3
+	CustomerMessages int64 `json:"customerMessages"`
+
+	// FirstMessageAt Example: 2026-11-22T08:00:00Z
+	FirstMessageAt time.Time `json:"firstMessageAt"`
+
+	// Handoffs Example: 1
+	Handoffs int64 `json:"handoffs"`
+
+	// LastMessageAt Example: 2026-11-22T08:03:10Z
+	LastMessageAt time.Time `json:"lastMessageAt"`
+
+	// Messages The session's messages in the range.
+	//
+	// Example: 6
+	Messages int64 `json:"messages"`
+
+	// Replies Example: 3
+	Replies int64       `json:"replies"`
+	Session ChatSession `json:"session"`
+}
+
+// ConversationTrace defines model for ConversationTrace.
+type ConversationTrace struct {
+	// LatencyMs The sum of the stage durations.
+	//
+	// Example: 42.7
+	LatencyMs  float64           `json:"latencyMs"`
+	Monitoring MessageMonitoring `json:"monitoring"`
+
+	// Question The customer's message a reply answered; null for a reply no message asked for (a flow's timeout).
+	Question *ConversationQuestion `json:"question"`
+	Reply    ChatMessage           `json:"reply"`
+	Session  ChatSession           `json:"session"`
+
+	// TemplateVersions The prompt template version the reply was rendered with, as it is stored (versions are
+	// immutable); empty when the built-in instruction was used or the template was deleted.
+	TemplateVersions []PromptTemplateVersion `json:"templateVersions"`
+
+	// ToolTraces The tool calls made for the reply, in the order made.
+	ToolTraces []ChatToolTrace `json:"toolTraces"`
+
+	// TraceId Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TraceId TraceId `json:"traceId"`
+}
+
+// DashboardBucket defines model for DashboardBucket.
+type DashboardBucket struct {
+	// CustomerMessages Example: 60
+	CustomerMessages int64 `json:"customerMessages"`
+
+	// Handoffs Example: 4
+	Handoffs int64 `json:"handoffs"`
+
+	// LatencyMeanMs Example: 35.5
+	LatencyMeanMs *float64 `json:"latencyMeanMs"`
+
+	// LatencyP95Ms Example: 120.4
+	LatencyP95Ms *float64 `json:"latencyP95Ms"`
+
+	// Replies Example: 60
+	Replies int64 `json:"replies"`
+
+	// Start The start of the bucket's UTC hour or day.
+	//
+	// Example: 2026-11-21T00:00:00Z
+	Start time.Time `json:"start"`
+}
+
+// DashboardConfidence The confidence of the replies that have one. Percentiles are nearest-rank percentiles read
+// from 0.01-wide buckets (1 is a bucket of its own): the value given is the mean of the
+// confidences in the bucket holding the rank, so it is within 0.01 of the exact one. Null
+// when no reply has a confidence.
+type DashboardConfidence struct {
+	// Mean Example: 0.74
+	Mean *float64 `json:"mean"`
+
+	// P50 Example: 0.78
+	P50 *float64 `json:"p50"`
+
+	// P95 Example: 1
+	P95 *float64 `json:"p95"`
+
+	// Replies Example: 380
+	Replies int64 `json:"replies"`
+}
+
+// DashboardDocumentCount defines model for DashboardDocumentCount.
+type DashboardDocumentCount struct {
+	// Count Example: 40
+	Count int64 `json:"count"`
+
+	// Status `stale`: indexed with an embedding model that is no longer the configured one; re-index it.
+	//
+	// Example: ready
+	Status DocumentStatus `json:"status"`
+}
+
+// DashboardDocuments The tenant's documents now (not limited to the range).
+type DashboardDocuments struct {
+	// ByStatus Every status, in the order of the `DocumentStatus` enum.
+	ByStatus []DashboardDocumentCount `json:"byStatus"`
+
+	// Total Example: 42
+	Total int64 `json:"total"`
+}
+
+// DashboardGranularity Example: day
+type DashboardGranularity string
+
+// DashboardGuardrails defines model for DashboardGuardrails.
+type DashboardGuardrails struct {
+	// Blocks Hits whose action blocked the answer.
+	//
+	// Example: 3
+	Blocks int64 `json:"blocks"`
+
+	// Hits Example: 14
+	Hits int64 `json:"hits"`
+
+	// InputHits Example: 2
+	InputHits int64 `json:"inputHits"`
+
+	// OutputHits Example: 12
+	OutputHits int64 `json:"outputHits"`
+
+	// Transfers Hits whose action handed the conversation over.
+	//
+	// Example: 2
+	Transfers int64 `json:"transfers"`
+}
+
+// DashboardHandoffReason defines model for DashboardHandoffReason.
+type DashboardHandoffReason struct {
+	// Count Example: 12
+	Count int64 `json:"count"`
+
+	// TransferCode The stable category of the reason (as `ChatMessage.transferCode`); extensible.
+	//
+	// Example: low_score
+	TransferCode DashboardHandoffReasonTransferCode `json:"transferCode"`
+
+	// TransferReason The replies' `transferReason`, as stored.
+	//
+	// Example: low_score
+	TransferReason string `json:"transferReason"`
+}
+
+// DashboardHandoffReasonTransferCode The stable category of the reason (as `ChatMessage.transferCode`); extensible.
+//
+// Example: low_score
+type DashboardHandoffReasonTransferCode string
+
+// DashboardHandoffs defines model for DashboardHandoffs.
+type DashboardHandoffs struct {
+	// ByReason The 50 most frequent reasons, most frequent first (equal counts by reason).
+	ByReason []DashboardHandoffReason `json:"byReason"`
+
+	// Count Replies with `shouldTransfer`.
+	//
+	// Example: 30
+	Count int64 `json:"count"`
+
+	// Rate `count` divided by all replies; 0 when there were none.
+	//
+	// Example: 0.0714
+	Rate float64 `json:"rate"`
+}
+
+// DashboardIndexJobs The tenant's index jobs now (not limited to the range).
+type DashboardIndexJobs struct {
+	// ByState Every state, in the order of the `IndexJobState` enum.
+	ByState []DashboardJobCount `json:"byState"`
+
+	// Total Example: 45
+	Total int64 `json:"total"`
+}
+
+// DashboardIntentRule defines model for DashboardIntentRule.
+type DashboardIntentRule struct {
+	// Hits Example: 96
+	Hits int64 `json:"hits"`
+
+	// Name The rule's name; null when the rule was deleted since.
+	//
+	// Example: Opening hours
+	Name *string `json:"name"`
+
+	// RuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId IntentRuleId `json:"ruleId"`
+}
+
+// DashboardJobCount defines model for DashboardJobCount.
+type DashboardJobCount struct {
+	// Count Example: 41
+	Count int64 `json:"count"`
+
+	// State Example: embedding
+	State IndexJobState `json:"state"`
+}
+
+// DashboardLatency Reply latency: the sum of a reply's stage durations, from its request's arrival to the
+// reply stored. Percentiles are nearest-rank percentiles read from buckets 5% wide (from
+// 0.1 ms): the value given is the mean of the latencies in the bucket holding the rank, so
+// it is within 5% of the exact one. Null when there were no replies.
+type DashboardLatency struct {
+	// MeanMs Example: 38.2
+	MeanMs *float64 `json:"meanMs"`
+
+	// P50Ms Example: 21.7
+	P50Ms *float64 `json:"p50Ms"`
+
+	// P95Ms Example: 140.3
+	P95Ms *float64 `json:"p95Ms"`
+
+	// Replies Example: 420
+	Replies int64 `json:"replies"`
+}
+
+// DashboardModelTokens defines model for DashboardModelTokens.
+type DashboardModelTokens struct {
+	// Model The model that generated the replies, as their monitoring names it.
+	//
+	// Example: offline-extractive
+	Model string `json:"model"`
+
+	// Replies Example: 250
+	Replies int64 `json:"replies"`
+
+	// TokensIn Example: 203000
+	TokensIn int64 `json:"tokensIn"`
+
+	// TokensOut Example: 16000
+	TokensOut int64 `json:"tokensOut"`
+}
+
+// DashboardReplies The assistant's replies by `responseType`.
+type DashboardReplies struct {
+	// Fixed Example: 120
+	Fixed int64 `json:"fixed"`
+
+	// Flow Example: 20
+	Flow int64 `json:"flow"`
+
+	// Rag Example: 250
+	Rag int64 `json:"rag"`
+
+	// Total Example: 420
+	Total int64 `json:"total"`
+
+	// Transfer Example: 30
+	Transfer int64 `json:"transfer"`
+}
+
+// DashboardStats defines model for DashboardStats.
+type DashboardStats struct {
+	// Confidence The confidence of the replies that have one. Percentiles are nearest-rank percentiles read
+	// from 0.01-wide buckets (1 is a bucket of its own): the value given is the mean of the
+	// confidences in the bucket holding the rank, so it is within 0.01 of the exact one. Null
+	// when no reply has a confidence.
+	Confidence DashboardConfidence `json:"confidence"`
+
+	// CustomerMessages Example: 430
+	CustomerMessages int64 `json:"customerMessages"`
+
+	// Documents The tenant's documents now (not limited to the range).
+	Documents DashboardDocuments `json:"documents"`
+
+	// From The range's start, widened to a whole hour.
+	//
+	// Example: 2026-11-15T08:00:00Z
+	From time.Time `json:"from"`
+
+	// Granularity Example: day
+	Granularity DashboardGranularity `json:"granularity"`
+	Guardrails  DashboardGuardrails  `json:"guardrails"`
+	Handoffs    DashboardHandoffs    `json:"handoffs"`
+
+	// IndexJobs The tenant's index jobs now (not limited to the range).
+	IndexJobs DashboardIndexJobs `json:"indexJobs"`
+
+	// Latency Reply latency: the sum of a reply's stage durations, from its request's arrival to the
+	// reply stored. Percentiles are nearest-rank percentiles read from buckets 5% wide (from
+	// 0.1 ms): the value given is the mean of the latencies in the bucket holding the rank, so
+	// it is within 5% of the exact one. Null when there were no replies.
+	Latency DashboardLatency `json:"latency"`
+
+	// Replies The assistant's replies by `responseType`.
+	Replies DashboardReplies `json:"replies"`
+
+	// RolledUpTo Records before this come from the hourly roll-ups, later ones are computed live; null when nothing of the tenant is rolled up yet.
+	//
+	// Example: 2026-11-22T08:50:00Z
+	RolledUpTo *time.Time `json:"rolledUpTo"`
+
+	// Series One bucket per UTC hour or day of the range, oldest first, empty ones included.
+	Series []DashboardBucket `json:"series"`
+
+	// Sessions Sessions started in the range.
+	//
+	// Example: 120
+	Sessions int64 `json:"sessions"`
+
+	// To The range's end (exclusive), widened to a whole hour.
+	//
+	// Example: 2026-11-22T09:00:00Z
+	To time.Time `json:"to"`
+
+	// Tokens Tokens by model, most replies first (the 100 models with the most).
+	Tokens []DashboardModelTokens `json:"tokens"`
+
+	// TopIntentRules The 10 intent rules with the most hits in the range, most first.
+	TopIntentRules []DashboardIntentRule `json:"topIntentRules"`
+
+	// TopUnanswered The 10 most frequent handed-off customer messages (normalised), most first.
+	TopUnanswered []DashboardUnanswered `json:"topUnanswered"`
+}
+
+// DashboardUnanswered defines model for DashboardUnanswered.
+type DashboardUnanswered struct {
+	// Count Example: 7
+	Count int64 `json:"count"`
+
+	// Text A handed-off customer message, normalised: NFKC, lower case, punctuation removed, runs of
+	// white space as one space, at most 200 characters.
+	//
+	//
+	// Example: can i pay with bitcoin
+	Text string `json:"text"`
+}
+
+// DecompositionContent Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+type DecompositionContent struct {
+	// Instruction What the model is told before the targets and the message.
+	//
+	// Example: Extract what the customer says about their order and product.
+	Instruction string                `json:"instruction"`
+	Targets     []DecompositionTarget `json:"targets"`
+}
+
+// DecompositionPreview Example: {"metadata":{"product":"router"},"method":"fallback","modelError":null,"refused":[],"skipped":[],"slots":{"order_no":"A10086"},"templateId":"dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","version":3}
+type DecompositionPreview struct {
+	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	Metadata Metadata `json:"metadata"`
+
+	// Method `model`: the `kb_processing` model answered; `fallback`: the extractive fallback ran.
+	//
+	// Example: fallback
+	Method DecompositionPreviewMethod `json:"method"`
+
+	// ModelError Why the model's answer was not used (the fallback ran instead); null when it was, or no model is configured.
+	ModelError *string `json:"modelError"`
+
+	// Refused Extracted values that the slot definitions or metadata fields refused.
+	Refused []DecompositionRefusal `json:"refused"`
+
+	// Skipped The version's targets that name no `active` slot definition or usable document metadata field of the tenant, so nothing fills them.
+	Skipped []DecompositionTargetRef `json:"skipped"`
+
+	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
+	//
+	//
+	// Example: {"order_no":"A10086","product":"router"}
+	Slots SlotValues `json:"slots"`
+
+	// TemplateId Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TemplateId DecompositionTemplateId `json:"templateId"`
+
+	// Version Example: 3
+	Version int32 `json:"version"`
+}
+
+// DecompositionPreviewMethod `model`: the `kb_processing` model answered; `fallback`: the extractive fallback ran.
+//
+// Example: fallback
+type DecompositionPreviewMethod string
+
+// DecompositionPreviewRequest Example: {"message":"My order A10086 has a broken router."}
+type DecompositionPreviewRequest struct {
+	// Message A sample customer message.
+	//
+	// Example: My order A10086 has a broken router.
+	Message string `json:"message"`
+
+	// Version The content version to run; default the published one, else the latest.
+	//
+	// Example: 3
+	Version *int32 `json:"version,omitempty"`
+}
+
+// DecompositionRefusal defines model for DecompositionRefusal.
+type DecompositionRefusal struct {
+	// Key Example: order_no
+	Key string `json:"key"`
+
+	// Kind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+	//
+	// Example: slot
+	Kind DecompositionTargetKind `json:"kind"`
+
+	// Reason Example: must match ^[A-Z][0-9]{5}$
+	Reason string `json:"reason"`
+
+	// Value The value as extracted (JSON text when it was not a string).
+	//
+	// Example: 12
+	Value string `json:"value"`
+}
+
+// DecompositionTarget Example: {"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"}
+type DecompositionTarget struct {
+	// Description What the value is, for the model.
+	//
+	// Example: The order number, a letter and five digits.
+	Description *string `json:"description,omitempty"`
+
+	// Examples Example values; the extractive fallback also looks for them in the message.
+	//
+	// Example: ["A10086"]
+	Examples *[]string `json:"examples,omitempty"`
+
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Kind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+	//
+	// Example: slot
+	Kind DecompositionTargetKind `json:"kind"`
+}
+
+// DecompositionTargetKind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+//
+// Example: slot
+type DecompositionTargetKind string
+
+// DecompositionTargetRef Example: {"key":"order_no","kind":"slot"}
+type DecompositionTargetRef struct {
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Kind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+	//
+	// Example: slot
+	Kind DecompositionTargetKind `json:"kind"`
+}
+
+// DecompositionTemplate defines model for DecompositionTemplate.
+type DecompositionTemplate struct {
+	// Active This is the tenant's active template, the one the dialogue uses.
+	//
+	// Example: true
+	Active bool `json:"active"`
+
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Description Example: Fills the order number and the product.
+	Description string `json:"description"`
+
+	// Id Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id DecompositionTemplateId `json:"id"`
+
+	// LatestVersion The newest content version.
+	//
+	// Example: 3
+	LatestVersion int32 `json:"latestVersion"`
+
+	// Name Example: Orders and products
+	Name string `json:"name"`
+
+	// PublishedVersion The published content version; null until one is published.
+	//
+	// Example: 2
+	PublishedVersion *int32 `json:"publishedVersion"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// DecompositionTemplateCreateRequest Example: {"content":{"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]},"description":"Fills the order number and the product.","name":"Orders and products"}
+type DecompositionTemplateCreateRequest struct {
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// Description Example: Fills the order number and the product.
+	Description *string `json:"description,omitempty"`
+
+	// Name Example: Orders and products
+	Name string `json:"name"`
+}
+
+// DecompositionTemplateId Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type DecompositionTemplateId = string
+
+// DecompositionTemplateList defines model for DecompositionTemplateList.
+type DecompositionTemplateList struct {
+	Items      []DecompositionTemplate `json:"items"`
+	NextCursor *string                 `json:"nextCursor"`
+}
+
+// DecompositionTemplateUpdateRequest Example: {"content":{"instruction":"Extract the order number and the product the customer names; leave out what they do not say.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]},"description":"Fills the order number and the product.","name":"Orders and products","version":1}
+type DecompositionTemplateUpdateRequest struct {
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// Description Example: Fills the order number and the product.
+	Description string `json:"description"`
+
+	// Name Example: Orders and products
+	Name string `json:"name"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// DecompositionTemplateVersion defines model for DecompositionTemplateVersion.
+type DecompositionTemplateVersion struct {
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// LastPublishedAt When it last became the published version; null if it never was.
+	//
+	// Example: 2026-11-22T08:05:00Z
+	LastPublishedAt *time.Time `json:"lastPublishedAt"`
+
+	// Published This is the template's published version.
+	//
+	// Example: true
+	Published bool `json:"published"`
+
+	// TemplateId Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TemplateId DecompositionTemplateId `json:"templateId"`
+
+	// Version Example: 2
+	Version int32 `json:"version"`
+}
+
+// DecompositionTemplateVersionList defines model for DecompositionTemplateVersionList.
+type DecompositionTemplateVersionList struct {
+	Items      []DecompositionTemplateVersion `json:"items"`
+	NextCursor *string                        `json:"nextCursor"`
+}
+
+// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+//
+// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+type DeviceId = string
+
+// DeviceToken `sd_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sd_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI
+type DeviceToken = string
 
 // DialogueGuardHit Example: {"action":"mask","category":"","kind":"word","pattern":"competitor","refId":"fw_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","stage":"output"}
 type DialogueGuardHit struct {
@@ -2614,7 +3695,9 @@ type DialogueToolTraceTool string
 
 // Document defines model for Document.
 type Document struct {
-	// ChunkCount Example: 12
+	// ChunkCount The document's units (chunks of kind `unit`); generated questions are not counted.
+	//
+	// Example: 12
 	ChunkCount int32 `json:"chunkCount"`
 
 	// CreatedAt Example: 2026-11-22T08:00:00Z
@@ -2666,6 +3749,11 @@ type DocumentAccepted struct {
 	Document Document `json:"document"`
 	Job      IndexJob `json:"job"`
 
+	// ProposedMetadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	ProposedMetadata Metadata `json:"proposedMetadata"`
+
 	// Warnings E.g. deprecated metadata fields that were accepted.
 	//
 	// Example: ["metadata field \"region\" is deprecated"]
@@ -2706,6 +3794,14 @@ type DocumentUploadForm struct {
 	//
 	// Example: {"product": "router", "lang": "zh"}
 	Metadata *string `json:"metadata,omitempty"`
+
+	// ProposeMetadata Ask the tenant's active decomposition template to propose metadata from the file (see the
+	// `decomposition-templates` tag); `metadata` wins over a proposal. Without an active
+	// template nothing is proposed.
+	//
+	//
+	// Example: true
+	ProposeMetadata *bool `json:"proposeMetadata,omitempty"`
 }
 
 // EmbeddingConfig defines model for EmbeddingConfig.
@@ -3956,6 +5052,21 @@ type KnowledgeBase struct {
 	// Name Example: Refund policy
 	Name string `json:"name"`
 
+	// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+	// false). When on and the tenant configured a `kb_processing` model (`PUT
+	// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+	// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+	// `generated_question`) that lead to their passage: a customer question worded like a
+	// generated one finds the passage, and the reply cites and quotes the passage, not the
+	// question. With the offline model nothing is generated and no model is called. A passage the
+	// model fails on is indexed without questions. A change applies to documents indexed
+	// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+	// an update (absent keeps the current value).
+	//
+	//
+	// Example: false
+	QuestionGeneration QuestionGeneration `json:"questionGeneration"`
+
 	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
 	//
 	// Example: acme
@@ -3977,6 +5088,21 @@ type KnowledgeBaseCreateRequest struct {
 
 	// Name Example: Refund policy
 	Name string `json:"name"`
+
+	// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+	// false). When on and the tenant configured a `kb_processing` model (`PUT
+	// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+	// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+	// `generated_question`) that lead to their passage: a customer question worded like a
+	// generated one finds the passage, and the reply cites and quotes the passage, not the
+	// question. With the offline model nothing is generated and no model is called. A passage the
+	// model fails on is indexed without questions. A change applies to documents indexed
+	// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+	// an update (absent keeps the current value).
+	//
+	//
+	// Example: false
+	QuestionGeneration *QuestionGeneration `json:"questionGeneration,omitempty"`
 }
 
 // KnowledgeBaseId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
@@ -3990,13 +5116,28 @@ type KnowledgeBaseList struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// KnowledgeBaseUpdateRequest Example: {"description":"Refunds, returns and exchanges.","name":"Refund policy","version":1}
+// KnowledgeBaseUpdateRequest Example: {"description":"Refunds, returns and exchanges.","name":"Refund policy","questionGeneration":true,"version":1}
 type KnowledgeBaseUpdateRequest struct {
 	// Description Example: Refunds, returns and exchanges.
 	Description string `json:"description"`
 
 	// Name Example: Refund policy
 	Name string `json:"name"`
+
+	// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+	// false). When on and the tenant configured a `kb_processing` model (`PUT
+	// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+	// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+	// `generated_question`) that lead to their passage: a customer question worded like a
+	// generated one finds the passage, and the reply cites and quotes the passage, not the
+	// question. With the offline model nothing is generated and no model is called. A passage the
+	// model fails on is indexed without questions. A change applies to documents indexed
+	// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+	// an update (absent keeps the current value).
+	//
+	//
+	// Example: false
+	QuestionGeneration *QuestionGeneration `json:"questionGeneration,omitempty"`
 
 	// Version Optimistic-concurrency version; goes up by one on every change.
 	//
@@ -4775,6 +5916,20 @@ type PromptVariableKind string
 // PromptVariableName Example: brand_voice
 type PromptVariableName = string
 
+// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+// false). When on and the tenant configured a `kb_processing` model (`PUT
+// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+// `generated_question`) that lead to their passage: a customer question worded like a
+// generated one finds the passage, and the reply cites and quotes the passage, not the
+// question. With the offline model nothing is generated and no model is called. A passage the
+// model fails on is indexed without questions. A change applies to documents indexed
+// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+// an update (absent keeps the current value).
+//
+// Example: false
+type QuestionGeneration = bool
+
 // RagCandidate defines model for RagCandidate.
 type RagCandidate struct {
 	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
@@ -5270,7 +6425,8 @@ type ScriptFlowDescription = string
 // width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
 // the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
 // answer passes. The slot receives the option as written, else the regex's first group, else what
-// the regex matched, else the trimmed answer.
+// the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
+// tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.
 //
 // Example: {"max_retries":1,"options":["Return","Exchange"],"retry_prompt":"Please answer return or exchange.","slot":"kind"}
 type ScriptFlowExpect struct {
@@ -5290,7 +6446,7 @@ type ScriptFlowExpect struct {
 	// Regex Example: ^\d{8}$
 	Regex *string `json:"regex,omitempty"`
 
-	// RetryPrompt Sent after a failed answer; empty repeats the prompt.
+	// RetryPrompt Sent after a failed answer; empty repeats the prompt (or asks with the slot definition's `prompt` when the definition refused the value).
 	//
 	// Example: Please answer return or exchange.
 	RetryPrompt *string `json:"retry_prompt,omitempty"`
@@ -5402,7 +6558,8 @@ type ScriptFlowStep struct {
 	// width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
 	// the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
 	// answer passes. The slot receives the option as written, else the regex's first group, else what
-	// the regex matched, else the trimmed answer.
+	// the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
+	// tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.
 	//
 	//
 	// Example: {"max_retries":1,"options":["Return","Exchange"],"retry_prompt":"Please answer return or exchange.","slot":"kind"}
@@ -5571,8 +6728,354 @@ type SessionWatchStageEvent struct {
 // SessionWatchStageEventEvent defines model for SessionWatchStageEvent.Event.
 type SessionWatchStageEventEvent string
 
+// Share defines model for Share.
+type Share struct {
+	// Active Open now, neither revoked nor expired.
+	//
+	// Example: true
+	Active bool `json:"active"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Devices The devices bound so far, oldest first.
+	Devices []ShareDevice `json:"devices"`
+
+	// ExpiresAt Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Id Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id ShareId `json:"id"`
+
+	// MaxDevices Example: 2
+	MaxDevices int32      `json:"maxDevices"`
+	RevokedAt  *time.Time `json:"revokedAt"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+}
+
+// ShareCreateRequest Example: {"expiresInSeconds":86400,"maxDevices":2}
+type ShareCreateRequest struct {
+	// ExpiresInSeconds How long the link stays open, 60 s to 90 days; 7 days when left out.
+	//
+	// Example: 86400
+	ExpiresInSeconds *int32 `json:"expiresInSeconds,omitempty"`
+
+	// MaxDevices How many devices may bind to the link.
+	//
+	// Example: 2
+	MaxDevices *int32 `json:"maxDevices,omitempty"`
+}
+
+// ShareCreated defines model for ShareCreated.
+type ShareCreated struct {
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// ExpiresAt Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Id Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id ShareId `json:"id"`
+
+	// MaxDevices Example: 2
+	MaxDevices int32 `json:"maxDevices"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+
+	// Token `sh_` followed by 43 base62 characters (256 random bits).
+	//
+	// Example: sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+	Token ShareToken `json:"token"`
+
+	// Url The page's address, to hand to the customer; shown once.
+	//
+	// Example: http://localhost:3000/share/sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+	Url string `json:"url"`
+}
+
+// ShareDevice defines model for ShareDevice.
+type ShareDevice struct {
+	// BoundAt Example: 2026-11-22T08:01:00Z
+	BoundAt time.Time `json:"boundAt"`
+
+	// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+	//
+	// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+	DeviceId DeviceId `json:"deviceId"`
+}
+
+// ShareDeviceBindRequest Example: {"deviceId":"7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b"}
+type ShareDeviceBindRequest struct {
+	// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+	//
+	// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+	DeviceId DeviceId `json:"deviceId"`
+}
+
+// ShareDeviceBinding defines model for ShareDeviceBinding.
+type ShareDeviceBinding struct {
+	// BoundAt Example: 2026-11-22T08:01:00Z
+	BoundAt time.Time `json:"boundAt"`
+
+	// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+	//
+	// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+	DeviceId DeviceId `json:"deviceId"`
+
+	// DeviceToken `sd_` followed by 43 base62 characters (256 random bits).
+	//
+	// Example: sd_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI
+	DeviceToken DeviceToken `json:"deviceToken"`
+
+	// ExpiresAt When the link, and so the binding, expires.
+	//
+	// Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// ShareId Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ShareId = string
+
+// ShareList defines model for ShareList.
+type ShareList struct {
+	Items      []Share `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// SharePage defines model for SharePage.
+type SharePage struct {
+	// ExpiresAt When the link expires.
+	//
+	// Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Items A page of the conversation's messages, oldest first.
+	Items []SharedMessage `json:"items"`
+
+	// NextCursor Continues the messages.
+	NextCursor *string `json:"nextCursor"`
+}
+
+// ShareToken `sh_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+type ShareToken = string
+
+// SharedMessage defines model for SharedMessage.
+type SharedMessage struct {
+	// Answer The assistant's answer, without its reasoning; null on the customer's.
+	//
+	// Example: Refunds reach your account within 3 working days.
+	Answer *string `json:"answer"`
+
+	// CreatedAt Example: 2026-11-22T08:00:01Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id MessageId `json:"id"`
+
+	// Role Example: assistant
+	Role SharedMessageRole `json:"role"`
+
+	// ShouldTransfer The reply handed the conversation to a human.
+	//
+	// Example: false
+	ShouldTransfer bool `json:"shouldTransfer"`
+
+	// Sources The evidence the answer cites; empty on the customer's messages.
+	Sources []ChatMessageSource `json:"sources"`
+
+	// Text The customer's message; null on the assistant's.
+	Text *string `json:"text"`
+
+	// Thought The assistant's reasoning, kept apart from the answer; null when there was none.
+	Thought *string `json:"thought"`
+}
+
+// SharedMessageRole Example: assistant
+type SharedMessageRole string
+
+// SlotDefinition defines model for SlotDefinition.
+type SlotDefinition struct {
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Description Example: The order the conversation is about.
+	Description string `json:"description"`
+
+	// EnumValues Example: []
+	EnumValues []string `json:"enumValues"`
+
+	// Id Example: slot_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id SlotDefinitionId `json:"id"`
+
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Label Example: Order number
+	Label string `json:"label"`
+
+	// MetadataFieldId The metadata field whose filter the value feeds; null for none.
+	MetadataFieldId *string `json:"metadataFieldId"`
+
+	// Pattern An RE2 pattern the whole value (each item of a `string_array`) must match; null for none.
+	//
+	// Example: ^[A-Z][0-9]{5}$
+	Pattern *string `json:"pattern"`
+
+	// Prompt What to ask the customer for the value; a flow step whose answer the definition refuses asks with it when the step has no `retry_prompt`.
+	//
+	// Example: What is your order number (a letter and five digits)?
+	Prompt string `json:"prompt"`
+
+	// Required A client should ask for it (with `prompt`) before the conversation goes far; the service does not refuse a session without it.
+	//
+	// Example: true
+	Required bool `json:"required"`
+
+	// Status `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+	// accepted in sessions (stored conversations keep working), neither listed nor filled.
+	//
+	//
+	// Example: active
+	Status SlotStatus `json:"status"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// Type How a value is read and stored (see the `slots` tag).
+	//
+	// Example: string
+	Type SlotType `json:"type"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// SlotDefinitionCreateRequest Example: {"enumValues":["router","camera"],"key":"product","label":"Product","prompt":"Which product is it about, the router or the camera?","type":"enum"}
+type SlotDefinitionCreateRequest struct {
+	// Description Example: The product the customer asks about.
+	Description *string `json:"description,omitempty"`
+
+	// EnumValues Required, non-empty, for type `enum`; not allowed for other types.
+	//
+	// Example: ["router","camera"]
+	EnumValues *[]string `json:"enumValues,omitempty"`
+
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Label Example: Product
+	Label *string `json:"label,omitempty"`
+
+	// MetadataFieldId Example: mf_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MetadataFieldId *MetadataFieldId `json:"metadataFieldId,omitempty"`
+
+	// Pattern An RE2 pattern the whole value must match; `string` and `string_array` only.
+	//
+	// Example: ^[a-z]+$
+	Pattern *string `json:"pattern,omitempty"`
+
+	// Prompt Example: Which product is it about, the router or the camera?
+	Prompt *string `json:"prompt,omitempty"`
+
+	// Required Example: false
+	Required *bool `json:"required,omitempty"`
+
+	// Status `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+	// accepted in sessions (stored conversations keep working), neither listed nor filled.
+	//
+	//
+	// Example: active
+	Status *SlotStatus `json:"status,omitempty"`
+
+	// Type How a value is read and stored (see the `slots` tag).
+	//
+	// Example: string
+	Type SlotType `json:"type"`
+}
+
+// SlotDefinitionId Example: slot_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type SlotDefinitionId = string
+
+// SlotDefinitionList defines model for SlotDefinitionList.
+type SlotDefinitionList struct {
+	Items      []SlotDefinition `json:"items"`
+	NextCursor *string          `json:"nextCursor"`
+}
+
+// SlotDefinitionUpdateRequest Example: {"description":"The order the conversation is about.","enumValues":[],"label":"Order number","metadataFieldId":null,"pattern":"^[A-Z][0-9]{5}$","prompt":"What is your order number (a letter and five digits)?","required":true,"status":"active","type":"string","version":1}
+type SlotDefinitionUpdateRequest struct {
+	// Description Example: The order the conversation is about.
+	Description string `json:"description"`
+
+	// EnumValues Example: []
+	EnumValues []string `json:"enumValues"`
+
+	// Label Example: Order number
+	Label           string  `json:"label"`
+	MetadataFieldId *string `json:"metadataFieldId"`
+
+	// Pattern Example: ^[A-Z][0-9]{5}$
+	Pattern *string `json:"pattern"`
+
+	// Prompt Example: What is your order number (a letter and five digits)?
+	Prompt string `json:"prompt"`
+
+	// Required Example: true
+	Required bool `json:"required"`
+
+	// Status `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+	// accepted in sessions (stored conversations keep working), neither listed nor filled.
+	//
+	//
+	// Example: active
+	Status SlotStatus `json:"status"`
+
+	// Type How a value is read and stored (see the `slots` tag).
+	//
+	// Example: string
+	Type SlotType `json:"type"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// SlotKey The slot's name in a session's slots.
+//
+// Example: order_no
+type SlotKey = string
+
+// SlotStatus `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+// accepted in sessions (stored conversations keep working), neither listed nor filled.
+//
+// Example: active
+type SlotStatus string
+
+// SlotType How a value is read and stored (see the `slots` tag).
+//
+// Example: string
+type SlotType string
+
 // SlotValues Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+// definitions, names and values follow them (see the `slots` tag).
 //
 // Example: {"order_no":"A10086","product":"router"}
 type SlotValues = map[string]string
@@ -5806,6 +7309,23 @@ type TenantRateLimits struct {
 	PerTenantPerMinute *int32 `json:"perTenantPerMinute,omitempty"`
 }
 
+// TenantRetention How long the tenant's records are kept. Monitoring records (intent rule hits and evaluations,
+// flow events, prompt renders, guardrail hits, retrieval events, reply events) and the
+// dashboard's hourly figures older than `monitoringDays` are deleted (default 90), so monitoring
+// and the dashboard cover at most the last `monitoringDays` days. Chat messages older than `messageDays` are deleted with their tool
+// traces, and sessions idle that long with no message left go too; `null` (the default) keeps
+// messages. A background purge applies the settings, in small batches, within about an hour of
+// a record's expiry. In a settings update, leaving `retention` out keeps the current values.
+//
+// Example: {"messageDays":365,"monitoringDays":90}
+type TenantRetention struct {
+	// MessageDays Days a chat message is kept; null keeps messages.
+	MessageDays *int32 `json:"messageDays"`
+
+	// MonitoringDays Example: 90
+	MonitoringDays int32 `json:"monitoringDays"`
+}
+
 // TenantSettings defines model for TenantSettings.
 type TenantSettings struct {
 	// FrontendBaseUrl Base of share-page links (`frontend_base_url` + `/share/` + token). Defaults to the service's `FRONTEND_BASE_URL`.
@@ -5846,6 +7366,18 @@ type TenantSettings struct {
 	//
 	// Example: 0.3
 	MinTopScore float64 `json:"minTopScore"`
+
+	// Retention How long the tenant's records are kept. Monitoring records (intent rule hits and evaluations,
+	// flow events, prompt renders, guardrail hits, retrieval events, reply events) and the
+	// dashboard's hourly figures older than `monitoringDays` are deleted (default 90), so monitoring
+	// and the dashboard cover at most the last `monitoringDays` days. Chat messages older than `messageDays` are deleted with their tool
+	// traces, and sessions idle that long with no message left go too; `null` (the default) keeps
+	// messages. A background purge applies the settings, in small batches, within about an hour of
+	// a record's expiry. In a settings update, leaving `retention` out keeps the current values.
+	//
+	//
+	// Example: {"messageDays":365,"monitoringDays":90}
+	Retention TenantRetention `json:"retention"`
 
 	// RetrievalScoreThreshold Hits scoring below this are dropped before ranking.
 	//
@@ -5909,6 +7441,18 @@ type TenantSettingsUpdateRequest struct {
 	// MinTopScore Example: 0.3
 	MinTopScore float64 `json:"minTopScore"`
 
+	// Retention How long the tenant's records are kept. Monitoring records (intent rule hits and evaluations,
+	// flow events, prompt renders, guardrail hits, retrieval events, reply events) and the
+	// dashboard's hourly figures older than `monitoringDays` are deleted (default 90), so monitoring
+	// and the dashboard cover at most the last `monitoringDays` days. Chat messages older than `messageDays` are deleted with their tool
+	// traces, and sessions idle that long with no message left go too; `null` (the default) keeps
+	// messages. A background purge applies the settings, in small batches, within about an hour of
+	// a record's expiry. In a settings update, leaving `retention` out keeps the current values.
+	//
+	//
+	// Example: {"messageDays":365,"monitoringDays":90}
+	Retention *TenantRetention `json:"retention,omitempty"`
+
 	// RetrievalScoreThreshold Example: 0.3
 	RetrievalScoreThreshold float64 `json:"retrievalScoreThreshold"`
 
@@ -5965,6 +7509,9 @@ type ToolInput = map[string]any
 // ToolTraceId Example: tt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type ToolTraceId = string
 
+// TraceId Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type TraceId = string
+
 // TransferReason defines model for TransferReason.
 type TransferReason struct {
 	// Answerability Example: 0.35
@@ -6016,11 +7563,65 @@ type Version = int32
 // ApiKeyIdPath Example: key_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type ApiKeyIdPath = ApiKeyId
 
+// ConversationChannel Where the conversation happens (`web`, `app`, `wechat`, ...).
+//
+// Example: web
+type ConversationChannel = ChatChannel
+
+// ConversationFlowId Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ConversationFlowId = ScriptFlowId
+
+// ConversationFrom Example: 2026-11-15T00:00:00Z
+type ConversationFrom = time.Time
+
+// ConversationMaxConfidence Example: 0.5
+type ConversationMaxConfidence = float64
+
+// ConversationMinConfidence Example: 0.2
+type ConversationMinConfidence = float64
+
+// ConversationRuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ConversationRuleId = IntentRuleId
+
+// ConversationText Example: refund
+type ConversationText = string
+
+// ConversationTo Example: 2026-11-22T00:00:00Z
+type ConversationTo = time.Time
+
+// ConversationTransferReason Example: low_score
+type ConversationTransferReason = string
+
+// ConversationTransferred defines model for ConversationTransferred.
+type ConversationTransferred = bool
+
 // Cursor defines model for Cursor.
 type Cursor = string
 
+// DashboardFrom Example: 2026-11-15T00:00:00Z
+type DashboardFrom = time.Time
+
+// DashboardTo Example: 2026-11-22T00:00:00Z
+type DashboardTo = time.Time
+
+// DecompositionTemplateIdPath Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type DecompositionTemplateIdPath = DecompositionTemplateId
+
+// DeviceIdHeader The client's own id of one device (a browser or an app install), kept by the client.
+//
+// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+type DeviceIdHeader = DeviceId
+
+// DeviceTokenHeader `sd_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sd_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI
+type DeviceTokenHeader = DeviceToken
+
 // DocumentIdPath Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type DocumentIdPath = DocumentId
+
+// ExportFormat defines model for ExportFormat.
+type ExportFormat string
 
 // FlowMonitoringFrom Example: 2026-11-15T00:00:00Z
 type FlowMonitoringFrom = time.Time
@@ -6084,6 +7685,23 @@ type ScriptFlowIdPath = ScriptFlowId
 // SessionIdPath Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type SessionIdPath = SessionId
 
+// ShareIdPath Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ShareIdPath = ShareId
+
+// ShareTokenPath `sh_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+type ShareTokenPath = ShareToken
+
+// SlotDefinitionIdPath Example: slot_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type SlotDefinitionIdPath = SlotDefinitionId
+
+// SlotStatusQuery `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+// accepted in sessions (stored conversations keep working), neither listed nor filled.
+//
+// Example: active
+type SlotStatusQuery = SlotStatus
+
 // TenantHeader Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
 //
 // Example: acme
@@ -6093,6 +7711,9 @@ type TenantHeader = TenantId
 //
 // Example: acme
 type TenantIdPath = TenantId
+
+// TraceIdPath Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type TraceIdPath = TraceId
 
 // UsageTypePath Example: chat
 type UsageTypePath = LlmUsageType
@@ -6120,6 +7741,15 @@ type PayloadTooLarge = Problem
 
 // RequestTimeout An RFC 9457 problem detail.
 type RequestTimeout = Problem
+
+// ShareForbidden An RFC 9457 problem detail.
+type ShareForbidden = Problem
+
+// ShareGone An RFC 9457 problem detail.
+type ShareGone = Problem
+
+// ShareTooManyRequests An RFC 9457 problem detail.
+type ShareTooManyRequests = Problem
 
 // TooManyRequests An RFC 9457 problem detail.
 type TooManyRequests = Problem
@@ -6158,6 +7788,178 @@ type CreateApiKeyParams struct {
 	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SearchConversationsParams defines parameters for SearchConversations.
+type SearchConversationsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// From Only messages at or after this time; no bound when left out.
+	From *ConversationFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only messages before this time; no bound when left out.
+	To *ConversationTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Channel Only sessions of this channel.
+	Channel *ConversationChannel `form:"channel,omitempty" json:"channel,omitempty"`
+
+	// Transferred `true`: sessions with a hand-off in the range; `false`: sessions without one.
+	Transferred *ConversationTransferred `form:"transferred,omitempty" json:"transferred,omitempty"`
+
+	// TransferReason Sessions with a reply handed off with exactly this reason (`low_score`, `high_risk:self_harm`, ...).
+	TransferReason *ConversationTransferReason `form:"transferReason,omitempty" json:"transferReason,omitempty"`
+
+	// RuleId Sessions with a reply decided by this intent rule (deleted rules included).
+	RuleId *ConversationRuleId `form:"ruleId,omitempty" json:"ruleId,omitempty"`
+
+	// FlowId Sessions with a reply of this script flow (deleted flows included).
+	FlowId *ConversationFlowId `form:"flowId,omitempty" json:"flowId,omitempty"`
+
+	// MinConfidence Sessions with a reply whose confidence is at least this (and at most `maxConfidence` when given).
+	MinConfidence *ConversationMinConfidence `form:"minConfidence,omitempty" json:"minConfidence,omitempty"`
+
+	// MaxConfidence Sessions with a reply whose confidence is at most this (and at least `minConfidence` when given).
+	MaxConfidence *ConversationMaxConfidence `form:"maxConfidence,omitempty" json:"maxConfidence,omitempty"`
+
+	// Text Sessions with a customer message or a reply containing this text (case folded).
+	Text *ConversationText `form:"text,omitempty" json:"text,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ExportConversationsParams defines parameters for ExportConversations.
+type ExportConversationsParams struct {
+	// Format `jsonl` (JSON Lines, `application/x-ndjson`) or `csv` (`text/csv`).
+	Format *ExportConversationsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// From Only messages at or after this time; no bound when left out.
+	From *ConversationFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only messages before this time; no bound when left out.
+	To *ConversationTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Channel Only sessions of this channel.
+	Channel *ConversationChannel `form:"channel,omitempty" json:"channel,omitempty"`
+
+	// Transferred `true`: sessions with a hand-off in the range; `false`: sessions without one.
+	Transferred *ConversationTransferred `form:"transferred,omitempty" json:"transferred,omitempty"`
+
+	// TransferReason Sessions with a reply handed off with exactly this reason (`low_score`, `high_risk:self_harm`, ...).
+	TransferReason *ConversationTransferReason `form:"transferReason,omitempty" json:"transferReason,omitempty"`
+
+	// RuleId Sessions with a reply decided by this intent rule (deleted rules included).
+	RuleId *ConversationRuleId `form:"ruleId,omitempty" json:"ruleId,omitempty"`
+
+	// FlowId Sessions with a reply of this script flow (deleted flows included).
+	FlowId *ConversationFlowId `form:"flowId,omitempty" json:"flowId,omitempty"`
+
+	// MinConfidence Sessions with a reply whose confidence is at least this (and at most `maxConfidence` when given).
+	MinConfidence *ConversationMinConfidence `form:"minConfidence,omitempty" json:"minConfidence,omitempty"`
+
+	// MaxConfidence Sessions with a reply whose confidence is at most this (and at least `minConfidence` when given).
+	MaxConfidence *ConversationMaxConfidence `form:"maxConfidence,omitempty" json:"maxConfidence,omitempty"`
+
+	// Text Sessions with a customer message or a reply containing this text (case folded).
+	Text *ConversationText `form:"text,omitempty" json:"text,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ExportConversationsParamsFormat defines parameters for ExportConversations.
+type ExportConversationsParamsFormat string
+
+// GetConversationTraceParams defines parameters for GetConversationTrace.
+type GetConversationTraceParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetDashboardStatsParams defines parameters for GetDashboardStats.
+type GetDashboardStatsParams struct {
+	// From Start of the range (inclusive), widened down to a whole UTC hour; default `to` minus 7 days.
+	From *DashboardFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range (exclusive), widened up to a whole UTC hour; default now. At most 366 days
+	// after `from` (31 days with `granularity=hour`).
+	To *DashboardTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Granularity The buckets of the time series.
+	Granularity *DashboardGranularity `form:"granularity,omitempty" json:"granularity,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListDecompositionTemplatesParams defines parameters for ListDecompositionTemplates.
+type ListDecompositionTemplatesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateDecompositionTemplateParams defines parameters for CreateDecompositionTemplate.
+type CreateDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteDecompositionTemplateParams defines parameters for DeleteDecompositionTemplate.
+type DeleteDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetDecompositionTemplateParams defines parameters for GetDecompositionTemplate.
+type GetDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateDecompositionTemplateParams defines parameters for UpdateDecompositionTemplate.
+type UpdateDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PreviewDecompositionTemplateParams defines parameters for PreviewDecompositionTemplate.
+type PreviewDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PublishDecompositionTemplateParams defines parameters for PublishDecompositionTemplate.
+type PublishDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// RollbackDecompositionTemplateParams defines parameters for RollbackDecompositionTemplate.
+type RollbackDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListDecompositionTemplateVersionsParams defines parameters for ListDecompositionTemplateVersions.
+type ListDecompositionTemplateVersionsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
 // TestDialogueParams defines parameters for TestDialogue.
@@ -6790,6 +8592,75 @@ type UpdateTenantSettingsParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListSharesParams defines parameters for ListShares.
+type ListSharesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// SessionId Only the links of this session.
+	SessionId *SessionId `form:"sessionId,omitempty" json:"sessionId,omitempty"`
+
+	// Active `true`: only links open now (neither revoked nor expired); `false`: only closed ones.
+	Active *bool `form:"active,omitempty" json:"active,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// RevokeShareParams defines parameters for RevokeShare.
+type RevokeShareParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetShareParams defines parameters for GetShare.
+type GetShareParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListSlotDefinitionsParams defines parameters for ListSlotDefinitions.
+type ListSlotDefinitionsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Status Only definitions in this status.
+	Status *SlotStatusQuery `form:"status,omitempty" json:"status,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateSlotDefinitionParams defines parameters for CreateSlotDefinition.
+type CreateSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteSlotDefinitionParams defines parameters for DeleteSlotDefinition.
+type DeleteSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetSlotDefinitionParams defines parameters for GetSlotDefinition.
+type GetSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateSlotDefinitionParams defines parameters for UpdateSlotDefinition.
+type UpdateSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // ListTenantsParams defines parameters for ListTenants.
 type ListTenantsParams struct {
 	// Limit Page size.
@@ -6865,6 +8736,12 @@ type PostChatMessageParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// CreateShareParams defines parameters for CreateShare.
+type CreateShareParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // GetChatSessionSlotsParams defines parameters for GetChatSessionSlots.
 type GetChatSessionSlotsParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -6889,6 +8766,18 @@ type ListChatToolTracesParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListChatSlotsParams defines parameters for ListChatSlots.
+type ListChatSlotsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // ListChatToolsParams defines parameters for ListChatTools.
 type ListChatToolsParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -6899,6 +8788,21 @@ type ListChatToolsParams struct {
 type SearchKnowledgeBaseParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetSharePageParams defines parameters for GetSharePage.
+type GetSharePageParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XDeviceId The id the device was bound with.
+	XDeviceId DeviceIdHeader `json:"X-Device-Id"`
+
+	// XDeviceToken The device token its binding answered.
+	XDeviceToken DeviceTokenHeader `json:"X-Device-Token"`
 }
 
 // ListRetrievalStrategyAuditParams defines parameters for ListRetrievalStrategyAudit.
@@ -6945,6 +8849,21 @@ type ValidateRetrievalStrategyParams struct {
 
 // CreateApiKeyJSONRequestBody defines body for CreateApiKey for application/json ContentType.
 type CreateApiKeyJSONRequestBody = ApiKeyCreateRequest
+
+// CreateDecompositionTemplateJSONRequestBody defines body for CreateDecompositionTemplate for application/json ContentType.
+type CreateDecompositionTemplateJSONRequestBody = DecompositionTemplateCreateRequest
+
+// UpdateDecompositionTemplateJSONRequestBody defines body for UpdateDecompositionTemplate for application/json ContentType.
+type UpdateDecompositionTemplateJSONRequestBody = DecompositionTemplateUpdateRequest
+
+// PreviewDecompositionTemplateJSONRequestBody defines body for PreviewDecompositionTemplate for application/json ContentType.
+type PreviewDecompositionTemplateJSONRequestBody = DecompositionPreviewRequest
+
+// PublishDecompositionTemplateJSONRequestBody defines body for PublishDecompositionTemplate for application/json ContentType.
+type PublishDecompositionTemplateJSONRequestBody = PromptPublishRequest
+
+// RollbackDecompositionTemplateJSONRequestBody defines body for RollbackDecompositionTemplate for application/json ContentType.
+type RollbackDecompositionTemplateJSONRequestBody = PromptPublishRequest
 
 // TestDialogueJSONRequestBody defines body for TestDialogue for application/json ContentType.
 type TestDialogueJSONRequestBody = DialogueTestRequest
@@ -7036,6 +8955,12 @@ type SimulateScriptFlowJSONRequestBody = ScriptFlowSimulateRequest
 // UpdateTenantSettingsJSONRequestBody defines body for UpdateTenantSettings for application/json ContentType.
 type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
 
+// CreateSlotDefinitionJSONRequestBody defines body for CreateSlotDefinition for application/json ContentType.
+type CreateSlotDefinitionJSONRequestBody = SlotDefinitionCreateRequest
+
+// UpdateSlotDefinitionJSONRequestBody defines body for UpdateSlotDefinition for application/json ContentType.
+type UpdateSlotDefinitionJSONRequestBody = SlotDefinitionUpdateRequest
+
 // UpdateTenantJSONRequestBody defines body for UpdateTenant for application/json ContentType.
 type UpdateTenantJSONRequestBody = TenantUpdateRequest
 
@@ -7045,11 +8970,17 @@ type CreateChatSessionJSONRequestBody = ChatSessionCreateRequest
 // PostChatMessageJSONRequestBody defines body for PostChatMessage for application/json ContentType.
 type PostChatMessageJSONRequestBody = ChatMessageRequest
 
+// CreateShareJSONRequestBody defines body for CreateShare for application/json ContentType.
+type CreateShareJSONRequestBody = ShareCreateRequest
+
 // ReplaceChatSessionSlotsJSONRequestBody defines body for ReplaceChatSessionSlots for application/json ContentType.
 type ReplaceChatSessionSlotsJSONRequestBody = ChatSessionSlots
 
 // SearchKnowledgeBaseJSONRequestBody defines body for SearchKnowledgeBase for application/json ContentType.
 type SearchKnowledgeBaseJSONRequestBody = KbSearchRequest
+
+// BindShareDeviceJSONRequestBody defines body for BindShareDevice for application/json ContentType.
+type BindShareDeviceJSONRequestBody = ShareDeviceBindRequest
 
 // SwitchRetrievalStrategyJSONRequestBody defines body for SwitchRetrievalStrategy for application/json ContentType.
 type SwitchRetrievalStrategyJSONRequestBody = RetrievalStrategy
@@ -7780,6 +9711,209 @@ type ClientInterface interface {
 	// Corresponds with POST /admin/api-keys/{keyId}/rotate (the `RotateApiKey` operationId).
 	RotateApiKey(ctx context.Context, keyId ApiKeyIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SearchConversations Search the tenant's conversations
+	//
+	// Sessions with messages in `[from, to)` (no bound when left out) that match every filter
+	// given, newest session first, each with the counts of its messages in the range. A filter
+	// holds for a session when one of its messages in the range satisfies it: `transferred=true`
+	// keeps sessions with a hand-off, `transferred=false` those without one; `transferReason`,
+	// `ruleId` (the intent rule that decided a reply) and `flowId` (the script flow that
+	// produced a reply or stands after it) match a reply exactly; `minConfidence` and
+	// `maxConfidence` need one reply whose confidence is within both; `text` matches a customer
+	// message or a reply that contains it (case folded). `minConfidence` above `maxConfidence`,
+	// or `from` not before `to`, is 400 `validation_failed`.
+	//
+	// Corresponds with GET /admin/conversations (the `SearchConversations` operationId).
+	SearchConversations(ctx context.Context, params *SearchConversationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportConversations Export the messages of matching conversations
+	//
+	// Every message in `[from, to)` of the sessions that `GET /admin/conversations` finds with the
+	// same filters, one row per message: sessions newest first, each session's messages oldest
+	// first. The rows are streamed as the database returns them, so an export of any size takes
+	// constant memory on the service; a failure after the first row ends the connection without
+	// the final chunk, so a client never mistakes a cut export for a whole one.
+	//
+	// `format=jsonl` (default): `application/x-ndjson`, one `ConversationExportRow` JSON object
+	// per line. `format=csv`: `text/csv` (RFC 4180, UTF-8) with a header line naming the same
+	// fields in snake_case (`session_id`, `channel`, `message_id`, `created_at`, `role`, `text`,
+	// `answer`, `thought`, `response_type`, `confidence`, `should_transfer`, `transfer_reason`,
+	// `transfer_code`, `rule_id`, `flow_id`, `flow_step`, `template_id`, `template_version`,
+	// `sources`, `latency_ms`, `trace_id`, `status`); `sources` is the JSON array of the row, an
+	// empty cell is null, and a text cell that a spreadsheet would read as a formula (starting
+	// with `=`, `+`, `-`, `@`, tab or carriage return) is prefixed with `'`. Times are RFC 3339
+	// UTC.
+	//
+	// Corresponds with GET /admin/conversations/export (the `ExportConversations` operationId).
+	ExportConversations(ctx context.Context, params *ExportConversationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetConversationTrace Get a reply by its trace id, with everything that decided it
+	//
+	// The reply whose `traceId` this is, with its session, the customer's message it answered,
+	// its full stage trace and monitoring (rule, flow, template version, guard hits, tokens,
+	// model, retries), the tool calls made for it, the prompt template version it was rendered
+	// with (its content as it was) and its sources. A reply's trace id is its request's W3C trace
+	// id; when a client sent several requests under one `traceparent`, the newest reply is
+	// answered. A trace id of another tenant is 404.
+	//
+	// Corresponds with GET /admin/conversations/traces/{traceId} (the `GetConversationTrace` operationId).
+	GetConversationTrace(ctx context.Context, traceId TraceIdPath, params *GetConversationTraceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDashboardStats The tenant's dashboard figures over a time range
+	//
+	// Conversation, hand-off, confidence, latency, token, rule, guardrail and knowledge figures of
+	// the range, and a time series of it per `granularity` bucket. The range is `[from, to)`
+	// widened to whole UTC hours; buckets are UTC hours or UTC days (the first and last day
+	// bucket may cover part of their day). At most 366 days (31 with `granularity=hour`); a
+	// longer range, or `from` not before `to`, is 400 `validation_failed` naming the parameter.
+	//
+	// Everything is computed by SQL over the stored messages and monitoring records. Records older
+	// than 10 minutes are read from hourly roll-ups, which a job of the service adds them to every
+	// minute; newer ones are computed live with the same query, so the figures are always current
+	// and a range reads rows per hour, not per message. `rolledUpTo` tells where one ends and the
+	// other begins.
+	//
+	// Corresponds with GET /admin/dashboard/stats (the `GetDashboardStats` operationId).
+	GetDashboardStats(ctx context.Context, params *GetDashboardStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListDecompositionTemplates List decomposition templates
+	//
+	// Corresponds with GET /admin/decomposition-templates (the `ListDecompositionTemplates` operationId).
+	ListDecompositionTemplates(ctx context.Context, params *ListDecompositionTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDecompositionTemplateWithBody Create a decomposition template
+	//
+	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+	// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+	// it under `skipped`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+	CreateDecompositionTemplateWithBody(ctx context.Context, params *CreateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDecompositionTemplate Create a decomposition template
+	//
+	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+	// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+	// it under `skipped`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+	CreateDecompositionTemplate(ctx context.Context, params *CreateDecompositionTemplateParams, body CreateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteDecompositionTemplate Delete a decomposition template and its versions
+	//
+	// If it was the tenant's active template, messages are no longer decomposed until another is published.
+	//
+	// Corresponds with DELETE /admin/decomposition-templates/{tplId} (the `DeleteDecompositionTemplate` operationId).
+	DeleteDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *DeleteDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDecompositionTemplate Get a decomposition template
+	//
+	// A template of another tenant is 404, exactly like one that does not exist.
+	//
+	// Corresponds with GET /admin/decomposition-templates/{tplId} (the `GetDecompositionTemplate` operationId).
+	GetDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *GetDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateDecompositionTemplateWithBody Replace a decomposition template's name, description and content
+	//
+	// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+	// the published version does not change until a publish. The content rules of create apply.
+	// `version` must be current (409 `version_conflict`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+	UpdateDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateDecompositionTemplate Replace a decomposition template's name, description and content
+	//
+	// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+	// the published version does not change until a publish. The content rules of create apply.
+	// `version` must be current (409 `version_conflict`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+	UpdateDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, body UpdateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreviewDecompositionTemplateWithBody Decompose a sample message with a version of a template
+	//
+	// Runs `version` (default: the published version, else the latest) over `message` exactly as
+	// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+	// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+	PreviewDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreviewDecompositionTemplate Decompose a sample message with a version of a template
+	//
+	// Runs `version` (default: the published version, else the latest) over `message` exactly as
+	// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+	// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+	PreviewDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, body PreviewDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublishDecompositionTemplateWithBody Publish a version of a decomposition template
+	//
+	// The version becomes the template's published one and the template the tenant's active one
+	// (replacing any other). A version the template does not have is 400.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+	PublishDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublishDecompositionTemplate Publish a version of a decomposition template
+	//
+	// The version becomes the template's published one and the template the tenant's active one
+	// (replacing any other). A version the template does not have is 400.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+	PublishDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, body PublishDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RollbackDecompositionTemplateWithBody Roll a decomposition template back to an earlier version
+	//
+	// An earlier version than the published one becomes the published one, and the template the
+	// tenant's active one; every version is kept. A version that is not earlier is 400; with
+	// nothing published it is 409 `invalid_transition`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+	RollbackDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RollbackDecompositionTemplate Roll a decomposition template back to an earlier version
+	//
+	// An earlier version than the published one becomes the published one, and the template the
+	// tenant's active one; every version is kept. A version that is not earlier is 400; with
+	// nothing published it is 409 `invalid_transition`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+	RollbackDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, body RollbackDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListDecompositionTemplateVersions List a decomposition template's versions
+	//
+	// Corresponds with GET /admin/decomposition-templates/{tplId}/versions (the `ListDecompositionTemplateVersions` operationId).
+	ListDecompositionTemplateVersions(ctx context.Context, tplId DecompositionTemplateIdPath, params *ListDecompositionTemplateVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// TestDialogueWithBody Run one message through every stage without storing anything
 	//
 	// The complete-flow test: stages 1–9 on one message, with the session's state taken from a stored
@@ -8102,8 +10236,10 @@ type ClientInterface interface {
 	// `multipart/form-data` with the parts `file` (the file), `kbId`, `metadata` (a JSON object,
 	// validated against the tenant's active metadata fields of scope `document`; unknown keys,
 	// wrong types, missing required fields and values outside an enum are 400 `metadata_invalid`,
-	// one field error each) and optionally `fileName` (overrides the file part's name; may be
-	// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded).
+	// one field error each), optionally `fileName` (overrides the file part's name; may be
+	// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded) and `proposeMetadata`
+	// (`true` or `false`: the active decomposition template proposes metadata; what it proposed
+	// and the document took is `proposedMetadata`, `{}` otherwise).
 	//
 	// The kind is detected from the content and must agree with the name: PDF, Word (.docx),
 	// Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
@@ -8128,7 +10264,7 @@ type ClientInterface interface {
 
 	// ListDocumentChunks List a document's chunks
 	//
-	// In document order.
+	// In document order; the questions generated for its passages (kind `generated_question`) come after its units.
 	//
 	// Corresponds with GET /admin/kb/documents/{docId}/chunks (the `ListDocumentChunks` operationId).
 	ListDocumentChunks(ctx context.Context, docId DocumentIdPath, params *ListDocumentChunksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8715,6 +10851,98 @@ type ClientInterface interface {
 	// Corresponds with PUT /admin/settings (the `UpdateTenantSettings` operationId).
 	UpdateTenantSettings(ctx context.Context, params *UpdateTenantSettingsParams, body UpdateTenantSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListShares List share links
+	//
+	// The tenant's share links, newest first, revoked and expired ones included (with `active`
+	// false) unless `active` filters them. Tokens are never shown again.
+	//
+	// Corresponds with GET /admin/shares (the `ListShares` operationId).
+	ListShares(ctx context.Context, params *ListSharesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeShare Revoke a share link
+	//
+	// The link closes at once, on every replica (each request reads the link from the database):
+	// its page and device binding answer 410 `share_gone` from then on, even to bound devices.
+	// Revoking a revoked link is a no-op; the link stays listed with `revokedAt`.
+	//
+	// Corresponds with DELETE /admin/shares/{shareId} (the `RevokeShare` operationId).
+	RevokeShare(ctx context.Context, shareId ShareIdPath, params *RevokeShareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetShare Get a share link
+	//
+	// The link with its bound devices (never its token). A link of another tenant is 404.
+	//
+	// Corresponds with GET /admin/shares/{shareId} (the `GetShare` operationId).
+	GetShare(ctx context.Context, shareId ShareIdPath, params *GetShareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSlotDefinitions List slot definitions
+	//
+	// Corresponds with GET /admin/slots (the `ListSlotDefinitions` operationId).
+	ListSlotDefinitions(ctx context.Context, params *ListSlotDefinitionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSlotDefinitionWithBody Define a session slot
+	//
+	// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+	// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+	// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+	// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+	// tenant. Each is 400 `validation_failed` naming the body field.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+	CreateSlotDefinitionWithBody(ctx context.Context, params *CreateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSlotDefinition Define a session slot
+	//
+	// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+	// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+	// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+	// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+	// tenant. Each is 400 `validation_failed` naming the body field.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+	CreateSlotDefinition(ctx context.Context, params *CreateSlotDefinitionParams, body CreateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSlotDefinition Delete a slot definition
+	//
+	// Values stored in sessions under its key are kept. Once a tenant has no definition left, any
+	// slot name is accepted again. A decomposition template naming the slot skips it.
+	//
+	// Corresponds with DELETE /admin/slots/{slotId} (the `DeleteSlotDefinition` operationId).
+	DeleteSlotDefinition(ctx context.Context, slotId SlotDefinitionIdPath, params *DeleteSlotDefinitionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSlotDefinition Get a slot definition
+	//
+	// A slot definition of another tenant is 404, exactly like one that does not exist.
+	//
+	// Corresponds with GET /admin/slots/{slotId} (the `GetSlotDefinition` operationId).
+	GetSlotDefinition(ctx context.Context, slotId SlotDefinitionIdPath, params *GetSlotDefinitionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSlotDefinitionWithBody Replace a slot definition
+	//
+	// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+	// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+	// apply to the next write of the slot.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+	UpdateSlotDefinitionWithBody(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSlotDefinition Replace a slot definition
+	//
+	// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+	// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+	// apply to the next write of the slot.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+	UpdateSlotDefinition(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, body UpdateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListTenants List tenants
 	//
 	// Platform keys see every tenant; a tenant-bound key sees only its own tenant.
@@ -8757,7 +10985,8 @@ type ClientInterface interface {
 	// Creates a session on a channel (`web` when left out), optionally with the tenant's own
 	// reference of the customer and initial slots (at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`).
+	// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+	// that does not fit is 400 `slot_invalid`, one field error per slot).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8769,7 +10998,8 @@ type ClientInterface interface {
 	// Creates a session on a channel (`web` when left out), optionally with the tenant's own
 	// reference of the customer and initial slots (at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`).
+	// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+	// that does not fit is 400 `slot_invalid`, one field error per slot).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8865,6 +11095,42 @@ type ClientInterface interface {
 	// Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
 	PostChatMessage(ctx context.Context, sessionId SessionIdPath, params *PostChatMessageParams, body PostChatMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateShareWithBody Share a conversation by link
+	//
+	// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+	// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+	// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+	// never again: only a hash of the token is stored. That is also why this operation takes no
+	// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+	// `DELETE /admin/shares/{shareId}` revokes.
+	//
+	// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+	// to at most `maxDevices` devices (default 2, at most 10), each bound with
+	// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+	CreateShareWithBody(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateShare Share a conversation by link
+	//
+	// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+	// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+	// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+	// never again: only a hash of the token is stored. That is also why this operation takes no
+	// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+	// `DELETE /admin/shares/{shareId}` revokes.
+	//
+	// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+	// to at most `maxDevices` devices (default 2, at most 10), each bound with
+	// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+	CreateShare(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, body CreateShareJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetChatSessionSlots Get a session's slots
 	//
 	// Corresponds with GET /chat/sessions/{sessionId}/slots (the `GetChatSessionSlots` operationId).
@@ -8874,8 +11140,10 @@ type ClientInterface interface {
 	//
 	// Replaces every slot (send `{}` to clear them): at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-	// slots too.
+	// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+	// checked against its definition and stored normalised; an undefined name or a value that does
+	// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+	// write wins, and a running flow or the decomposition may fill slots too.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8886,8 +11154,10 @@ type ClientInterface interface {
 	//
 	// Replaces every slot (send `{}` to clear them): at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-	// slots too.
+	// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+	// checked against its definition and stored normalised; an undefined name or a value that does
+	// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+	// write wins, and a running flow or the decomposition may fill slots too.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8900,6 +11170,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /chat/sessions/{sessionId}/tool-traces (the `ListChatToolTraces` operationId).
 	ListChatToolTraces(ctx context.Context, sessionId SessionIdPath, params *ListChatToolTracesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListChatSlots List the slots a conversation may hold
+	//
+	// The tenant's `active` slot definitions (`chat` scope), ordered by key: what a client may ask
+	// the customer for (`label`, `prompt`, `required`) and which values it may send to
+	// `PUT /chat/sessions/{sessionId}/slots`.
+	//
+	// Corresponds with GET /chat/slots (the `ListChatSlots` operationId).
+	ListChatSlots(ctx context.Context, params *ListChatSlotsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListChatTools The tools the dialogue can call
 	//
@@ -8948,6 +11227,58 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /chat/tools/kb-search (the `SearchKnowledgeBase` operationId).
 	SearchKnowledgeBase(ctx context.Context, params *SearchKnowledgeBaseParams, body SearchKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSharePage Read a shared conversation
+	//
+	// Public: no API key; the link's token and a bound device's `X-Device-Id` and `X-Device-Token`
+	// are the credentials. Answers the conversation's messages **oldest first** (`limit` and
+	// `cursor` page them): the customer's `text`, the assistant's `answer` and its `thought`
+	// (reasoning) apart, with the sources cited; times in UTC.
+	//
+	// A device token used with another device id is 403 `device_mismatch`; a device token the link
+	// did not hand out is 403 `forbidden` (bind the device first). An expired or revoked link is
+	// 410 `share_gone` (checked first, on every request, so a revoke takes effect at once), a token
+	// no link has 404 `not_found`, a link of a disabled tenant 403 `tenant_disabled`.
+	// Rate-limited per link and per client address (429 `rate_limited`).
+	//
+	// Corresponds with GET /share/{shareToken} (the `GetSharePage` operationId).
+	GetSharePage(ctx context.Context, shareToken ShareTokenPath, params *GetSharePageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BindShareDeviceWithBody Bind a device to a share link
+	//
+	// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+	// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+	// link and answers a device token, shown once: only its hash is stored. The page is then read
+	// with both, in `X-Device-Id` and `X-Device-Token`.
+	//
+	// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+	// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+	// does not let another client take its place). An expired or revoked link is 410
+	// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+	// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+	BindShareDeviceWithBody(ctx context.Context, shareToken ShareTokenPath, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BindShareDevice Bind a device to a share link
+	//
+	// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+	// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+	// link and answers a device token, shown once: only its hash is stored. The page is then read
+	// with both, in `X-Device-Id` and `X-Device-Token`.
+	//
+	// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+	// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+	// does not let another client take its place). An expired or revoked link is 410
+	// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+	// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+	BindShareDevice(ctx context.Context, shareToken ShareTokenPath, body BindShareDeviceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListRetrievalStrategyAudit Who changed the retrieval strategy, when, from what to what
 	//
@@ -9130,6 +11461,389 @@ func (c *Client) GetApiKey(ctx context.Context, keyId ApiKeyIdPath, reqEditors .
 // Corresponds with POST /admin/api-keys/{keyId}/rotate (the `RotateApiKey` operationId).
 func (c *Client) RotateApiKey(ctx context.Context, keyId ApiKeyIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateApiKeyRequest(c.Server, keyId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SearchConversations Search the tenant's conversations
+//
+// Sessions with messages in `[from, to)` (no bound when left out) that match every filter
+// given, newest session first, each with the counts of its messages in the range. A filter
+// holds for a session when one of its messages in the range satisfies it: `transferred=true`
+// keeps sessions with a hand-off, `transferred=false` those without one; `transferReason`,
+// `ruleId` (the intent rule that decided a reply) and `flowId` (the script flow that
+// produced a reply or stands after it) match a reply exactly; `minConfidence` and
+// `maxConfidence` need one reply whose confidence is within both; `text` matches a customer
+// message or a reply that contains it (case folded). `minConfidence` above `maxConfidence`,
+// or `from` not before `to`, is 400 `validation_failed`.
+//
+// Corresponds with GET /admin/conversations (the `SearchConversations` operationId).
+func (c *Client) SearchConversations(ctx context.Context, params *SearchConversationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchConversationsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportConversations Export the messages of matching conversations
+//
+// Every message in `[from, to)` of the sessions that `GET /admin/conversations` finds with the
+// same filters, one row per message: sessions newest first, each session's messages oldest
+// first. The rows are streamed as the database returns them, so an export of any size takes
+// constant memory on the service; a failure after the first row ends the connection without
+// the final chunk, so a client never mistakes a cut export for a whole one.
+//
+// `format=jsonl` (default): `application/x-ndjson`, one `ConversationExportRow` JSON object
+// per line. `format=csv`: `text/csv` (RFC 4180, UTF-8) with a header line naming the same
+// fields in snake_case (`session_id`, `channel`, `message_id`, `created_at`, `role`, `text`,
+// `answer`, `thought`, `response_type`, `confidence`, `should_transfer`, `transfer_reason`,
+// `transfer_code`, `rule_id`, `flow_id`, `flow_step`, `template_id`, `template_version`,
+// `sources`, `latency_ms`, `trace_id`, `status`); `sources` is the JSON array of the row, an
+// empty cell is null, and a text cell that a spreadsheet would read as a formula (starting
+// with `=`, `+`, `-`, `@`, tab or carriage return) is prefixed with `'`. Times are RFC 3339
+// UTC.
+//
+// Corresponds with GET /admin/conversations/export (the `ExportConversations` operationId).
+func (c *Client) ExportConversations(ctx context.Context, params *ExportConversationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportConversationsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetConversationTrace Get a reply by its trace id, with everything that decided it
+//
+// The reply whose `traceId` this is, with its session, the customer's message it answered,
+// its full stage trace and monitoring (rule, flow, template version, guard hits, tokens,
+// model, retries), the tool calls made for it, the prompt template version it was rendered
+// with (its content as it was) and its sources. A reply's trace id is its request's W3C trace
+// id; when a client sent several requests under one `traceparent`, the newest reply is
+// answered. A trace id of another tenant is 404.
+//
+// Corresponds with GET /admin/conversations/traces/{traceId} (the `GetConversationTrace` operationId).
+func (c *Client) GetConversationTrace(ctx context.Context, traceId TraceIdPath, params *GetConversationTraceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetConversationTraceRequest(c.Server, traceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDashboardStats The tenant's dashboard figures over a time range
+//
+// Conversation, hand-off, confidence, latency, token, rule, guardrail and knowledge figures of
+// the range, and a time series of it per `granularity` bucket. The range is `[from, to)`
+// widened to whole UTC hours; buckets are UTC hours or UTC days (the first and last day
+// bucket may cover part of their day). At most 366 days (31 with `granularity=hour`); a
+// longer range, or `from` not before `to`, is 400 `validation_failed` naming the parameter.
+//
+// Everything is computed by SQL over the stored messages and monitoring records. Records older
+// than 10 minutes are read from hourly roll-ups, which a job of the service adds them to every
+// minute; newer ones are computed live with the same query, so the figures are always current
+// and a range reads rows per hour, not per message. `rolledUpTo` tells where one ends and the
+// other begins.
+//
+// Corresponds with GET /admin/dashboard/stats (the `GetDashboardStats` operationId).
+func (c *Client) GetDashboardStats(ctx context.Context, params *GetDashboardStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDashboardStatsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListDecompositionTemplates List decomposition templates
+//
+// Corresponds with GET /admin/decomposition-templates (the `ListDecompositionTemplates` operationId).
+func (c *Client) ListDecompositionTemplates(ctx context.Context, params *ListDecompositionTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDecompositionTemplatesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDecompositionTemplateWithBody Create a decomposition template
+//
+// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+// it under `skipped`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+func (c *Client) CreateDecompositionTemplateWithBody(ctx context.Context, params *CreateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDecompositionTemplateRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDecompositionTemplate Create a decomposition template
+//
+// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+// it under `skipped`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+func (c *Client) CreateDecompositionTemplate(ctx context.Context, params *CreateDecompositionTemplateParams, body CreateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDecompositionTemplateRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteDecompositionTemplate Delete a decomposition template and its versions
+//
+// If it was the tenant's active template, messages are no longer decomposed until another is published.
+//
+// Corresponds with DELETE /admin/decomposition-templates/{tplId} (the `DeleteDecompositionTemplate` operationId).
+func (c *Client) DeleteDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *DeleteDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteDecompositionTemplateRequest(c.Server, tplId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDecompositionTemplate Get a decomposition template
+//
+// A template of another tenant is 404, exactly like one that does not exist.
+//
+// Corresponds with GET /admin/decomposition-templates/{tplId} (the `GetDecompositionTemplate` operationId).
+func (c *Client) GetDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *GetDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDecompositionTemplateRequest(c.Server, tplId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateDecompositionTemplateWithBody Replace a decomposition template's name, description and content
+//
+// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+// the published version does not change until a publish. The content rules of create apply.
+// `version` must be current (409 `version_conflict`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+func (c *Client) UpdateDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateDecompositionTemplateRequestWithBody(c.Server, tplId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateDecompositionTemplate Replace a decomposition template's name, description and content
+//
+// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+// the published version does not change until a publish. The content rules of create apply.
+// `version` must be current (409 `version_conflict`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+func (c *Client) UpdateDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, body UpdateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateDecompositionTemplateRequest(c.Server, tplId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreviewDecompositionTemplateWithBody Decompose a sample message with a version of a template
+//
+// Runs `version` (default: the published version, else the latest) over `message` exactly as
+// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+func (c *Client) PreviewDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewDecompositionTemplateRequestWithBody(c.Server, tplId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreviewDecompositionTemplate Decompose a sample message with a version of a template
+//
+// Runs `version` (default: the published version, else the latest) over `message` exactly as
+// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+func (c *Client) PreviewDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, body PreviewDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewDecompositionTemplateRequest(c.Server, tplId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublishDecompositionTemplateWithBody Publish a version of a decomposition template
+//
+// The version becomes the template's published one and the template the tenant's active one
+// (replacing any other). A version the template does not have is 400.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+func (c *Client) PublishDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublishDecompositionTemplateRequestWithBody(c.Server, tplId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublishDecompositionTemplate Publish a version of a decomposition template
+//
+// The version becomes the template's published one and the template the tenant's active one
+// (replacing any other). A version the template does not have is 400.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+func (c *Client) PublishDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, body PublishDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublishDecompositionTemplateRequest(c.Server, tplId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RollbackDecompositionTemplateWithBody Roll a decomposition template back to an earlier version
+//
+// An earlier version than the published one becomes the published one, and the template the
+// tenant's active one; every version is kept. A version that is not earlier is 400; with
+// nothing published it is 409 `invalid_transition`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+func (c *Client) RollbackDecompositionTemplateWithBody(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRollbackDecompositionTemplateRequestWithBody(c.Server, tplId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RollbackDecompositionTemplate Roll a decomposition template back to an earlier version
+//
+// An earlier version than the published one becomes the published one, and the template the
+// tenant's active one; every version is kept. A version that is not earlier is 400; with
+// nothing published it is 409 `invalid_transition`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+func (c *Client) RollbackDecompositionTemplate(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, body RollbackDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRollbackDecompositionTemplateRequest(c.Server, tplId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListDecompositionTemplateVersions List a decomposition template's versions
+//
+// Corresponds with GET /admin/decomposition-templates/{tplId}/versions (the `ListDecompositionTemplateVersions` operationId).
+func (c *Client) ListDecompositionTemplateVersions(ctx context.Context, tplId DecompositionTemplateIdPath, params *ListDecompositionTemplateVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDecompositionTemplateVersionsRequest(c.Server, tplId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9822,8 +12536,10 @@ func (c *Client) ListDocuments(ctx context.Context, params *ListDocumentsParams,
 // `multipart/form-data` with the parts `file` (the file), `kbId`, `metadata` (a JSON object,
 // validated against the tenant's active metadata fields of scope `document`; unknown keys,
 // wrong types, missing required fields and values outside an enum are 400 `metadata_invalid`,
-// one field error each) and optionally `fileName` (overrides the file part's name; may be
-// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded).
+// one field error each), optionally `fileName` (overrides the file part's name; may be
+// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded) and `proposeMetadata`
+// (`true` or `false`: the active decomposition template proposes metadata; what it proposed
+// and the document took is `proposedMetadata`, `{}` otherwise).
 //
 // The kind is detected from the content and must agree with the name: PDF, Word (.docx),
 // Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
@@ -9878,7 +12594,7 @@ func (c *Client) GetDocument(ctx context.Context, docId DocumentIdPath, params *
 
 // ListDocumentChunks List a document's chunks
 //
-// In document order.
+// In document order; the questions generated for its passages (kind `generated_question`) come after its units.
 //
 // Corresponds with GET /admin/kb/documents/{docId}/chunks (the `ListDocumentChunks` operationId).
 func (c *Client) ListDocumentChunks(ctx context.Context, docId DocumentIdPath, params *ListDocumentChunksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11135,6 +13851,198 @@ func (c *Client) UpdateTenantSettings(ctx context.Context, params *UpdateTenantS
 	return c.Client.Do(req)
 }
 
+// ListShares List share links
+//
+// The tenant's share links, newest first, revoked and expired ones included (with `active`
+// false) unless `active` filters them. Tokens are never shown again.
+//
+// Corresponds with GET /admin/shares (the `ListShares` operationId).
+func (c *Client) ListShares(ctx context.Context, params *ListSharesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSharesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeShare Revoke a share link
+//
+// The link closes at once, on every replica (each request reads the link from the database):
+// its page and device binding answer 410 `share_gone` from then on, even to bound devices.
+// Revoking a revoked link is a no-op; the link stays listed with `revokedAt`.
+//
+// Corresponds with DELETE /admin/shares/{shareId} (the `RevokeShare` operationId).
+func (c *Client) RevokeShare(ctx context.Context, shareId ShareIdPath, params *RevokeShareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeShareRequest(c.Server, shareId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetShare Get a share link
+//
+// The link with its bound devices (never its token). A link of another tenant is 404.
+//
+// Corresponds with GET /admin/shares/{shareId} (the `GetShare` operationId).
+func (c *Client) GetShare(ctx context.Context, shareId ShareIdPath, params *GetShareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetShareRequest(c.Server, shareId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSlotDefinitions List slot definitions
+//
+// Corresponds with GET /admin/slots (the `ListSlotDefinitions` operationId).
+func (c *Client) ListSlotDefinitions(ctx context.Context, params *ListSlotDefinitionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSlotDefinitionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSlotDefinitionWithBody Define a session slot
+//
+// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+// tenant. Each is 400 `validation_failed` naming the body field.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+func (c *Client) CreateSlotDefinitionWithBody(ctx context.Context, params *CreateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSlotDefinitionRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSlotDefinition Define a session slot
+//
+// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+// tenant. Each is 400 `validation_failed` naming the body field.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+func (c *Client) CreateSlotDefinition(ctx context.Context, params *CreateSlotDefinitionParams, body CreateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSlotDefinitionRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSlotDefinition Delete a slot definition
+//
+// Values stored in sessions under its key are kept. Once a tenant has no definition left, any
+// slot name is accepted again. A decomposition template naming the slot skips it.
+//
+// Corresponds with DELETE /admin/slots/{slotId} (the `DeleteSlotDefinition` operationId).
+func (c *Client) DeleteSlotDefinition(ctx context.Context, slotId SlotDefinitionIdPath, params *DeleteSlotDefinitionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSlotDefinitionRequest(c.Server, slotId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSlotDefinition Get a slot definition
+//
+// A slot definition of another tenant is 404, exactly like one that does not exist.
+//
+// Corresponds with GET /admin/slots/{slotId} (the `GetSlotDefinition` operationId).
+func (c *Client) GetSlotDefinition(ctx context.Context, slotId SlotDefinitionIdPath, params *GetSlotDefinitionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSlotDefinitionRequest(c.Server, slotId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSlotDefinitionWithBody Replace a slot definition
+//
+// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+// apply to the next write of the slot.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+func (c *Client) UpdateSlotDefinitionWithBody(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSlotDefinitionRequestWithBody(c.Server, slotId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSlotDefinition Replace a slot definition
+//
+// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+// apply to the next write of the slot.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+func (c *Client) UpdateSlotDefinition(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, body UpdateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSlotDefinitionRequest(c.Server, slotId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListTenants List tenants
 //
 // Platform keys see every tenant; a tenant-bound key sees only its own tenant.
@@ -11217,7 +14125,8 @@ func (c *Client) UpdateTenant(ctx context.Context, tenantId TenantIdPath, body U
 // Creates a session on a channel (`web` when left out), optionally with the tenant's own
 // reference of the customer and initial slots (at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`).
+// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+// that does not fit is 400 `slot_invalid`, one field error per slot).
 //
 // Takes any type of body and a specified content type.
 //
@@ -11239,7 +14148,8 @@ func (c *Client) CreateChatSessionWithBody(ctx context.Context, params *CreateCh
 // Creates a session on a channel (`web` when left out), optionally with the tenant's own
 // reference of the customer and initial slots (at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`).
+// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+// that does not fit is 400 `slot_invalid`, one field error per slot).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11405,6 +14315,62 @@ func (c *Client) PostChatMessage(ctx context.Context, sessionId SessionIdPath, p
 	return c.Client.Do(req)
 }
 
+// CreateShareWithBody Share a conversation by link
+//
+// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+// never again: only a hash of the token is stored. That is also why this operation takes no
+// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+// `DELETE /admin/shares/{shareId}` revokes.
+//
+// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+// to at most `maxDevices` devices (default 2, at most 10), each bound with
+// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+func (c *Client) CreateShareWithBody(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateShareRequestWithBody(c.Server, sessionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateShare Share a conversation by link
+//
+// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+// never again: only a hash of the token is stored. That is also why this operation takes no
+// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+// `DELETE /admin/shares/{shareId}` revokes.
+//
+// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+// to at most `maxDevices` devices (default 2, at most 10), each bound with
+// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+func (c *Client) CreateShare(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, body CreateShareJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateShareRequest(c.Server, sessionId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetChatSessionSlots Get a session's slots
 //
 // Corresponds with GET /chat/sessions/{sessionId}/slots (the `GetChatSessionSlots` operationId).
@@ -11424,8 +14390,10 @@ func (c *Client) GetChatSessionSlots(ctx context.Context, sessionId SessionIdPat
 //
 // Replaces every slot (send `{}` to clear them): at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-// slots too.
+// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+// checked against its definition and stored normalised; an undefined name or a value that does
+// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+// write wins, and a running flow or the decomposition may fill slots too.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11446,8 +14414,10 @@ func (c *Client) ReplaceChatSessionSlotsWithBody(ctx context.Context, sessionId 
 //
 // Replaces every slot (send `{}` to clear them): at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-// slots too.
+// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+// checked against its definition and stored normalised; an undefined name or a value that does
+// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+// write wins, and a running flow or the decomposition may fill slots too.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11471,6 +14441,25 @@ func (c *Client) ReplaceChatSessionSlots(ctx context.Context, sessionId SessionI
 // Corresponds with GET /chat/sessions/{sessionId}/tool-traces (the `ListChatToolTraces` operationId).
 func (c *Client) ListChatToolTraces(ctx context.Context, sessionId SessionIdPath, params *ListChatToolTracesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListChatToolTracesRequest(c.Server, sessionId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChatSlots List the slots a conversation may hold
+//
+// The tenant's `active` slot definitions (`chat` scope), ordered by key: what a client may ask
+// the customer for (`label`, `prompt`, `required`) and which values it may send to
+// `PUT /chat/sessions/{sessionId}/slots`.
+//
+// Corresponds with GET /chat/slots (the `ListChatSlots` operationId).
+func (c *Client) ListChatSlots(ctx context.Context, params *ListChatSlotsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChatSlotsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11549,6 +14538,88 @@ func (c *Client) SearchKnowledgeBaseWithBody(ctx context.Context, params *Search
 // Corresponds with POST /chat/tools/kb-search (the `SearchKnowledgeBase` operationId).
 func (c *Client) SearchKnowledgeBase(ctx context.Context, params *SearchKnowledgeBaseParams, body SearchKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSearchKnowledgeBaseRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSharePage Read a shared conversation
+//
+// Public: no API key; the link's token and a bound device's `X-Device-Id` and `X-Device-Token`
+// are the credentials. Answers the conversation's messages **oldest first** (`limit` and
+// `cursor` page them): the customer's `text`, the assistant's `answer` and its `thought`
+// (reasoning) apart, with the sources cited; times in UTC.
+//
+// A device token used with another device id is 403 `device_mismatch`; a device token the link
+// did not hand out is 403 `forbidden` (bind the device first). An expired or revoked link is
+// 410 `share_gone` (checked first, on every request, so a revoke takes effect at once), a token
+// no link has 404 `not_found`, a link of a disabled tenant 403 `tenant_disabled`.
+// Rate-limited per link and per client address (429 `rate_limited`).
+//
+// Corresponds with GET /share/{shareToken} (the `GetSharePage` operationId).
+func (c *Client) GetSharePage(ctx context.Context, shareToken ShareTokenPath, params *GetSharePageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSharePageRequest(c.Server, shareToken, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BindShareDeviceWithBody Bind a device to a share link
+//
+// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+// link and answers a device token, shown once: only its hash is stored. The page is then read
+// with both, in `X-Device-Id` and `X-Device-Token`.
+//
+// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+// does not let another client take its place). An expired or revoked link is 410
+// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+func (c *Client) BindShareDeviceWithBody(ctx context.Context, shareToken ShareTokenPath, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBindShareDeviceRequestWithBody(c.Server, shareToken, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BindShareDevice Bind a device to a share link
+//
+// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+// link and answers a device token, shown once: only its hash is stored. The page is then read
+// with both, in `X-Device-Id` and `X-Device-Token`.
+//
+// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+// does not let another client take its place). An expired or revoked link is 410
+// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+func (c *Client) BindShareDevice(ctx context.Context, shareToken ShareTokenPath, body BindShareDeviceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBindShareDeviceRequest(c.Server, shareToken, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11953,6 +15024,1082 @@ func NewRotateApiKeyRequest(server string, keyId ApiKeyIdPath) (*http.Request, e
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSearchConversationsRequest constructs an http.Request for the SearchConversations method
+func NewSearchConversationsRequest(server string, params *SearchConversationsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/conversations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Channel != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "channel", *params.Channel, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Transferred != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "transferred", *params.Transferred, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TransferReason != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "transferReason", *params.TransferReason, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.RuleId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ruleId", *params.RuleId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.FlowId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "flowId", *params.FlowId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MinConfidence != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "minConfidence", *params.MinConfidence, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MaxConfidence != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "maxConfidence", *params.MaxConfidence, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Text != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "text", *params.Text, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewExportConversationsRequest constructs an http.Request for the ExportConversations method
+func NewExportConversationsRequest(server string, params *ExportConversationsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/conversations/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Channel != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "channel", *params.Channel, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Transferred != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "transferred", *params.Transferred, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TransferReason != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "transferReason", *params.TransferReason, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.RuleId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ruleId", *params.RuleId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.FlowId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "flowId", *params.FlowId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MinConfidence != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "minConfidence", *params.MinConfidence, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MaxConfidence != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "maxConfidence", *params.MaxConfidence, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Text != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "text", *params.Text, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewGetConversationTraceRequest constructs an http.Request for the GetConversationTrace method
+func NewGetConversationTraceRequest(server string, traceId TraceIdPath, params *GetConversationTraceParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "traceId", traceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/conversations/traces/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewGetDashboardStatsRequest constructs an http.Request for the GetDashboardStats method
+func NewGetDashboardStatsRequest(server string, params *GetDashboardStatsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/dashboard/stats")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Granularity != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "granularity", *params.Granularity, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewListDecompositionTemplatesRequest constructs an http.Request for the ListDecompositionTemplates method
+func NewListDecompositionTemplatesRequest(server string, params *ListDecompositionTemplatesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewCreateDecompositionTemplateRequest calls the generic CreateDecompositionTemplate builder with application/json body
+func NewCreateDecompositionTemplateRequest(server string, params *CreateDecompositionTemplateParams, body CreateDecompositionTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateDecompositionTemplateRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateDecompositionTemplateRequestWithBody constructs an http.Request for the CreateDecompositionTemplate method, with any body, and a specified content type
+func NewCreateDecompositionTemplateRequestWithBody(server string, params *CreateDecompositionTemplateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteDecompositionTemplateRequest constructs an http.Request for the DeleteDecompositionTemplate method
+func NewDeleteDecompositionTemplateRequest(server string, tplId DecompositionTemplateIdPath, params *DeleteDecompositionTemplateParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tplId", tplId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewGetDecompositionTemplateRequest constructs an http.Request for the GetDecompositionTemplate method
+func NewGetDecompositionTemplateRequest(server string, tplId DecompositionTemplateIdPath, params *GetDecompositionTemplateParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tplId", tplId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewUpdateDecompositionTemplateRequest calls the generic UpdateDecompositionTemplate builder with application/json body
+func NewUpdateDecompositionTemplateRequest(server string, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, body UpdateDecompositionTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateDecompositionTemplateRequestWithBody(server, tplId, params, "application/json", bodyReader)
+}
+
+// NewUpdateDecompositionTemplateRequestWithBody constructs an http.Request for the UpdateDecompositionTemplate method, with any body, and a specified content type
+func NewUpdateDecompositionTemplateRequestWithBody(server string, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tplId", tplId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewPreviewDecompositionTemplateRequest calls the generic PreviewDecompositionTemplate builder with application/json body
+func NewPreviewDecompositionTemplateRequest(server string, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, body PreviewDecompositionTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPreviewDecompositionTemplateRequestWithBody(server, tplId, params, "application/json", bodyReader)
+}
+
+// NewPreviewDecompositionTemplateRequestWithBody constructs an http.Request for the PreviewDecompositionTemplate method, with any body, and a specified content type
+func NewPreviewDecompositionTemplateRequestWithBody(server string, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tplId", tplId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates/%s/preview", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewPublishDecompositionTemplateRequest calls the generic PublishDecompositionTemplate builder with application/json body
+func NewPublishDecompositionTemplateRequest(server string, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, body PublishDecompositionTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPublishDecompositionTemplateRequestWithBody(server, tplId, params, "application/json", bodyReader)
+}
+
+// NewPublishDecompositionTemplateRequestWithBody constructs an http.Request for the PublishDecompositionTemplate method, with any body, and a specified content type
+func NewPublishDecompositionTemplateRequestWithBody(server string, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tplId", tplId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates/%s/publish", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewRollbackDecompositionTemplateRequest calls the generic RollbackDecompositionTemplate builder with application/json body
+func NewRollbackDecompositionTemplateRequest(server string, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, body RollbackDecompositionTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRollbackDecompositionTemplateRequestWithBody(server, tplId, params, "application/json", bodyReader)
+}
+
+// NewRollbackDecompositionTemplateRequestWithBody constructs an http.Request for the RollbackDecompositionTemplate method, with any body, and a specified content type
+func NewRollbackDecompositionTemplateRequestWithBody(server string, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tplId", tplId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates/%s/rollback", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewListDecompositionTemplateVersionsRequest constructs an http.Request for the ListDecompositionTemplateVersions method
+func NewListDecompositionTemplateVersionsRequest(server string, tplId DecompositionTemplateIdPath, params *ListDecompositionTemplateVersionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tplId", tplId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/decomposition-templates/%s/versions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
 	}
 
 	return req, nil
@@ -16629,6 +20776,501 @@ func NewUpdateTenantSettingsRequestWithBody(server string, params *UpdateTenantS
 	return req, nil
 }
 
+// NewListSharesRequest constructs an http.Request for the ListShares method
+func NewListSharesRequest(server string, params *ListSharesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/shares")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SessionId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sessionId", *params.SessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Active != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "active", *params.Active, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewRevokeShareRequest constructs an http.Request for the RevokeShare method
+func NewRevokeShareRequest(server string, shareId ShareIdPath, params *RevokeShareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "shareId", shareId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/shares/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewGetShareRequest constructs an http.Request for the GetShare method
+func NewGetShareRequest(server string, shareId ShareIdPath, params *GetShareParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "shareId", shareId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/shares/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewListSlotDefinitionsRequest constructs an http.Request for the ListSlotDefinitions method
+func NewListSlotDefinitionsRequest(server string, params *ListSlotDefinitionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/slots")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewCreateSlotDefinitionRequest calls the generic CreateSlotDefinition builder with application/json body
+func NewCreateSlotDefinitionRequest(server string, params *CreateSlotDefinitionParams, body CreateSlotDefinitionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateSlotDefinitionRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateSlotDefinitionRequestWithBody constructs an http.Request for the CreateSlotDefinition method, with any body, and a specified content type
+func NewCreateSlotDefinitionRequestWithBody(server string, params *CreateSlotDefinitionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/slots")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteSlotDefinitionRequest constructs an http.Request for the DeleteSlotDefinition method
+func NewDeleteSlotDefinitionRequest(server string, slotId SlotDefinitionIdPath, params *DeleteSlotDefinitionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "slotId", slotId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/slots/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewGetSlotDefinitionRequest constructs an http.Request for the GetSlotDefinition method
+func NewGetSlotDefinitionRequest(server string, slotId SlotDefinitionIdPath, params *GetSlotDefinitionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "slotId", slotId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/slots/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewUpdateSlotDefinitionRequest calls the generic UpdateSlotDefinition builder with application/json body
+func NewUpdateSlotDefinitionRequest(server string, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, body UpdateSlotDefinitionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSlotDefinitionRequestWithBody(server, slotId, params, "application/json", bodyReader)
+}
+
+// NewUpdateSlotDefinitionRequestWithBody constructs an http.Request for the UpdateSlotDefinition method, with any body, and a specified content type
+func NewUpdateSlotDefinitionRequestWithBody(server string, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "slotId", slotId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/slots/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
 // NewListTenantsRequest constructs an http.Request for the ListTenants method
 func NewListTenantsRequest(server string, params *ListTenantsParams) (*http.Request, error) {
 	var err error
@@ -17161,6 +21803,66 @@ func NewPostChatMessageRequestWithBody(server string, sessionId SessionIdPath, p
 	return req, nil
 }
 
+// NewCreateShareRequest calls the generic CreateShare builder with application/json body
+func NewCreateShareRequest(server string, sessionId SessionIdPath, params *CreateShareParams, body CreateShareJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateShareRequestWithBody(server, sessionId, params, "application/json", bodyReader)
+}
+
+// NewCreateShareRequestWithBody constructs an http.Request for the CreateShare method, with any body, and a specified content type
+func NewCreateShareRequestWithBody(server string, sessionId SessionIdPath, params *CreateShareParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/chat/sessions/%s/shares", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
 // NewGetChatSessionSlotsRequest constructs an http.Request for the GetChatSessionSlots method
 func NewGetChatSessionSlotsRequest(server string, sessionId SessionIdPath, params *GetChatSessionSlotsParams) (*http.Request, error) {
 	var err error
@@ -17354,6 +22056,85 @@ func NewListChatToolTracesRequest(server string, sessionId SessionIdPath, params
 	return req, nil
 }
 
+// NewListChatSlotsRequest constructs an http.Request for the ListChatSlots method
+func NewListChatSlotsRequest(server string, params *ListChatSlotsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/chat/slots")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
 // NewListChatToolsRequest constructs an http.Request for the ListChatTools method
 func NewListChatToolsRequest(server string, params *ListChatToolsParams) (*http.Request, error) {
 	var err error
@@ -17443,6 +22224,148 @@ func NewSearchKnowledgeBaseRequestWithBody(server string, params *SearchKnowledg
 		req.Header.Set("X-Tenant-Id", headerParam0)
 
 	}
+
+	return req, nil
+}
+
+// NewGetSharePageRequest constructs an http.Request for the GetSharePage method
+func NewGetSharePageRequest(server string, shareToken ShareTokenPath, params *GetSharePageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "shareToken", shareToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/share/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Device-Id", params.XDeviceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Device-Id", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Device-Token", params.XDeviceToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Device-Token", headerParam1)
+
+	}
+
+	return req, nil
+}
+
+// NewBindShareDeviceRequest calls the generic BindShareDevice builder with application/json body
+func NewBindShareDeviceRequest(server string, shareToken ShareTokenPath, body BindShareDeviceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewBindShareDeviceRequestWithBody(server, shareToken, "application/json", bodyReader)
+}
+
+// NewBindShareDeviceRequestWithBody constructs an http.Request for the BindShareDevice method, with any body, and a specified content type
+func NewBindShareDeviceRequestWithBody(server string, shareToken ShareTokenPath, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "shareToken", shareToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/share/%s/devices", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -17862,6 +22785,225 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /admin/api-keys/{keyId}/rotate (the `RotateApiKey` operationId).
 	RotateApiKeyWithResponse(ctx context.Context, keyId ApiKeyIdPath, reqEditors ...RequestEditorFn) (*RotateApiKeyResponse, error)
 
+	// SearchConversationsWithResponse Search the tenant's conversations
+	//
+	// Sessions with messages in `[from, to)` (no bound when left out) that match every filter
+	// given, newest session first, each with the counts of its messages in the range. A filter
+	// holds for a session when one of its messages in the range satisfies it: `transferred=true`
+	// keeps sessions with a hand-off, `transferred=false` those without one; `transferReason`,
+	// `ruleId` (the intent rule that decided a reply) and `flowId` (the script flow that
+	// produced a reply or stands after it) match a reply exactly; `minConfidence` and
+	// `maxConfidence` need one reply whose confidence is within both; `text` matches a customer
+	// message or a reply that contains it (case folded). `minConfidence` above `maxConfidence`,
+	// or `from` not before `to`, is 400 `validation_failed`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/conversations (the `SearchConversations` operationId).
+	SearchConversationsWithResponse(ctx context.Context, params *SearchConversationsParams, reqEditors ...RequestEditorFn) (*SearchConversationsResponse, error)
+
+	// ExportConversationsWithResponse Export the messages of matching conversations
+	//
+	// Every message in `[from, to)` of the sessions that `GET /admin/conversations` finds with the
+	// same filters, one row per message: sessions newest first, each session's messages oldest
+	// first. The rows are streamed as the database returns them, so an export of any size takes
+	// constant memory on the service; a failure after the first row ends the connection without
+	// the final chunk, so a client never mistakes a cut export for a whole one.
+	//
+	// `format=jsonl` (default): `application/x-ndjson`, one `ConversationExportRow` JSON object
+	// per line. `format=csv`: `text/csv` (RFC 4180, UTF-8) with a header line naming the same
+	// fields in snake_case (`session_id`, `channel`, `message_id`, `created_at`, `role`, `text`,
+	// `answer`, `thought`, `response_type`, `confidence`, `should_transfer`, `transfer_reason`,
+	// `transfer_code`, `rule_id`, `flow_id`, `flow_step`, `template_id`, `template_version`,
+	// `sources`, `latency_ms`, `trace_id`, `status`); `sources` is the JSON array of the row, an
+	// empty cell is null, and a text cell that a spreadsheet would read as a formula (starting
+	// with `=`, `+`, `-`, `@`, tab or carriage return) is prefixed with `'`. Times are RFC 3339
+	// UTC.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/conversations/export (the `ExportConversations` operationId).
+	ExportConversationsWithResponse(ctx context.Context, params *ExportConversationsParams, reqEditors ...RequestEditorFn) (*ExportConversationsResponse, error)
+
+	// GetConversationTraceWithResponse Get a reply by its trace id, with everything that decided it
+	//
+	// The reply whose `traceId` this is, with its session, the customer's message it answered,
+	// its full stage trace and monitoring (rule, flow, template version, guard hits, tokens,
+	// model, retries), the tool calls made for it, the prompt template version it was rendered
+	// with (its content as it was) and its sources. A reply's trace id is its request's W3C trace
+	// id; when a client sent several requests under one `traceparent`, the newest reply is
+	// answered. A trace id of another tenant is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/conversations/traces/{traceId} (the `GetConversationTrace` operationId).
+	GetConversationTraceWithResponse(ctx context.Context, traceId TraceIdPath, params *GetConversationTraceParams, reqEditors ...RequestEditorFn) (*GetConversationTraceResponse, error)
+
+	// GetDashboardStatsWithResponse The tenant's dashboard figures over a time range
+	//
+	// Conversation, hand-off, confidence, latency, token, rule, guardrail and knowledge figures of
+	// the range, and a time series of it per `granularity` bucket. The range is `[from, to)`
+	// widened to whole UTC hours; buckets are UTC hours or UTC days (the first and last day
+	// bucket may cover part of their day). At most 366 days (31 with `granularity=hour`); a
+	// longer range, or `from` not before `to`, is 400 `validation_failed` naming the parameter.
+	//
+	// Everything is computed by SQL over the stored messages and monitoring records. Records older
+	// than 10 minutes are read from hourly roll-ups, which a job of the service adds them to every
+	// minute; newer ones are computed live with the same query, so the figures are always current
+	// and a range reads rows per hour, not per message. `rolledUpTo` tells where one ends and the
+	// other begins.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/dashboard/stats (the `GetDashboardStats` operationId).
+	GetDashboardStatsWithResponse(ctx context.Context, params *GetDashboardStatsParams, reqEditors ...RequestEditorFn) (*GetDashboardStatsResponse, error)
+
+	// ListDecompositionTemplatesWithResponse List decomposition templates
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/decomposition-templates (the `ListDecompositionTemplates` operationId).
+	ListDecompositionTemplatesWithResponse(ctx context.Context, params *ListDecompositionTemplatesParams, reqEditors ...RequestEditorFn) (*ListDecompositionTemplatesResponse, error)
+
+	// CreateDecompositionTemplateWithBodyWithResponse Create a decomposition template
+	//
+	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+	// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+	// it under `skipped`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+	CreateDecompositionTemplateWithBodyWithResponse(ctx context.Context, params *CreateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDecompositionTemplateResponse, error)
+
+	// CreateDecompositionTemplateWithResponse Create a decomposition template
+	//
+	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+	// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+	// it under `skipped`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+	CreateDecompositionTemplateWithResponse(ctx context.Context, params *CreateDecompositionTemplateParams, body CreateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDecompositionTemplateResponse, error)
+
+	// DeleteDecompositionTemplateWithResponse Delete a decomposition template and its versions
+	//
+	// If it was the tenant's active template, messages are no longer decomposed until another is published.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /admin/decomposition-templates/{tplId} (the `DeleteDecompositionTemplate` operationId).
+	DeleteDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *DeleteDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*DeleteDecompositionTemplateResponse, error)
+
+	// GetDecompositionTemplateWithResponse Get a decomposition template
+	//
+	// A template of another tenant is 404, exactly like one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/decomposition-templates/{tplId} (the `GetDecompositionTemplate` operationId).
+	GetDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *GetDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*GetDecompositionTemplateResponse, error)
+
+	// UpdateDecompositionTemplateWithBodyWithResponse Replace a decomposition template's name, description and content
+	//
+	// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+	// the published version does not change until a publish. The content rules of create apply.
+	// `version` must be current (409 `version_conflict`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+	UpdateDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateDecompositionTemplateResponse, error)
+
+	// UpdateDecompositionTemplateWithResponse Replace a decomposition template's name, description and content
+	//
+	// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+	// the published version does not change until a publish. The content rules of create apply.
+	// `version` must be current (409 `version_conflict`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+	UpdateDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, body UpdateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateDecompositionTemplateResponse, error)
+
+	// PreviewDecompositionTemplateWithBodyWithResponse Decompose a sample message with a version of a template
+	//
+	// Runs `version` (default: the published version, else the latest) over `message` exactly as
+	// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+	// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+	PreviewDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PreviewDecompositionTemplateResponse, error)
+
+	// PreviewDecompositionTemplateWithResponse Decompose a sample message with a version of a template
+	//
+	// Runs `version` (default: the published version, else the latest) over `message` exactly as
+	// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+	// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+	PreviewDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, body PreviewDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*PreviewDecompositionTemplateResponse, error)
+
+	// PublishDecompositionTemplateWithBodyWithResponse Publish a version of a decomposition template
+	//
+	// The version becomes the template's published one and the template the tenant's active one
+	// (replacing any other). A version the template does not have is 400.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+	PublishDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublishDecompositionTemplateResponse, error)
+
+	// PublishDecompositionTemplateWithResponse Publish a version of a decomposition template
+	//
+	// The version becomes the template's published one and the template the tenant's active one
+	// (replacing any other). A version the template does not have is 400.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+	PublishDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, body PublishDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*PublishDecompositionTemplateResponse, error)
+
+	// RollbackDecompositionTemplateWithBodyWithResponse Roll a decomposition template back to an earlier version
+	//
+	// An earlier version than the published one becomes the published one, and the template the
+	// tenant's active one; every version is kept. A version that is not earlier is 400; with
+	// nothing published it is 409 `invalid_transition`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+	RollbackDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RollbackDecompositionTemplateResponse, error)
+
+	// RollbackDecompositionTemplateWithResponse Roll a decomposition template back to an earlier version
+	//
+	// An earlier version than the published one becomes the published one, and the template the
+	// tenant's active one; every version is kept. A version that is not earlier is 400; with
+	// nothing published it is 409 `invalid_transition`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+	RollbackDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, body RollbackDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*RollbackDecompositionTemplateResponse, error)
+
+	// ListDecompositionTemplateVersionsWithResponse List a decomposition template's versions
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/decomposition-templates/{tplId}/versions (the `ListDecompositionTemplateVersions` operationId).
+	ListDecompositionTemplateVersionsWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *ListDecompositionTemplateVersionsParams, reqEditors ...RequestEditorFn) (*ListDecompositionTemplateVersionsResponse, error)
+
 	// TestDialogueWithBodyWithResponse Run one message through every stage without storing anything
 	//
 	// The complete-flow test: stages 1–9 on one message, with the session's state taken from a stored
@@ -18212,8 +23354,10 @@ type ClientWithResponsesInterface interface {
 	// `multipart/form-data` with the parts `file` (the file), `kbId`, `metadata` (a JSON object,
 	// validated against the tenant's active metadata fields of scope `document`; unknown keys,
 	// wrong types, missing required fields and values outside an enum are 400 `metadata_invalid`,
-	// one field error each) and optionally `fileName` (overrides the file part's name; may be
-	// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded).
+	// one field error each), optionally `fileName` (overrides the file part's name; may be
+	// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded) and `proposeMetadata`
+	// (`true` or `false`: the active decomposition template proposes metadata; what it proposed
+	// and the document took is `proposedMetadata`, `{}` otherwise).
 	//
 	// The kind is detected from the content and must agree with the name: PDF, Word (.docx),
 	// Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
@@ -18242,7 +23386,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListDocumentChunksWithResponse List a document's chunks
 	//
-	// In document order.
+	// In document order; the questions generated for its passages (kind `generated_question`) come after its units.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18891,6 +24035,110 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /admin/settings (the `UpdateTenantSettings` operationId).
 	UpdateTenantSettingsWithResponse(ctx context.Context, params *UpdateTenantSettingsParams, body UpdateTenantSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTenantSettingsResponse, error)
 
+	// ListSharesWithResponse List share links
+	//
+	// The tenant's share links, newest first, revoked and expired ones included (with `active`
+	// false) unless `active` filters them. Tokens are never shown again.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/shares (the `ListShares` operationId).
+	ListSharesWithResponse(ctx context.Context, params *ListSharesParams, reqEditors ...RequestEditorFn) (*ListSharesResponse, error)
+
+	// RevokeShareWithResponse Revoke a share link
+	//
+	// The link closes at once, on every replica (each request reads the link from the database):
+	// its page and device binding answer 410 `share_gone` from then on, even to bound devices.
+	// Revoking a revoked link is a no-op; the link stays listed with `revokedAt`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /admin/shares/{shareId} (the `RevokeShare` operationId).
+	RevokeShareWithResponse(ctx context.Context, shareId ShareIdPath, params *RevokeShareParams, reqEditors ...RequestEditorFn) (*RevokeShareResponse, error)
+
+	// GetShareWithResponse Get a share link
+	//
+	// The link with its bound devices (never its token). A link of another tenant is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/shares/{shareId} (the `GetShare` operationId).
+	GetShareWithResponse(ctx context.Context, shareId ShareIdPath, params *GetShareParams, reqEditors ...RequestEditorFn) (*GetShareResponse, error)
+
+	// ListSlotDefinitionsWithResponse List slot definitions
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/slots (the `ListSlotDefinitions` operationId).
+	ListSlotDefinitionsWithResponse(ctx context.Context, params *ListSlotDefinitionsParams, reqEditors ...RequestEditorFn) (*ListSlotDefinitionsResponse, error)
+
+	// CreateSlotDefinitionWithBodyWithResponse Define a session slot
+	//
+	// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+	// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+	// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+	// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+	// tenant. Each is 400 `validation_failed` naming the body field.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+	CreateSlotDefinitionWithBodyWithResponse(ctx context.Context, params *CreateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSlotDefinitionResponse, error)
+
+	// CreateSlotDefinitionWithResponse Define a session slot
+	//
+	// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+	// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+	// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+	// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+	// tenant. Each is 400 `validation_failed` naming the body field.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+	CreateSlotDefinitionWithResponse(ctx context.Context, params *CreateSlotDefinitionParams, body CreateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSlotDefinitionResponse, error)
+
+	// DeleteSlotDefinitionWithResponse Delete a slot definition
+	//
+	// Values stored in sessions under its key are kept. Once a tenant has no definition left, any
+	// slot name is accepted again. A decomposition template naming the slot skips it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /admin/slots/{slotId} (the `DeleteSlotDefinition` operationId).
+	DeleteSlotDefinitionWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *DeleteSlotDefinitionParams, reqEditors ...RequestEditorFn) (*DeleteSlotDefinitionResponse, error)
+
+	// GetSlotDefinitionWithResponse Get a slot definition
+	//
+	// A slot definition of another tenant is 404, exactly like one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/slots/{slotId} (the `GetSlotDefinition` operationId).
+	GetSlotDefinitionWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *GetSlotDefinitionParams, reqEditors ...RequestEditorFn) (*GetSlotDefinitionResponse, error)
+
+	// UpdateSlotDefinitionWithBodyWithResponse Replace a slot definition
+	//
+	// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+	// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+	// apply to the next write of the slot.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+	UpdateSlotDefinitionWithBodyWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSlotDefinitionResponse, error)
+
+	// UpdateSlotDefinitionWithResponse Replace a slot definition
+	//
+	// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+	// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+	// apply to the next write of the slot.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+	UpdateSlotDefinitionWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, body UpdateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSlotDefinitionResponse, error)
+
 	// ListTenantsWithResponse List tenants
 	//
 	// Platform keys see every tenant; a tenant-bound key sees only its own tenant.
@@ -18937,7 +24185,8 @@ type ClientWithResponsesInterface interface {
 	// Creates a session on a channel (`web` when left out), optionally with the tenant's own
 	// reference of the customer and initial slots (at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`).
+	// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+	// that does not fit is 400 `slot_invalid`, one field error per slot).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18949,7 +24198,8 @@ type ClientWithResponsesInterface interface {
 	// Creates a session on a channel (`web` when left out), optionally with the tenant's own
 	// reference of the customer and initial slots (at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`).
+	// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+	// that does not fit is 400 `slot_invalid`, one field error per slot).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19053,6 +24303,42 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
 	PostChatMessageWithResponse(ctx context.Context, sessionId SessionIdPath, params *PostChatMessageParams, body PostChatMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*PostChatMessageResponse, error)
 
+	// CreateShareWithBodyWithResponse Share a conversation by link
+	//
+	// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+	// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+	// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+	// never again: only a hash of the token is stored. That is also why this operation takes no
+	// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+	// `DELETE /admin/shares/{shareId}` revokes.
+	//
+	// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+	// to at most `maxDevices` devices (default 2, at most 10), each bound with
+	// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+	CreateShareWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateShareResponse, error)
+
+	// CreateShareWithResponse Share a conversation by link
+	//
+	// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+	// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+	// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+	// never again: only a hash of the token is stored. That is also why this operation takes no
+	// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+	// `DELETE /admin/shares/{shareId}` revokes.
+	//
+	// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+	// to at most `maxDevices` devices (default 2, at most 10), each bound with
+	// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+	CreateShareWithResponse(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, body CreateShareJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateShareResponse, error)
+
 	// GetChatSessionSlotsWithResponse Get a session's slots
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -19064,8 +24350,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Replaces every slot (send `{}` to clear them): at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-	// slots too.
+	// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+	// checked against its definition and stored normalised; an undefined name or a value that does
+	// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+	// write wins, and a running flow or the decomposition may fill slots too.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19076,8 +24364,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Replaces every slot (send `{}` to clear them): at most 50; names match
 	// `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-	// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-	// slots too.
+	// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+	// checked against its definition and stored normalised; an undefined name or a value that does
+	// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+	// write wins, and a running flow or the decomposition may fill slots too.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19092,6 +24382,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /chat/sessions/{sessionId}/tool-traces (the `ListChatToolTraces` operationId).
 	ListChatToolTracesWithResponse(ctx context.Context, sessionId SessionIdPath, params *ListChatToolTracesParams, reqEditors ...RequestEditorFn) (*ListChatToolTracesResponse, error)
+
+	// ListChatSlotsWithResponse List the slots a conversation may hold
+	//
+	// The tenant's `active` slot definitions (`chat` scope), ordered by key: what a client may ask
+	// the customer for (`label`, `prompt`, `required`) and which values it may send to
+	// `PUT /chat/sessions/{sessionId}/slots`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /chat/slots (the `ListChatSlots` operationId).
+	ListChatSlotsWithResponse(ctx context.Context, params *ListChatSlotsParams, reqEditors ...RequestEditorFn) (*ListChatSlotsResponse, error)
 
 	// ListChatToolsWithResponse The tools the dialogue can call
 	//
@@ -19142,6 +24443,60 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /chat/tools/kb-search (the `SearchKnowledgeBase` operationId).
 	SearchKnowledgeBaseWithResponse(ctx context.Context, params *SearchKnowledgeBaseParams, body SearchKnowledgeBaseJSONRequestBody, reqEditors ...RequestEditorFn) (*SearchKnowledgeBaseResponse, error)
+
+	// GetSharePageWithResponse Read a shared conversation
+	//
+	// Public: no API key; the link's token and a bound device's `X-Device-Id` and `X-Device-Token`
+	// are the credentials. Answers the conversation's messages **oldest first** (`limit` and
+	// `cursor` page them): the customer's `text`, the assistant's `answer` and its `thought`
+	// (reasoning) apart, with the sources cited; times in UTC.
+	//
+	// A device token used with another device id is 403 `device_mismatch`; a device token the link
+	// did not hand out is 403 `forbidden` (bind the device first). An expired or revoked link is
+	// 410 `share_gone` (checked first, on every request, so a revoke takes effect at once), a token
+	// no link has 404 `not_found`, a link of a disabled tenant 403 `tenant_disabled`.
+	// Rate-limited per link and per client address (429 `rate_limited`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /share/{shareToken} (the `GetSharePage` operationId).
+	GetSharePageWithResponse(ctx context.Context, shareToken ShareTokenPath, params *GetSharePageParams, reqEditors ...RequestEditorFn) (*GetSharePageResponse, error)
+
+	// BindShareDeviceWithBodyWithResponse Bind a device to a share link
+	//
+	// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+	// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+	// link and answers a device token, shown once: only its hash is stored. The page is then read
+	// with both, in `X-Device-Id` and `X-Device-Token`.
+	//
+	// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+	// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+	// does not let another client take its place). An expired or revoked link is 410
+	// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+	// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+	BindShareDeviceWithBodyWithResponse(ctx context.Context, shareToken ShareTokenPath, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BindShareDeviceResponse, error)
+
+	// BindShareDeviceWithResponse Bind a device to a share link
+	//
+	// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+	// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+	// link and answers a device token, shown once: only its hash is stored. The page is then read
+	// with both, in `X-Device-Id` and `X-Device-Token`.
+	//
+	// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+	// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+	// does not let another client take its place). An expired or revoked link is 410
+	// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+	// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+	BindShareDeviceWithResponse(ctx context.Context, shareToken ShareTokenPath, body BindShareDeviceJSONRequestBody, reqEditors ...RequestEditorFn) (*BindShareDeviceResponse, error)
 
 	// ListRetrievalStrategyAuditWithResponse Who changed the retrieval strategy, when, from what to what
 	//
@@ -19739,6 +25094,1397 @@ func (r RotateApiKeyResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateApiKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SearchConversationsResponse429Headers the declared response headers of an HTTP 429 response for SearchConversations
+type SearchConversationsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type SearchConversationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ConversationList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SearchConversationsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchConversationsResponse) GetJSON200() *ConversationList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SearchConversationsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SearchConversationsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SearchConversationsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SearchConversationsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SearchConversationsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SearchConversationsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchConversationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchConversationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchConversationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchConversationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportConversationsResponse200Headers the declared response headers of an HTTP 200 response for ExportConversations
+type ExportConversationsResponse200Headers struct {
+	ContentDisposition string
+}
+
+// ExportConversationsResponse429Headers the declared response headers of an HTTP 429 response for ExportConversations
+type ExportConversationsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ExportConversationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportConversationsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportConversationsResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExportConversationsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportConversationsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportConversationsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportConversationsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportConversationsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportConversationsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportConversationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportConversationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportConversationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportConversationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetConversationTraceResponse429Headers the declared response headers of an HTTP 429 response for GetConversationTrace
+type GetConversationTraceResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type GetConversationTraceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ConversationTrace
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetConversationTraceResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetConversationTraceResponse) GetJSON200() *ConversationTrace {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetConversationTraceResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetConversationTraceResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetConversationTraceResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetConversationTraceResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetConversationTraceResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetConversationTraceResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetConversationTraceResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetConversationTraceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetConversationTraceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetConversationTraceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetConversationTraceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetDashboardStatsResponse429Headers the declared response headers of an HTTP 429 response for GetDashboardStats
+type GetDashboardStatsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type GetDashboardStatsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DashboardStats
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetDashboardStatsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDashboardStatsResponse) GetJSON200() *DashboardStats {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetDashboardStatsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetDashboardStatsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetDashboardStatsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetDashboardStatsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetDashboardStatsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetDashboardStatsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDashboardStatsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDashboardStatsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDashboardStatsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDashboardStatsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListDecompositionTemplatesResponse429Headers the declared response headers of an HTTP 429 response for ListDecompositionTemplates
+type ListDecompositionTemplatesResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ListDecompositionTemplatesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DecompositionTemplateList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListDecompositionTemplatesResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDecompositionTemplatesResponse) GetJSON200() *DecompositionTemplateList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListDecompositionTemplatesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListDecompositionTemplatesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListDecompositionTemplatesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListDecompositionTemplatesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListDecompositionTemplatesResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListDecompositionTemplatesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDecompositionTemplatesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDecompositionTemplatesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDecompositionTemplatesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDecompositionTemplatesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateDecompositionTemplateResponse201Headers the declared response headers of an HTTP 201 response for CreateDecompositionTemplate
+type CreateDecompositionTemplateResponse201Headers struct {
+	Location string
+}
+
+// CreateDecompositionTemplateResponse429Headers the declared response headers of an HTTP 429 response for CreateDecompositionTemplate
+type CreateDecompositionTemplateResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type CreateDecompositionTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *DecompositionTemplate
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateDecompositionTemplateResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateDecompositionTemplateResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateDecompositionTemplateResponse) GetJSON201() *DecompositionTemplate {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateDecompositionTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateDecompositionTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateDecompositionTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateDecompositionTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteDecompositionTemplateResponse429Headers the declared response headers of an HTTP 429 response for DeleteDecompositionTemplate
+type DeleteDecompositionTemplateResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type DeleteDecompositionTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteDecompositionTemplateResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteDecompositionTemplateResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteDecompositionTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteDecompositionTemplateResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteDecompositionTemplateResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteDecompositionTemplateResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteDecompositionTemplateResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteDecompositionTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteDecompositionTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteDecompositionTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteDecompositionTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetDecompositionTemplateResponse429Headers the declared response headers of an HTTP 429 response for GetDecompositionTemplate
+type GetDecompositionTemplateResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type GetDecompositionTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DecompositionTemplate
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetDecompositionTemplateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDecompositionTemplateResponse) GetJSON200() *DecompositionTemplate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetDecompositionTemplateResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetDecompositionTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetDecompositionTemplateResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetDecompositionTemplateResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetDecompositionTemplateResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetDecompositionTemplateResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDecompositionTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDecompositionTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDecompositionTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDecompositionTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateDecompositionTemplateResponse429Headers the declared response headers of an HTTP 429 response for UpdateDecompositionTemplate
+type UpdateDecompositionTemplateResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type UpdateDecompositionTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DecompositionTemplate
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateDecompositionTemplateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateDecompositionTemplateResponse) GetJSON200() *DecompositionTemplate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateDecompositionTemplateResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateDecompositionTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateDecompositionTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateDecompositionTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateDecompositionTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PreviewDecompositionTemplateResponse429Headers the declared response headers of an HTTP 429 response for PreviewDecompositionTemplate
+type PreviewDecompositionTemplateResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type PreviewDecompositionTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DecompositionPreview
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PreviewDecompositionTemplateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PreviewDecompositionTemplateResponse) GetJSON200() *DecompositionPreview {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PreviewDecompositionTemplateResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PreviewDecompositionTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreviewDecompositionTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreviewDecompositionTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreviewDecompositionTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PublishDecompositionTemplateResponse429Headers the declared response headers of an HTTP 429 response for PublishDecompositionTemplate
+type PublishDecompositionTemplateResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type PublishDecompositionTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DecompositionTemplate
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublishDecompositionTemplateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublishDecompositionTemplateResponse) GetJSON200() *DecompositionTemplate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PublishDecompositionTemplateResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PublishDecompositionTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublishDecompositionTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublishDecompositionTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublishDecompositionTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RollbackDecompositionTemplateResponse429Headers the declared response headers of an HTTP 429 response for RollbackDecompositionTemplate
+type RollbackDecompositionTemplateResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type RollbackDecompositionTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DecompositionTemplate
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RollbackDecompositionTemplateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RollbackDecompositionTemplateResponse) GetJSON200() *DecompositionTemplate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RollbackDecompositionTemplateResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RollbackDecompositionTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RollbackDecompositionTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RollbackDecompositionTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RollbackDecompositionTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListDecompositionTemplateVersionsResponse429Headers the declared response headers of an HTTP 429 response for ListDecompositionTemplateVersions
+type ListDecompositionTemplateVersionsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ListDecompositionTemplateVersionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DecompositionTemplateVersionList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListDecompositionTemplateVersionsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDecompositionTemplateVersionsResponse) GetJSON200() *DecompositionTemplateVersionList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListDecompositionTemplateVersionsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListDecompositionTemplateVersionsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListDecompositionTemplateVersionsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListDecompositionTemplateVersionsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListDecompositionTemplateVersionsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListDecompositionTemplateVersionsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListDecompositionTemplateVersionsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDecompositionTemplateVersionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDecompositionTemplateVersionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDecompositionTemplateVersionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDecompositionTemplateVersionsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -27928,6 +34674,834 @@ func (r UpdateTenantSettingsResponse) ContentType() string {
 	return ""
 }
 
+// ListSharesResponse429Headers the declared response headers of an HTTP 429 response for ListShares
+type ListSharesResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ListSharesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ShareList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSharesResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSharesResponse) GetJSON200() *ShareList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSharesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSharesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListSharesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSharesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListSharesResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListSharesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSharesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSharesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSharesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSharesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeShareResponse429Headers the declared response headers of an HTTP 429 response for RevokeShare
+type RevokeShareResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type RevokeShareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RevokeShareResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeShareResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokeShareResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeShareResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokeShareResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RevokeShareResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RevokeShareResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokeShareResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeShareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeShareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeShareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeShareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetShareResponse429Headers the declared response headers of an HTTP 429 response for GetShare
+type GetShareResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type GetShareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Share
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetShareResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetShareResponse) GetJSON200() *Share {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetShareResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetShareResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetShareResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetShareResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetShareResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetShareResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetShareResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetShareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetShareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetShareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetShareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSlotDefinitionsResponse429Headers the declared response headers of an HTTP 429 response for ListSlotDefinitions
+type ListSlotDefinitionsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ListSlotDefinitionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SlotDefinitionList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSlotDefinitionsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSlotDefinitionsResponse) GetJSON200() *SlotDefinitionList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSlotDefinitionsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSlotDefinitionsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListSlotDefinitionsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSlotDefinitionsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListSlotDefinitionsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListSlotDefinitionsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSlotDefinitionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSlotDefinitionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSlotDefinitionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSlotDefinitionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateSlotDefinitionResponse201Headers the declared response headers of an HTTP 201 response for CreateSlotDefinition
+type CreateSlotDefinitionResponse201Headers struct {
+	Location string
+}
+
+// CreateSlotDefinitionResponse429Headers the declared response headers of an HTTP 429 response for CreateSlotDefinition
+type CreateSlotDefinitionResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type CreateSlotDefinitionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SlotDefinition
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateSlotDefinitionResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateSlotDefinitionResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSlotDefinitionResponse) GetJSON201() *SlotDefinition {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateSlotDefinitionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSlotDefinitionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSlotDefinitionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSlotDefinitionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSlotDefinitionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteSlotDefinitionResponse429Headers the declared response headers of an HTTP 429 response for DeleteSlotDefinition
+type DeleteSlotDefinitionResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type DeleteSlotDefinitionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteSlotDefinitionResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteSlotDefinitionResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteSlotDefinitionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteSlotDefinitionResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteSlotDefinitionResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteSlotDefinitionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteSlotDefinitionResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteSlotDefinitionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSlotDefinitionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSlotDefinitionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSlotDefinitionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSlotDefinitionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSlotDefinitionResponse429Headers the declared response headers of an HTTP 429 response for GetSlotDefinition
+type GetSlotDefinitionResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type GetSlotDefinitionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SlotDefinition
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSlotDefinitionResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSlotDefinitionResponse) GetJSON200() *SlotDefinition {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSlotDefinitionResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSlotDefinitionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetSlotDefinitionResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSlotDefinitionResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetSlotDefinitionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetSlotDefinitionResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSlotDefinitionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSlotDefinitionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSlotDefinitionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSlotDefinitionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSlotDefinitionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateSlotDefinitionResponse429Headers the declared response headers of an HTTP 429 response for UpdateSlotDefinition
+type UpdateSlotDefinitionResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type UpdateSlotDefinitionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SlotDefinition
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateSlotDefinitionResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSlotDefinitionResponse) GetJSON200() *SlotDefinition {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateSlotDefinitionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSlotDefinitionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSlotDefinitionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSlotDefinitionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSlotDefinitionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListTenantsResponse429Headers the declared response headers of an HTTP 429 response for ListTenants
 type ListTenantsResponse429Headers struct {
 	RateLimitLimit     *int
@@ -28898,6 +36472,134 @@ func (r PostChatMessageResponse) ContentType() string {
 	return ""
 }
 
+// CreateShareResponse201Headers the declared response headers of an HTTP 201 response for CreateShare
+type CreateShareResponse201Headers struct {
+	Location string
+}
+
+// CreateShareResponse429Headers the declared response headers of an HTTP 429 response for CreateShare
+type CreateShareResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type CreateShareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ShareCreated
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateShareResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateShareResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateShareResponse) GetJSON201() *ShareCreated {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateShareResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateShareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateShareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateShareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateShareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetChatSessionSlotsResponse429Headers the declared response headers of an HTTP 429 response for GetChatSessionSlots
 type GetChatSessionSlotsResponse429Headers struct {
 	RateLimitLimit     *int
@@ -29219,6 +36921,99 @@ func (r ListChatToolTracesResponse) ContentType() string {
 	return ""
 }
 
+// ListChatSlotsResponse429Headers the declared response headers of an HTTP 429 response for ListChatSlots
+type ListChatSlotsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ListChatSlotsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SlotDefinitionList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListChatSlotsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChatSlotsResponse) GetJSON200() *SlotDefinitionList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListChatSlotsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListChatSlotsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListChatSlotsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListChatSlotsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListChatSlotsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListChatSlotsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChatSlotsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChatSlotsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChatSlotsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChatSlotsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListChatToolsResponse429Headers the declared response headers of an HTTP 429 response for ListChatTools
 type ListChatToolsResponse429Headers struct {
 	RateLimitLimit     *int
@@ -29420,6 +37215,248 @@ func (r SearchKnowledgeBaseResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SearchKnowledgeBaseResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSharePageResponse200Headers the declared response headers of an HTTP 200 response for GetSharePage
+type GetSharePageResponse200Headers struct {
+	CacheControl string
+}
+
+// GetSharePageResponse429Headers the declared response headers of an HTTP 429 response for GetSharePage
+type GetSharePageResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type GetSharePageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SharePage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ShareForbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *ShareGone
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ShareTooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSharePageResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSharePageResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSharePageResponse) GetJSON200() *SharePage {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSharePageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetSharePageResponse) GetApplicationproblemJSON403() *ShareForbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSharePageResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r GetSharePageResponse) GetApplicationproblemJSON410() *ShareGone {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetSharePageResponse) GetApplicationproblemJSON429() *ShareTooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetSharePageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSharePageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSharePageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSharePageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSharePageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSharePageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// BindShareDeviceResponse201Headers the declared response headers of an HTTP 201 response for BindShareDevice
+type BindShareDeviceResponse201Headers struct {
+	CacheControl string
+}
+
+// BindShareDeviceResponse429Headers the declared response headers of an HTTP 429 response for BindShareDevice
+type BindShareDeviceResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type BindShareDeviceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ShareDeviceBinding
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ShareForbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *ShareGone
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ShareTooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *BindShareDeviceResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BindShareDeviceResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r BindShareDeviceResponse) GetJSON201() *ShareDeviceBinding {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON403() *ShareForbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON410() *ShareGone {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON429() *ShareTooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r BindShareDeviceResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BindShareDeviceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BindShareDeviceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BindShareDeviceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BindShareDeviceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -30128,6 +38165,333 @@ func (c *ClientWithResponses) RotateApiKeyWithResponse(ctx context.Context, keyI
 	return ParseRotateApiKeyResponse(rsp)
 }
 
+// SearchConversationsWithResponse Search the tenant's conversations
+//
+// Sessions with messages in `[from, to)` (no bound when left out) that match every filter
+// given, newest session first, each with the counts of its messages in the range. A filter
+// holds for a session when one of its messages in the range satisfies it: `transferred=true`
+// keeps sessions with a hand-off, `transferred=false` those without one; `transferReason`,
+// `ruleId` (the intent rule that decided a reply) and `flowId` (the script flow that
+// produced a reply or stands after it) match a reply exactly; `minConfidence` and
+// `maxConfidence` need one reply whose confidence is within both; `text` matches a customer
+// message or a reply that contains it (case folded). `minConfidence` above `maxConfidence`,
+// or `from` not before `to`, is 400 `validation_failed`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/conversations (the `SearchConversations` operationId).
+func (c *ClientWithResponses) SearchConversationsWithResponse(ctx context.Context, params *SearchConversationsParams, reqEditors ...RequestEditorFn) (*SearchConversationsResponse, error) {
+	rsp, err := c.SearchConversations(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchConversationsResponse(rsp)
+}
+
+// ExportConversationsWithResponse Export the messages of matching conversations
+//
+// Every message in `[from, to)` of the sessions that `GET /admin/conversations` finds with the
+// same filters, one row per message: sessions newest first, each session's messages oldest
+// first. The rows are streamed as the database returns them, so an export of any size takes
+// constant memory on the service; a failure after the first row ends the connection without
+// the final chunk, so a client never mistakes a cut export for a whole one.
+//
+// `format=jsonl` (default): `application/x-ndjson`, one `ConversationExportRow` JSON object
+// per line. `format=csv`: `text/csv` (RFC 4180, UTF-8) with a header line naming the same
+// fields in snake_case (`session_id`, `channel`, `message_id`, `created_at`, `role`, `text`,
+// `answer`, `thought`, `response_type`, `confidence`, `should_transfer`, `transfer_reason`,
+// `transfer_code`, `rule_id`, `flow_id`, `flow_step`, `template_id`, `template_version`,
+// `sources`, `latency_ms`, `trace_id`, `status`); `sources` is the JSON array of the row, an
+// empty cell is null, and a text cell that a spreadsheet would read as a formula (starting
+// with `=`, `+`, `-`, `@`, tab or carriage return) is prefixed with `'`. Times are RFC 3339
+// UTC.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/conversations/export (the `ExportConversations` operationId).
+func (c *ClientWithResponses) ExportConversationsWithResponse(ctx context.Context, params *ExportConversationsParams, reqEditors ...RequestEditorFn) (*ExportConversationsResponse, error) {
+	rsp, err := c.ExportConversations(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportConversationsResponse(rsp)
+}
+
+// GetConversationTraceWithResponse Get a reply by its trace id, with everything that decided it
+//
+// The reply whose `traceId` this is, with its session, the customer's message it answered,
+// its full stage trace and monitoring (rule, flow, template version, guard hits, tokens,
+// model, retries), the tool calls made for it, the prompt template version it was rendered
+// with (its content as it was) and its sources. A reply's trace id is its request's W3C trace
+// id; when a client sent several requests under one `traceparent`, the newest reply is
+// answered. A trace id of another tenant is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/conversations/traces/{traceId} (the `GetConversationTrace` operationId).
+func (c *ClientWithResponses) GetConversationTraceWithResponse(ctx context.Context, traceId TraceIdPath, params *GetConversationTraceParams, reqEditors ...RequestEditorFn) (*GetConversationTraceResponse, error) {
+	rsp, err := c.GetConversationTrace(ctx, traceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetConversationTraceResponse(rsp)
+}
+
+// GetDashboardStatsWithResponse The tenant's dashboard figures over a time range
+//
+// Conversation, hand-off, confidence, latency, token, rule, guardrail and knowledge figures of
+// the range, and a time series of it per `granularity` bucket. The range is `[from, to)`
+// widened to whole UTC hours; buckets are UTC hours or UTC days (the first and last day
+// bucket may cover part of their day). At most 366 days (31 with `granularity=hour`); a
+// longer range, or `from` not before `to`, is 400 `validation_failed` naming the parameter.
+//
+// Everything is computed by SQL over the stored messages and monitoring records. Records older
+// than 10 minutes are read from hourly roll-ups, which a job of the service adds them to every
+// minute; newer ones are computed live with the same query, so the figures are always current
+// and a range reads rows per hour, not per message. `rolledUpTo` tells where one ends and the
+// other begins.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/dashboard/stats (the `GetDashboardStats` operationId).
+func (c *ClientWithResponses) GetDashboardStatsWithResponse(ctx context.Context, params *GetDashboardStatsParams, reqEditors ...RequestEditorFn) (*GetDashboardStatsResponse, error) {
+	rsp, err := c.GetDashboardStats(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDashboardStatsResponse(rsp)
+}
+
+// ListDecompositionTemplatesWithResponse List decomposition templates
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/decomposition-templates (the `ListDecompositionTemplates` operationId).
+func (c *ClientWithResponses) ListDecompositionTemplatesWithResponse(ctx context.Context, params *ListDecompositionTemplatesParams, reqEditors ...RequestEditorFn) (*ListDecompositionTemplatesResponse, error) {
+	rsp, err := c.ListDecompositionTemplates(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDecompositionTemplatesResponse(rsp)
+}
+
+// CreateDecompositionTemplateWithBodyWithResponse Create a decomposition template
+//
+// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+// it under `skipped`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+func (c *ClientWithResponses) CreateDecompositionTemplateWithBodyWithResponse(ctx context.Context, params *CreateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDecompositionTemplateResponse, error) {
+	rsp, err := c.CreateDecompositionTemplateWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDecompositionTemplateResponse(rsp)
+}
+
+// CreateDecompositionTemplateWithResponse Create a decomposition template
+//
+// The content becomes version 1; nothing is published yet. Names are unique within a tenant
+// (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+// may come later or change: a run skips a target that names no `active` slot definition (`kind:
+// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+// it under `skipped`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates (the `CreateDecompositionTemplate` operationId).
+func (c *ClientWithResponses) CreateDecompositionTemplateWithResponse(ctx context.Context, params *CreateDecompositionTemplateParams, body CreateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDecompositionTemplateResponse, error) {
+	rsp, err := c.CreateDecompositionTemplate(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDecompositionTemplateResponse(rsp)
+}
+
+// DeleteDecompositionTemplateWithResponse Delete a decomposition template and its versions
+//
+// If it was the tenant's active template, messages are no longer decomposed until another is published.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /admin/decomposition-templates/{tplId} (the `DeleteDecompositionTemplate` operationId).
+func (c *ClientWithResponses) DeleteDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *DeleteDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*DeleteDecompositionTemplateResponse, error) {
+	rsp, err := c.DeleteDecompositionTemplate(ctx, tplId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteDecompositionTemplateResponse(rsp)
+}
+
+// GetDecompositionTemplateWithResponse Get a decomposition template
+//
+// A template of another tenant is 404, exactly like one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/decomposition-templates/{tplId} (the `GetDecompositionTemplate` operationId).
+func (c *ClientWithResponses) GetDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *GetDecompositionTemplateParams, reqEditors ...RequestEditorFn) (*GetDecompositionTemplateResponse, error) {
+	rsp, err := c.GetDecompositionTemplate(ctx, tplId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDecompositionTemplateResponse(rsp)
+}
+
+// UpdateDecompositionTemplateWithBodyWithResponse Replace a decomposition template's name, description and content
+//
+// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+// the published version does not change until a publish. The content rules of create apply.
+// `version` must be current (409 `version_conflict`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+func (c *ClientWithResponses) UpdateDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateDecompositionTemplateResponse, error) {
+	rsp, err := c.UpdateDecompositionTemplateWithBody(ctx, tplId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateDecompositionTemplateResponse(rsp)
+}
+
+// UpdateDecompositionTemplateWithResponse Replace a decomposition template's name, description and content
+//
+// A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+// the published version does not change until a publish. The content rules of create apply.
+// `version` must be current (409 `version_conflict`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /admin/decomposition-templates/{tplId} (the `UpdateDecompositionTemplate` operationId).
+func (c *ClientWithResponses) UpdateDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *UpdateDecompositionTemplateParams, body UpdateDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateDecompositionTemplateResponse, error) {
+	rsp, err := c.UpdateDecompositionTemplate(ctx, tplId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateDecompositionTemplateResponse(rsp)
+}
+
+// PreviewDecompositionTemplateWithBodyWithResponse Decompose a sample message with a version of a template
+//
+// Runs `version` (default: the published version, else the latest) over `message` exactly as
+// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+func (c *ClientWithResponses) PreviewDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PreviewDecompositionTemplateResponse, error) {
+	rsp, err := c.PreviewDecompositionTemplateWithBody(ctx, tplId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewDecompositionTemplateResponse(rsp)
+}
+
+// PreviewDecompositionTemplateWithResponse Decompose a sample message with a version of a template
+//
+// Runs `version` (default: the published version, else the latest) over `message` exactly as
+// the dialogue would (the `kb_processing` model when one is configured, else the extractive
+// fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/preview (the `PreviewDecompositionTemplate` operationId).
+func (c *ClientWithResponses) PreviewDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PreviewDecompositionTemplateParams, body PreviewDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*PreviewDecompositionTemplateResponse, error) {
+	rsp, err := c.PreviewDecompositionTemplate(ctx, tplId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewDecompositionTemplateResponse(rsp)
+}
+
+// PublishDecompositionTemplateWithBodyWithResponse Publish a version of a decomposition template
+//
+// The version becomes the template's published one and the template the tenant's active one
+// (replacing any other). A version the template does not have is 400.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+func (c *ClientWithResponses) PublishDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublishDecompositionTemplateResponse, error) {
+	rsp, err := c.PublishDecompositionTemplateWithBody(ctx, tplId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublishDecompositionTemplateResponse(rsp)
+}
+
+// PublishDecompositionTemplateWithResponse Publish a version of a decomposition template
+//
+// The version becomes the template's published one and the template the tenant's active one
+// (replacing any other). A version the template does not have is 400.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/publish (the `PublishDecompositionTemplate` operationId).
+func (c *ClientWithResponses) PublishDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *PublishDecompositionTemplateParams, body PublishDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*PublishDecompositionTemplateResponse, error) {
+	rsp, err := c.PublishDecompositionTemplate(ctx, tplId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublishDecompositionTemplateResponse(rsp)
+}
+
+// RollbackDecompositionTemplateWithBodyWithResponse Roll a decomposition template back to an earlier version
+//
+// An earlier version than the published one becomes the published one, and the template the
+// tenant's active one; every version is kept. A version that is not earlier is 400; with
+// nothing published it is 409 `invalid_transition`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+func (c *ClientWithResponses) RollbackDecompositionTemplateWithBodyWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RollbackDecompositionTemplateResponse, error) {
+	rsp, err := c.RollbackDecompositionTemplateWithBody(ctx, tplId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRollbackDecompositionTemplateResponse(rsp)
+}
+
+// RollbackDecompositionTemplateWithResponse Roll a decomposition template back to an earlier version
+//
+// An earlier version than the published one becomes the published one, and the template the
+// tenant's active one; every version is kept. A version that is not earlier is 400; with
+// nothing published it is 409 `invalid_transition`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/decomposition-templates/{tplId}/rollback (the `RollbackDecompositionTemplate` operationId).
+func (c *ClientWithResponses) RollbackDecompositionTemplateWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *RollbackDecompositionTemplateParams, body RollbackDecompositionTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*RollbackDecompositionTemplateResponse, error) {
+	rsp, err := c.RollbackDecompositionTemplate(ctx, tplId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRollbackDecompositionTemplateResponse(rsp)
+}
+
+// ListDecompositionTemplateVersionsWithResponse List a decomposition template's versions
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/decomposition-templates/{tplId}/versions (the `ListDecompositionTemplateVersions` operationId).
+func (c *ClientWithResponses) ListDecompositionTemplateVersionsWithResponse(ctx context.Context, tplId DecompositionTemplateIdPath, params *ListDecompositionTemplateVersionsParams, reqEditors ...RequestEditorFn) (*ListDecompositionTemplateVersionsResponse, error) {
+	rsp, err := c.ListDecompositionTemplateVersions(ctx, tplId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDecompositionTemplateVersionsResponse(rsp)
+}
+
 // TestDialogueWithBodyWithResponse Run one message through every stage without storing anything
 //
 // The complete-flow test: stages 1–9 on one message, with the session's state taken from a stored
@@ -30694,8 +39058,10 @@ func (c *ClientWithResponses) ListDocumentsWithResponse(ctx context.Context, par
 // `multipart/form-data` with the parts `file` (the file), `kbId`, `metadata` (a JSON object,
 // validated against the tenant's active metadata fields of scope `document`; unknown keys,
 // wrong types, missing required fields and values outside an enum are 400 `metadata_invalid`,
-// one field error each) and optionally `fileName` (overrides the file part's name; may be
-// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded).
+// one field error each), optionally `fileName` (overrides the file part's name; may be
+// URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded) and `proposeMetadata`
+// (`true` or `false`: the active decomposition template proposes metadata; what it proposed
+// and the document took is `proposedMetadata`, `{}` otherwise).
 //
 // The kind is detected from the content and must agree with the name: PDF, Word (.docx),
 // Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
@@ -30742,7 +39108,7 @@ func (c *ClientWithResponses) GetDocumentWithResponse(ctx context.Context, docId
 
 // ListDocumentChunksWithResponse List a document's chunks
 //
-// In document order.
+// In document order; the questions generated for its passages (kind `generated_question`) come after its units.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -31793,6 +40159,170 @@ func (c *ClientWithResponses) UpdateTenantSettingsWithResponse(ctx context.Conte
 	return ParseUpdateTenantSettingsResponse(rsp)
 }
 
+// ListSharesWithResponse List share links
+//
+// The tenant's share links, newest first, revoked and expired ones included (with `active`
+// false) unless `active` filters them. Tokens are never shown again.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/shares (the `ListShares` operationId).
+func (c *ClientWithResponses) ListSharesWithResponse(ctx context.Context, params *ListSharesParams, reqEditors ...RequestEditorFn) (*ListSharesResponse, error) {
+	rsp, err := c.ListShares(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSharesResponse(rsp)
+}
+
+// RevokeShareWithResponse Revoke a share link
+//
+// The link closes at once, on every replica (each request reads the link from the database):
+// its page and device binding answer 410 `share_gone` from then on, even to bound devices.
+// Revoking a revoked link is a no-op; the link stays listed with `revokedAt`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /admin/shares/{shareId} (the `RevokeShare` operationId).
+func (c *ClientWithResponses) RevokeShareWithResponse(ctx context.Context, shareId ShareIdPath, params *RevokeShareParams, reqEditors ...RequestEditorFn) (*RevokeShareResponse, error) {
+	rsp, err := c.RevokeShare(ctx, shareId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeShareResponse(rsp)
+}
+
+// GetShareWithResponse Get a share link
+//
+// The link with its bound devices (never its token). A link of another tenant is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/shares/{shareId} (the `GetShare` operationId).
+func (c *ClientWithResponses) GetShareWithResponse(ctx context.Context, shareId ShareIdPath, params *GetShareParams, reqEditors ...RequestEditorFn) (*GetShareResponse, error) {
+	rsp, err := c.GetShare(ctx, shareId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetShareResponse(rsp)
+}
+
+// ListSlotDefinitionsWithResponse List slot definitions
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/slots (the `ListSlotDefinitions` operationId).
+func (c *ClientWithResponses) ListSlotDefinitionsWithResponse(ctx context.Context, params *ListSlotDefinitionsParams, reqEditors ...RequestEditorFn) (*ListSlotDefinitionsResponse, error) {
+	rsp, err := c.ListSlotDefinitions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSlotDefinitionsResponse(rsp)
+}
+
+// CreateSlotDefinitionWithBodyWithResponse Define a session slot
+//
+// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+// tenant. Each is 400 `validation_failed` naming the body field.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+func (c *ClientWithResponses) CreateSlotDefinitionWithBodyWithResponse(ctx context.Context, params *CreateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSlotDefinitionResponse, error) {
+	rsp, err := c.CreateSlotDefinitionWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSlotDefinitionResponse(rsp)
+}
+
+// CreateSlotDefinitionWithResponse Define a session slot
+//
+// Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+// `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+// types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+// `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+// tenant. Each is 400 `validation_failed` naming the body field.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/slots (the `CreateSlotDefinition` operationId).
+func (c *ClientWithResponses) CreateSlotDefinitionWithResponse(ctx context.Context, params *CreateSlotDefinitionParams, body CreateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSlotDefinitionResponse, error) {
+	rsp, err := c.CreateSlotDefinition(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSlotDefinitionResponse(rsp)
+}
+
+// DeleteSlotDefinitionWithResponse Delete a slot definition
+//
+// Values stored in sessions under its key are kept. Once a tenant has no definition left, any
+// slot name is accepted again. A decomposition template naming the slot skips it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /admin/slots/{slotId} (the `DeleteSlotDefinition` operationId).
+func (c *ClientWithResponses) DeleteSlotDefinitionWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *DeleteSlotDefinitionParams, reqEditors ...RequestEditorFn) (*DeleteSlotDefinitionResponse, error) {
+	rsp, err := c.DeleteSlotDefinition(ctx, slotId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSlotDefinitionResponse(rsp)
+}
+
+// GetSlotDefinitionWithResponse Get a slot definition
+//
+// A slot definition of another tenant is 404, exactly like one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/slots/{slotId} (the `GetSlotDefinition` operationId).
+func (c *ClientWithResponses) GetSlotDefinitionWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *GetSlotDefinitionParams, reqEditors ...RequestEditorFn) (*GetSlotDefinitionResponse, error) {
+	rsp, err := c.GetSlotDefinition(ctx, slotId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSlotDefinitionResponse(rsp)
+}
+
+// UpdateSlotDefinitionWithBodyWithResponse Replace a slot definition
+//
+// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+// apply to the next write of the slot.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+func (c *ClientWithResponses) UpdateSlotDefinitionWithBodyWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSlotDefinitionResponse, error) {
+	rsp, err := c.UpdateSlotDefinitionWithBody(ctx, slotId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSlotDefinitionResponse(rsp)
+}
+
+// UpdateSlotDefinitionWithResponse Replace a slot definition
+//
+// `key` is fixed at creation. The rules of create apply; `version` must be current (409
+// `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+// apply to the next write of the slot.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /admin/slots/{slotId} (the `UpdateSlotDefinition` operationId).
+func (c *ClientWithResponses) UpdateSlotDefinitionWithResponse(ctx context.Context, slotId SlotDefinitionIdPath, params *UpdateSlotDefinitionParams, body UpdateSlotDefinitionJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSlotDefinitionResponse, error) {
+	rsp, err := c.UpdateSlotDefinition(ctx, slotId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSlotDefinitionResponse(rsp)
+}
+
 // ListTenantsWithResponse List tenants
 //
 // Platform keys see every tenant; a tenant-bound key sees only its own tenant.
@@ -31863,7 +40393,8 @@ func (c *ClientWithResponses) UpdateTenantWithResponse(ctx context.Context, tena
 // Creates a session on a channel (`web` when left out), optionally with the tenant's own
 // reference of the customer and initial slots (at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`).
+// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+// that does not fit is 400 `slot_invalid`, one field error per slot).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31881,7 +40412,8 @@ func (c *ClientWithResponses) CreateChatSessionWithBodyWithResponse(ctx context.
 // Creates a session on a channel (`web` when left out), optionally with the tenant's own
 // reference of the customer and initial slots (at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`).
+// `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+// that does not fit is 400 `slot_invalid`, one field error per slot).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32027,6 +40559,54 @@ func (c *ClientWithResponses) PostChatMessageWithResponse(ctx context.Context, s
 	return ParsePostChatMessageResponse(rsp)
 }
 
+// CreateShareWithBodyWithResponse Share a conversation by link
+//
+// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+// never again: only a hash of the token is stored. That is also why this operation takes no
+// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+// `DELETE /admin/shares/{shareId}` revokes.
+//
+// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+// to at most `maxDevices` devices (default 2, at most 10), each bound with
+// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+func (c *ClientWithResponses) CreateShareWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateShareResponse, error) {
+	rsp, err := c.CreateShareWithBody(ctx, sessionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateShareResponse(rsp)
+}
+
+// CreateShareWithResponse Share a conversation by link
+//
+// Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+// answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+// service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+// never again: only a hash of the token is stored. That is also why this operation takes no
+// `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+// `DELETE /admin/shares/{shareId}` revokes.
+//
+// The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+// to at most `maxDevices` devices (default 2, at most 10), each bound with
+// `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /chat/sessions/{sessionId}/shares (the `CreateShare` operationId).
+func (c *ClientWithResponses) CreateShareWithResponse(ctx context.Context, sessionId SessionIdPath, params *CreateShareParams, body CreateShareJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateShareResponse, error) {
+	rsp, err := c.CreateShare(ctx, sessionId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateShareResponse(rsp)
+}
+
 // GetChatSessionSlotsWithResponse Get a session's slots
 //
 // Returns a wrapper object for the known response body format(s).
@@ -32044,8 +40624,10 @@ func (c *ClientWithResponses) GetChatSessionSlotsWithResponse(ctx context.Contex
 //
 // Replaces every slot (send `{}` to clear them): at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-// slots too.
+// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+// checked against its definition and stored normalised; an undefined name or a value that does
+// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+// write wins, and a running flow or the decomposition may fill slots too.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32062,8 +40644,10 @@ func (c *ClientWithResponses) ReplaceChatSessionSlotsWithBodyWithResponse(ctx co
 //
 // Replaces every slot (send `{}` to clear them): at most 50; names match
 // `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-// `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-// slots too.
+// `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+// checked against its definition and stored normalised; an undefined name or a value that does
+// not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+// write wins, and a running flow or the decomposition may fill slots too.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32089,6 +40673,23 @@ func (c *ClientWithResponses) ListChatToolTracesWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseListChatToolTracesResponse(rsp)
+}
+
+// ListChatSlotsWithResponse List the slots a conversation may hold
+//
+// The tenant's `active` slot definitions (`chat` scope), ordered by key: what a client may ask
+// the customer for (`label`, `prompt`, `required`) and which values it may send to
+// `PUT /chat/sessions/{sessionId}/slots`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /chat/slots (the `ListChatSlots` operationId).
+func (c *ClientWithResponses) ListChatSlotsWithResponse(ctx context.Context, params *ListChatSlotsParams, reqEditors ...RequestEditorFn) (*ListChatSlotsResponse, error) {
+	rsp, err := c.ListChatSlots(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChatSlotsResponse(rsp)
 }
 
 // ListChatToolsWithResponse The tools the dialogue can call
@@ -32157,6 +40758,78 @@ func (c *ClientWithResponses) SearchKnowledgeBaseWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseSearchKnowledgeBaseResponse(rsp)
+}
+
+// GetSharePageWithResponse Read a shared conversation
+//
+// Public: no API key; the link's token and a bound device's `X-Device-Id` and `X-Device-Token`
+// are the credentials. Answers the conversation's messages **oldest first** (`limit` and
+// `cursor` page them): the customer's `text`, the assistant's `answer` and its `thought`
+// (reasoning) apart, with the sources cited; times in UTC.
+//
+// A device token used with another device id is 403 `device_mismatch`; a device token the link
+// did not hand out is 403 `forbidden` (bind the device first). An expired or revoked link is
+// 410 `share_gone` (checked first, on every request, so a revoke takes effect at once), a token
+// no link has 404 `not_found`, a link of a disabled tenant 403 `tenant_disabled`.
+// Rate-limited per link and per client address (429 `rate_limited`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /share/{shareToken} (the `GetSharePage` operationId).
+func (c *ClientWithResponses) GetSharePageWithResponse(ctx context.Context, shareToken ShareTokenPath, params *GetSharePageParams, reqEditors ...RequestEditorFn) (*GetSharePageResponse, error) {
+	rsp, err := c.GetSharePage(ctx, shareToken, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSharePageResponse(rsp)
+}
+
+// BindShareDeviceWithBodyWithResponse Bind a device to a share link
+//
+// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+// link and answers a device token, shown once: only its hash is stored. The page is then read
+// with both, in `X-Device-Id` and `X-Device-Token`.
+//
+// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+// does not let another client take its place). An expired or revoked link is 410
+// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+func (c *ClientWithResponses) BindShareDeviceWithBodyWithResponse(ctx context.Context, shareToken ShareTokenPath, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BindShareDeviceResponse, error) {
+	rsp, err := c.BindShareDeviceWithBody(ctx, shareToken, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBindShareDeviceResponse(rsp)
+}
+
+// BindShareDeviceWithResponse Bind a device to a share link
+//
+// Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+// the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+// link and answers a device token, shown once: only its hash is stored. The page is then read
+// with both, in `X-Device-Id` and `X-Device-Token`.
+//
+// A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+// already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+// does not let another client take its place). An expired or revoked link is 410
+// `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+// `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /share/{shareToken}/devices (the `BindShareDevice` operationId).
+func (c *ClientWithResponses) BindShareDeviceWithResponse(ctx context.Context, shareToken ShareTokenPath, body BindShareDeviceJSONRequestBody, reqEditors ...RequestEditorFn) (*BindShareDeviceResponse, error) {
+	rsp, err := c.BindShareDevice(ctx, shareToken, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBindShareDeviceResponse(rsp)
 }
 
 // ListRetrievalStrategyAuditWithResponse Who changed the retrieval strategy, when, from what to what
@@ -32825,6 +41498,1523 @@ func ParseRotateApiKeyResponse(rsp *http.Response) (*RotateApiKeyResponse, error
 	switch {
 	case rsp.StatusCode == 429:
 		var headers RotateApiKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSearchConversationsResponse parses an HTTP response from a SearchConversationsWithResponse call
+func ParseSearchConversationsResponse(rsp *http.Response) (*SearchConversationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchConversationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ConversationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers SearchConversationsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportConversationsResponse parses an HTTP response from a ExportConversationsWithResponse call
+func ParseExportConversationsResponse(rsp *http.Response) (*ExportConversationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportConversationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportConversationsResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ExportConversationsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetConversationTraceResponse parses an HTTP response from a GetConversationTraceWithResponse call
+func ParseGetConversationTraceResponse(rsp *http.Response) (*GetConversationTraceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetConversationTraceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ConversationTrace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetConversationTraceResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetDashboardStatsResponse parses an HTTP response from a GetDashboardStatsWithResponse call
+func ParseGetDashboardStatsResponse(rsp *http.Response) (*GetDashboardStatsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDashboardStatsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DashboardStats
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetDashboardStatsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListDecompositionTemplatesResponse parses an HTTP response from a ListDecompositionTemplatesWithResponse call
+func ParseListDecompositionTemplatesResponse(rsp *http.Response) (*ListDecompositionTemplatesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDecompositionTemplatesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DecompositionTemplateList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListDecompositionTemplatesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateDecompositionTemplateResponse parses an HTTP response from a CreateDecompositionTemplateWithResponse call
+func ParseCreateDecompositionTemplateResponse(rsp *http.Response) (*CreateDecompositionTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateDecompositionTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest DecompositionTemplate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateDecompositionTemplateResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateDecompositionTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteDecompositionTemplateResponse parses an HTTP response from a DeleteDecompositionTemplateWithResponse call
+func ParseDeleteDecompositionTemplateResponse(rsp *http.Response) (*DeleteDecompositionTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteDecompositionTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteDecompositionTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetDecompositionTemplateResponse parses an HTTP response from a GetDecompositionTemplateWithResponse call
+func ParseGetDecompositionTemplateResponse(rsp *http.Response) (*GetDecompositionTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDecompositionTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DecompositionTemplate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetDecompositionTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateDecompositionTemplateResponse parses an HTTP response from a UpdateDecompositionTemplateWithResponse call
+func ParseUpdateDecompositionTemplateResponse(rsp *http.Response) (*UpdateDecompositionTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateDecompositionTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DecompositionTemplate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers UpdateDecompositionTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreviewDecompositionTemplateResponse parses an HTTP response from a PreviewDecompositionTemplateWithResponse call
+func ParsePreviewDecompositionTemplateResponse(rsp *http.Response) (*PreviewDecompositionTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreviewDecompositionTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DecompositionPreview
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PreviewDecompositionTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublishDecompositionTemplateResponse parses an HTTP response from a PublishDecompositionTemplateWithResponse call
+func ParsePublishDecompositionTemplateResponse(rsp *http.Response) (*PublishDecompositionTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublishDecompositionTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DecompositionTemplate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PublishDecompositionTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRollbackDecompositionTemplateResponse parses an HTTP response from a RollbackDecompositionTemplateWithResponse call
+func ParseRollbackDecompositionTemplateResponse(rsp *http.Response) (*RollbackDecompositionTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RollbackDecompositionTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DecompositionTemplate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers RollbackDecompositionTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListDecompositionTemplateVersionsResponse parses an HTTP response from a ListDecompositionTemplateVersionsWithResponse call
+func ParseListDecompositionTemplateVersionsResponse(rsp *http.Response) (*ListDecompositionTemplateVersionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDecompositionTemplateVersionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DecompositionTemplateVersionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListDecompositionTemplateVersionsResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -41786,6 +51976,915 @@ func ParseUpdateTenantSettingsResponse(rsp *http.Response) (*UpdateTenantSetting
 	return response, nil
 }
 
+// ParseListSharesResponse parses an HTTP response from a ListSharesWithResponse call
+func ParseListSharesResponse(rsp *http.Response) (*ListSharesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSharesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ShareList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListSharesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeShareResponse parses an HTTP response from a RevokeShareWithResponse call
+func ParseRevokeShareResponse(rsp *http.Response) (*RevokeShareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeShareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers RevokeShareResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetShareResponse parses an HTTP response from a GetShareWithResponse call
+func ParseGetShareResponse(rsp *http.Response) (*GetShareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetShareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Share
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetShareResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSlotDefinitionsResponse parses an HTTP response from a ListSlotDefinitionsWithResponse call
+func ParseListSlotDefinitionsResponse(rsp *http.Response) (*ListSlotDefinitionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSlotDefinitionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SlotDefinitionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListSlotDefinitionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateSlotDefinitionResponse parses an HTTP response from a CreateSlotDefinitionWithResponse call
+func ParseCreateSlotDefinitionResponse(rsp *http.Response) (*CreateSlotDefinitionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSlotDefinitionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SlotDefinition
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateSlotDefinitionResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateSlotDefinitionResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSlotDefinitionResponse parses an HTTP response from a DeleteSlotDefinitionWithResponse call
+func ParseDeleteSlotDefinitionResponse(rsp *http.Response) (*DeleteSlotDefinitionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSlotDefinitionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteSlotDefinitionResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSlotDefinitionResponse parses an HTTP response from a GetSlotDefinitionWithResponse call
+func ParseGetSlotDefinitionResponse(rsp *http.Response) (*GetSlotDefinitionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSlotDefinitionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SlotDefinition
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetSlotDefinitionResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSlotDefinitionResponse parses an HTTP response from a UpdateSlotDefinitionWithResponse call
+func ParseUpdateSlotDefinitionResponse(rsp *http.Response) (*UpdateSlotDefinitionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSlotDefinitionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SlotDefinition
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers UpdateSlotDefinitionResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListTenantsResponse parses an HTTP response from a ListTenantsWithResponse call
 func ParseListTenantsResponse(rsp *http.Response) (*ListTenantsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -42843,6 +53942,146 @@ func ParsePostChatMessageResponse(rsp *http.Response) (*PostChatMessageResponse,
 	return response, nil
 }
 
+// ParseCreateShareResponse parses an HTTP response from a CreateShareWithResponse call
+func ParseCreateShareResponse(rsp *http.Response) (*CreateShareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateShareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ShareCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateShareResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateShareResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetChatSessionSlotsResponse parses an HTTP response from a GetChatSessionSlotsWithResponse call
 func ParseGetChatSessionSlotsResponse(rsp *http.Response) (*GetChatSessionSlotsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -43191,6 +54430,108 @@ func ParseListChatToolTracesResponse(rsp *http.Response) (*ListChatToolTracesRes
 	return response, nil
 }
 
+// ParseListChatSlotsResponse parses an HTTP response from a ListChatSlotsWithResponse call
+func ParseListChatSlotsResponse(rsp *http.Response) (*ListChatSlotsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChatSlotsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SlotDefinitionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListChatSlotsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListChatToolsResponse parses an HTTP response from a ListChatToolsWithResponse call
 func ParseListChatToolsResponse(rsp *http.Response) (*ListChatToolsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -43382,6 +54723,272 @@ func ParseSearchKnowledgeBaseResponse(rsp *http.Response) (*SearchKnowledgeBaseR
 	switch {
 	case rsp.StatusCode == 429:
 		var headers SearchKnowledgeBaseResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSharePageResponse parses an HTTP response from a GetSharePageWithResponse call
+func ParseGetSharePageResponse(rsp *http.Response) (*GetSharePageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSharePageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SharePage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ShareForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest ShareGone
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ShareTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSharePageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetSharePageResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBindShareDeviceResponse parses an HTTP response from a BindShareDeviceWithResponse call
+func ParseBindShareDeviceResponse(rsp *http.Response) (*BindShareDeviceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BindShareDeviceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ShareDeviceBinding
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ShareForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest ShareGone
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ShareTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers BindShareDeviceResponse201Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers BindShareDeviceResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

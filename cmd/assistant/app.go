@@ -14,7 +14,9 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/analysis"
+	"github.com/cs-assistant/assistant/dashboard"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
@@ -25,12 +27,12 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
 	"github.com/cs-assistant/assistant/providers/embed"
 	"github.com/cs-assistant/assistant/providers/models"
+	"github.com/cs-assistant/assistant/retention"
 	"github.com/cs-assistant/assistant/server"
-	"github.com/cs-assistant/assistant/store/lexical"
+	"github.com/cs-assistant/assistant/sharing"
+	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/pg"
-	"github.com/cs-assistant/assistant/store/vector/embedded"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
-	"github.com/cs-assistant/assistant/store/vector/withlexical"
 	"github.com/cs-assistant/assistant/store/vectorlog"
 	"github.com/cs-assistant/assistant/telemetry"
 )
@@ -45,14 +47,15 @@ const (
 // app is the whole service, wired: the one place that knows every concrete
 // type. The end-to-end tests build it the same way.
 type app struct {
-	cfg       Config
-	log       *slog.Logger
-	pool      *pgxpool.Pool
-	migrator  *pg.Migrator
-	store     *pg.Store
-	vectors   domain.VectorStore
-	lexical   *lexical.Index
-	embedded  *embedded.Store
+	cfg      Config
+	log      *slog.Logger
+	pool     *pgxpool.Pool
+	migrator *pg.Migrator
+	store    *pg.Store
+	vectors  domain.VectorStore
+	// index is the embedded search index (vectors and words, tenants
+	// loaded on use within a memory bound); nil with Qdrant.
+	index     *hybrid.Index
 	qdrant    *qdrant.Store
 	pdf       *parse.PDFEngine
 	vlog      *vectorlog.Log
@@ -62,7 +65,12 @@ type app struct {
 	usage     *access.UsageRecorder
 	keys      *access.Keys
 	tenants   *access.Tenants
-	server    *server.Server
+	// invalidations routes every change of a tenant's state to the caches
+	// of that kind: each cache registers with it when built, the services
+	// drop through it after their writes, and so does the listener of
+	// every replica's change notifications (startBackground).
+	invalidations *tenantcache.Registry
+	server        *server.Server
 	// intentRules is the per-tenant cache of compiled intent rules that the
 	// message pipeline matches with (Matcher(ctx, tenant)); writes drop it
 	// here at once and on other replicas through a change notification.
@@ -78,6 +86,15 @@ type app struct {
 	// dialogue runs customer messages, fires flow timeouts and purges
 	// old reply events.
 	dialogue *turn.Runner
+	// decomposition is the slot definitions and decomposition templates
+	// (buildDecomposition).
+	decomposition decomposition
+	// retention purges expired monitoring records and messages, per the
+	// tenants' settings, in the background.
+	retention *retention.Purger
+	// dashboard computes the dashboard and keeps its hourly roll-ups
+	// (Run, in the background).
+	dashboard *dashboard.Service
 	// metrics, on the service's one registry, and tracing are made first
 	// (buildTelemetry); providerHTTP is the traced client of the model and
 	// embedding providers. All nil in commands that serve nothing.
@@ -123,33 +140,40 @@ func (a *app) build(ctx context.Context) error {
 		return err
 	}
 	strategies := retrieve.NewStrategies(a.store, a.store, a.embedders)
-	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), intent.DefaultTTL)
-	a.prompts = prompt.NewCache(a.store, prompt.DefaultCacheTTL)
+	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), tenantcache.DefaultTTL, a.invalidations)
+	a.prompts = prompt.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.buildGuardrails()
-	retriever := retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.lexical, a.store, a.store, a.store, analysis.NewSynonyms())
-	prompts := prompt.NewService(a.store, a.store, a.store)
+	retriever := retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.words(), a.store, a.store, a.store, analysis.NewSynonyms())
+	prompts := prompt.NewService(a.store, a.store, a.store, a.invalidations)
 	answerer := answer.New(retriever, a.models, a.buildChatModel,
 		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
+	a.decomposition = a.buildDecomposition()
 	a.dialogue = a.buildDialogue(answerer)
+	a.retention = retention.New(a.store, a.log)
+	a.dashboard = dashboard.New(a.store, a.log, nil)
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
 		Documents: a.store, Jobs: a.store,
-		Ingest:      ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake),
+		Ingest:      ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake).WithProposer(a.decomposition.run),
 		Retriever:   retriever,
-		Embedding:   embed.NewConfigs(a.store, a.buildEmbedder, a.embedders),
+		Embedding:   embed.NewConfigs(a.store, a.buildEmbedder, a.embedders, a.invalidations),
 		Strategies:  strategies,
-		Models:      models.NewConfigs(a.store, a.buildChatModel, a.models),
-		IntentRules: a.store, IntentCache: a.intentRules,
+		Models:      models.NewConfigs(a.store, a.buildChatModel, a.models, a.invalidations),
+		IntentRules: a.store, Invalidations: a.invalidations,
 		ScriptFlows:     newScriptFlows(a.store),
 		PromptTemplates: prompts,
 		Guardrails:      a.guardAdmin,
 		Chat:            a.store, Dialogue: a.dialogue,
+		Dashboard: a.dashboard, Conversations: a.store,
+		Slots: a.decomposition.slots, Decomposition: a.decomposition.admin,
 		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,
 		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins, Telemetry: a.httpTelemetry(),
-		RateLimits:  server.RateLimits{PerKey: a.cfg.RateLimitPerKey, PerTenant: a.cfg.RateLimitPerTenant},
+		RateLimits: server.RateLimits{PerKey: a.cfg.RateLimitPerKey, PerTenant: a.cfg.RateLimitPerTenant,
+			PerShare: a.cfg.ShareRateLimitPerShare, PerAddress: a.cfg.ShareRateLimitPerAddress},
 		Idempotency: a.store,
+		Shares:      sharing.New(a.store, a.store, a.store, a.cfg.FrontendBaseURL),
 	})
 	if err != nil {
 		return err
@@ -173,27 +197,25 @@ func (a *app) buildCore(ctx context.Context) error {
 	a.log.Info("database ready", "migrations_applied", n)
 
 	a.store = pg.New(a.pool)
-	a.tenants = access.NewTenants(a.store, tenantCacheTTL)
+	a.invalidations = tenantcache.NewRegistry()
+	a.tenants = access.NewTenants(a.store, tenantCacheTTL, a.invalidations)
 	a.usage = access.NewUsageRecorder(a.store, a.log, usageFlushEvery)
 	a.keys = access.NewKeys(a.store, a.tenants, a.usage, access.DefaultKeyOptions())
 	return nil
 }
 
-// buildIngestion loads the vector index and builds the index workers on
-// the offline defaults: the lexical embedder and the embedded vector store.
+// buildIngestion picks the search index and builds the index workers on
+// the offline defaults: the lexical embedder and the embedded search index.
 func (a *app) buildIngestion(ctx context.Context) error {
 	if err := a.buildVectors(ctx); err != nil {
-		return err
-	}
-	if err := a.buildLexical(ctx); err != nil {
 		return err
 	}
 	tok, err := chunk.NewTokenizer()
 	if err != nil {
 		return err
 	}
-	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL)
-	a.models = models.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL)
+	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL, a.invalidations)
+	a.models = models.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL, a.invalidations)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
 	// per machine (cached in the user's cache dir, 3.5 s) and instantiated
 	// per file (2 ms), instead of compiled per file.
@@ -209,15 +231,16 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	a.vlog = vectorlog.New(a.store, a.cfg.DataDir)
 	opts.VectorLog = a.vlog
 	opts.Observer = a.jobObserver()
+	opts.Questions = ingest.NewQuestioner(a.store, a.models)
 	a.worker = ingest.NewWorker(a.store, a.vectors, a.embedders, a.store, tok, a.log, opts)
 	return nil
 }
 
 // buildVectors picks the vector store: Qdrant when QDRANT_URL is set,
-// otherwise the embedded one, loaded from PostgreSQL.
+// otherwise the embedded index, whose tenants load from PostgreSQL on use.
 func (a *app) buildVectors(ctx context.Context) error {
 	if a.cfg.QdrantURL != "" {
-		q, err := qdrant.New(ctx, qdrant.Config{URL: a.cfg.QdrantURL, APIKey: a.cfg.QdrantAPIKey, Dims: domain.EmbeddingDims})
+		q, err := qdrant.New(ctx, a.cfg.qdrantConfig())
 		if err != nil {
 			return fmt.Errorf("QDRANT_URL: %w", err)
 		}
@@ -225,68 +248,9 @@ func (a *app) buildVectors(ctx context.Context) error {
 		a.log.Info("vectors kept in Qdrant", "collection", q.Collection())
 		return nil
 	}
-	v := embedded.New(a.store, domain.EmbeddingDims)
-	n, err := v.Load(ctx)
-	if err != nil {
-		return err
-	}
-	a.vectors, a.embedded = v, v
-	a.log.Info("vector index loaded", "vectors", n)
-	return nil
-}
-
-// buildLexical loads the BM25 index of hybrid retrieval from the stored
-// chunks and puts it behind the vector store, so every write reaches both.
-func (a *app) buildLexical(ctx context.Context) error {
-	a.lexical = lexical.New()
-	n := 0
-	err := a.store.LoadChunks(ctx, func(tenant domain.TenantID, chunks []domain.Chunk) error {
-		n += len(chunks)
-		return a.lexicalUpsert(ctx, tenant, chunks)
-	})
-	if err != nil {
-		return fmt.Errorf("load the lexical index: %w", err)
-	}
-	a.vectors = &withlexical.Store{VectorStore: a.vectors, Lexical: a.lexical}
-	a.log.Info("lexical index loaded", "chunks", n)
-	return nil
-}
-
-// lexicalUpsert indexes chunks' words with their metadata typed as the
-// tenant's fields say (dates as times), as filters compare them.
-func (a *app) lexicalUpsert(ctx context.Context, tenant domain.TenantID, chunks []domain.Chunk) error {
-	fields, err := domain.AllMetadataFields(ctx, a.store, tenant, domain.MetadataFieldFilter{IncludeDeprecated: true})
-	if err != nil {
-		return err
-	}
-	typed := domain.ChunkFields(fields)
-	docs := make([]lexical.Doc, len(chunks))
-	for i, c := range chunks {
-		docs[i] = lexical.Doc{ChunkID: c.ID, KBID: c.KBID, DocumentID: c.DocumentID, Text: c.SearchText(),
-			Metadata: domain.SearchableMetadata(typed, c.Metadata)}
-	}
-	return a.lexical.Upsert(tenant, docs)
-}
-
-// followVectorChange applies another replica's change to this process's
-// in-memory indexes.
-func (a *app) followVectorChange(ctx context.Context, c pg.VectorChange) error {
-	if err := a.embedded.Apply(ctx, embedded.Change{Tenant: c.Tenant, DocumentID: c.DocumentID, KBID: c.KBID, Deleted: c.Deleted}); err != nil {
-		return err
-	}
-	switch {
-	case c.Deleted && c.DocumentID != "":
-		a.lexical.DeleteDocument(c.Tenant, c.DocumentID)
-	case c.Deleted && c.KBID != "":
-		a.lexical.DeleteKnowledgeBase(c.Tenant, c.KBID)
-	case c.DocumentID != "":
-		chunks, err := a.store.DocumentChunkTexts(ctx, c.Tenant, c.DocumentID)
-		if err != nil {
-			return err
-		}
-		a.lexical.DeleteDocument(c.Tenant, c.DocumentID)
-		return a.lexicalUpsert(ctx, c.Tenant, chunks)
-	}
+	a.index = hybrid.New(a.store, hybrid.Options{Dims: domain.EmbeddingDims, MemoryBytes: a.cfg.IndexMemoryBytes, Log: a.log})
+	a.vectors = a.index
+	a.log.Info("search index embedded: tenants load on first use", "memory_bytes", a.cfg.IndexMemoryBytes)
 	return nil
 }
 
@@ -298,32 +262,19 @@ func (a *app) startBackground(ctx context.Context) {
 	a.background.Go(func() { a.usage.Run(bg) })
 	a.background.Go(func() { a.worker.Run(bg) })
 	a.background.Go(func() { a.dialogue.RunSweeper(bg) })
+	a.background.Go(func() { a.dashboard.Run(bg) })
+	a.background.Go(func() { a.retention.Run(bg) })
 	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
-	if a.embedded != nil {
-		a.background.Go(func() {
-			a.store.ListenVectorChanges(bg, func(c pg.VectorChange) {
-				if err := a.followVectorChange(bg, c); err != nil {
-					a.log.Warn("following another replica's vector change failed; a restart reloads the index", "err", err)
-				}
-			})
-		})
+	if a.index != nil {
+		a.background.Go(func() { a.index.Follow(bg, a.store) })
 	}
 	a.background.Go(func() {
 		a.store.ListenInvalidations(bg, func(inv domain.Invalidation) {
 			if inv.KeyHash != nil {
-				a.keys.Forget(inv.KeyHash)
+				a.keys.Drop(inv.KeyHash)
 			}
 			if inv.Tenant != "" {
-				a.tenants.Forget(inv.Tenant)
-			}
-			if inv.EmbeddingTenant != "" {
-				a.embedders.Forget(inv.EmbeddingTenant)
-			}
-			if inv.LLMTenant != "" {
-				a.models.Forget(inv.LLMTenant)
-			}
-			if inv.ConfigTenant != "" {
-				a.forgetConfig(inv.ConfigKind, inv.ConfigTenant)
+				a.invalidations.Drop(inv.Kind, inv.Tenant)
 			}
 		})
 	})
@@ -389,6 +340,9 @@ func (a *app) close() {
 	}
 	if a.qdrant != nil {
 		_ = a.qdrant.Close()
+	}
+	if a.index != nil {
+		a.index.Close()
 	}
 	if a.pdf != nil {
 		_ = a.pdf.Close()

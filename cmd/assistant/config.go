@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/store/hybrid"
+	"github.com/cs-assistant/assistant/store/vector/qdrant"
 )
 
 // Config is everything the service reads from its environment, parsed once
@@ -35,6 +37,10 @@ type Config struct {
 	// IndexLease is how long an index job stays with a worker that stopped
 	// sending heartbeats before another takes it over (ASSISTANT_INDEX_LEASE).
 	IndexLease time.Duration
+	// IndexMemoryBytes bounds the embedded search index: past it, the
+	// tenants searched least recently are evicted and load again on use
+	// (ASSISTANT_INDEX_MEMORY_BYTES, default 2 GiB; not used with Qdrant).
+	IndexMemoryBytes int64
 	// FrontendBaseURL is the default share-link base (FRONTEND_BASE_URL).
 	FrontendBaseURL string
 	// LogLevel is LOG_LEVEL: debug, info, warn or error.
@@ -46,6 +52,14 @@ type Config struct {
 	QdrantURL string
 	// QdrantAPIKey authenticates to Qdrant (QDRANT_API_KEY).
 	QdrantAPIKey string
+	// QdrantCollection names the collection (QDRANT_COLLECTION, default
+	// assistant_chunks); QdrantSharding, QdrantShards and
+	// QdrantReplicationFactor lay out one that the service creates
+	// (QDRANT_SHARDING auto or tiered, QDRANT_SHARDS,
+	// QDRANT_REPLICATION_FACTOR; see qdrant.Config).
+	QdrantCollection                      string
+	QdrantSharding                        qdrant.Sharding
+	QdrantShards, QdrantReplicationFactor uint32
 	// ShutdownTimeout bounds the wait for in-flight requests (ASSISTANT_SHUTDOWN_TIMEOUT).
 	ShutdownTimeout time.Duration
 	// BodyReadTimeout bounds reading a JSON request body; an upload gets it
@@ -55,6 +69,12 @@ type Config struct {
 	// limits in requests per minute (ASSISTANT_RATE_LIMIT_PER_KEY,
 	// ASSISTANT_RATE_LIMIT_PER_TENANT; 0 is unlimited).
 	RateLimitPerKey, RateLimitPerTenant int
+	// ShareRateLimitPerShare and ShareRateLimitPerAddress limit the public
+	// share page, in requests per minute per share link and per client
+	// address (ASSISTANT_SHARE_RATE_LIMIT_PER_SHARE, default 120;
+	// ASSISTANT_SHARE_RATE_LIMIT_PER_ADDRESS, default 300; 0 is unlimited).
+	// The address is the connection's: behind a proxy, the proxy's.
+	ShareRateLimitPerShare, ShareRateLimitPerAddress int
 	// CORSOrigins are the browser origins allowed to call the API
 	// (ASSISTANT_CORS_ORIGINS, comma-separated; default the origin of
 	// FRONTEND_BASE_URL; "none" for no CORS headers).
@@ -110,6 +130,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("ASSISTANT_INDEX_WORKERS: want 1 to 64, got %q", getenv("ASSISTANT_INDEX_WORKERS"))
 	}
 	c.IndexWorkers = int(workers)
+	if c.IndexMemoryBytes, err = positiveInt(getenv("ASSISTANT_INDEX_MEMORY_BYTES"), hybrid.DefaultMemoryBytes); err != nil {
+		return c, fmt.Errorf("ASSISTANT_INDEX_MEMORY_BYTES: %w", err)
+	}
 	if c.IndexLease, err = time.ParseDuration(orDefault(getenv("ASSISTANT_INDEX_LEASE"), "30s")); err != nil || c.IndexLease < time.Second {
 		return c, fmt.Errorf("ASSISTANT_INDEX_LEASE: want a duration of at least 1s such as 30s, got %q", getenv("ASSISTANT_INDEX_LEASE"))
 	}
@@ -134,6 +157,12 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("ASSISTANT_RATE_LIMIT_PER_TENANT: %w", err)
 	}
 	c.RateLimitPerKey, c.RateLimitPerTenant = int(perKey), int(perTenant)
+	if err := loadShareRateLimits(&c, getenv); err != nil {
+		return c, err
+	}
+	if err := loadQdrantLayout(&c, getenv); err != nil {
+		return c, err
+	}
 	if u, err := url.Parse(c.OTelEndpoint); c.OTelEndpoint != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 		return c, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: want an http(s) URL such as http://collector:4318, got %q", c.OTelEndpoint)
 	}
@@ -183,6 +212,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int64("max_upload_bytes", c.MaxUploadBytes),
 		slog.Int("index_workers", c.IndexWorkers),
 		slog.String("index_lease", c.IndexLease.String()),
+		slog.Int64("index_memory_bytes", c.IndexMemoryBytes),
 		slog.String("frontend_base_url", c.FrontendBaseURL),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("log_format", c.LogFormat),
@@ -195,6 +225,8 @@ func (c Config) LogValue() slog.Value {
 		slog.String("otel_service_name", c.OTelServiceName),
 		slog.Int("rate_limit_per_key", c.RateLimitPerKey),
 		slog.Int("rate_limit_per_tenant", c.RateLimitPerTenant),
+		slog.Int("share_rate_limit_per_share", c.ShareRateLimitPerShare),
+		slog.Int("share_rate_limit_per_address", c.ShareRateLimitPerAddress),
 	)
 }
 

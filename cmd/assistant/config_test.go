@@ -28,6 +28,7 @@ func TestConfigDefaults(t *testing.T) {
 	assert.Equal(t, "json", c.LogFormat)
 	assert.Equal(t, []string{"http://localhost:3000"}, c.CORSOrigins, "the front-end's origin")
 	assert.Equal(t, 30*time.Second, c.BodyReadTimeout)
+	assert.EqualValues(t, 2<<30, c.IndexMemoryBytes, "the embedded index's bound")
 
 	c, err = LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
 		"FRONTEND_BASE_URL": "https://help.example.com/app/", "ASSISTANT_CORS_ORIGINS": ""}))
@@ -45,16 +46,17 @@ func TestConfigDefaults(t *testing.T) {
 func TestBadConfigNamesTheVariable(t *testing.T) {
 	base := map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}
 	cases := map[string]string{
-		"ASSISTANT_ADDR":              "8080",
-		"DATABASE_URL":                "",
-		"ASSISTANT_MAX_BODY_BYTES":    "lots",
-		"ASSISTANT_DEFAULT_API_KEY":   "short",
-		"FRONTEND_BASE_URL":           "localhost:3000",
-		"LOG_LEVEL":                   "chatty",
-		"LOG_FORMAT":                  "xml",
-		"ASSISTANT_SHUTDOWN_TIMEOUT":  "soon",
-		"ASSISTANT_BODY_READ_TIMEOUT": "-1s",
-		"ASSISTANT_CORS_ORIGINS":      "https://a.example.com/path",
+		"ASSISTANT_ADDR":               "8080",
+		"DATABASE_URL":                 "",
+		"ASSISTANT_MAX_BODY_BYTES":     "lots",
+		"ASSISTANT_INDEX_MEMORY_BYTES": "0",
+		"ASSISTANT_DEFAULT_API_KEY":    "short",
+		"FRONTEND_BASE_URL":            "localhost:3000",
+		"LOG_LEVEL":                    "chatty",
+		"LOG_FORMAT":                   "xml",
+		"ASSISTANT_SHUTDOWN_TIMEOUT":   "soon",
+		"ASSISTANT_BODY_READ_TIMEOUT":  "-1s",
+		"ASSISTANT_CORS_ORIGINS":       "https://a.example.com/path",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

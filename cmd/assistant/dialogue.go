@@ -16,6 +16,7 @@ func (a *app) buildDialogue(answerer *answer.Answerer) *turn.Runner {
 		Log: a.log, Chat: a.store, Tenants: a.store, Settings: a.store, Metadata: a.store,
 		Rules: a.intentRules, Flows: storedFlows{a.store}, Prompts: a.prompts, Guards: a.guards,
 		Answerer: answerer, Models: a.models, Recorder: a.store, Telemetry: a.dialogueTelemetry(),
+		Slots: a.store, Decomposer: a.decomposition.run,
 	})
 }
 

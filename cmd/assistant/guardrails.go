@@ -1,6 +1,9 @@
 package main
 
-import "github.com/cs-assistant/assistant/pipelines/dialogue/guardrails"
+import (
+	"github.com/cs-assistant/assistant/internal/tenantcache"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/guardrails"
+)
 
 // The guardrail types the app holds, named here so that app.go needs no
 // import of its own for them.
@@ -13,9 +16,10 @@ type (
 )
 
 // buildGuardrails builds the per-tenant Guard cache (a 60 s TTL as the
-// safety net; writes drop a tenant's entry here at once and on other
-// replicas through forgetConfig) and the admin service over the store.
+// safety net; writes drop a tenant's entry through a.invalidations, here
+// at once and on other replicas on the store's notification) and the
+// admin service over the store.
 func (a *app) buildGuardrails() {
-	a.guards = guardrails.NewGuards(a.store.LoadGuardConfig, guardrails.DefaultTTL)
-	a.guardAdmin = guardrails.NewService(a.store, a.guards)
+	a.guards = guardrails.NewGuards(a.store.LoadGuardConfig, tenantcache.DefaultTTL, a.invalidations)
+	a.guardAdmin = guardrails.NewService(a.store, a.guards, a.invalidations)
 }

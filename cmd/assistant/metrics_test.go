@@ -137,6 +137,10 @@ func TestMetricsMoveWithAConversationAndAnUpload(t *testing.T) {
 
 	assert.True(t, after.has("assistant_index_jobs_queued", nil), "the queue gauges are read from the database")
 	assert.Equal(t, 0.0, after.value("assistant_index_jobs_running", nil))
+	assert.Equal(t, 1.0, after.value("assistant_search_index_tenants", nil), "acme's search index is resident")
+	assert.Positive(t, after.value("assistant_search_index_bytes", nil))
+	assert.GreaterOrEqual(t, after.value("assistant_search_index_loads_total", nil), 1.0)
+	assert.Zero(t, after.value("assistant_search_index_evictions_total", nil))
 	for name := range after {
 		assert.NotContains(t, name, "chat_sessions", "no metric is named after a raw path")
 	}

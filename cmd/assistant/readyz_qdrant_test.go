@@ -70,8 +70,8 @@ func (q *readyQdrant) CollectionExists(context.Context, *qc.CollectionExistsRequ
 	return &qc.CollectionExistsResponse{Result: &qc.CollectionExists{Exists: true}}, nil
 }
 
-// Get implements qc.CollectionsServer: the collection has our vectors and
-// the payload indexes of our own fields.
+// Get implements qc.CollectionsServer: the collection has our dense and
+// sparse vectors and the payload indexes of our own fields.
 func (q *readyQdrant) Get(context.Context, *qc.GetCollectionInfoRequest) (*qc.GetCollectionInfoResponse, error) {
 	keyword := func(tenant bool) *qc.PayloadSchemaInfo {
 		return &qc.PayloadSchemaInfo{DataType: qc.PayloadSchemaType_Keyword,
@@ -80,9 +80,11 @@ func (q *readyQdrant) Get(context.Context, *qc.GetCollectionInfoRequest) (*qc.Ge
 	return &qc.GetCollectionInfoResponse{Result: &qc.CollectionInfo{
 		Status: qc.CollectionStatus_Green,
 		Config: &qc.CollectionConfig{Params: &qc.CollectionParams{VectorsConfig: qc.NewVectorsConfig(
-			&qc.VectorParams{Size: domain.EmbeddingDims, Distance: qc.Distance_Cosine})}},
+			&qc.VectorParams{Size: domain.EmbeddingDims, Distance: qc.Distance_Cosine}),
+			SparseVectorsConfig: qc.NewSparseVectorsConfig(map[string]*qc.SparseVectorParams{"text": {Modifier: qc.Modifier_Idf.Enum()}})}},
 		PayloadSchema: map[string]*qc.PayloadSchemaInfo{
 			"tenant_id": keyword(true), "kb_id": keyword(false), "document_id": keyword(false), "model": keyword(false),
+			"terms": keyword(false),
 		},
 	}}, nil
 }

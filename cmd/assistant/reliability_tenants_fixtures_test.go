@@ -102,7 +102,7 @@ type tenantFixtures struct {
 // examples: a key, a metadata field, a knowledge base with an indexed
 // document (and its job), a script flow, an intent rule, a prompt
 // template with three versions (the third published), a forbidden word, a
-// behaviour rule and a chat session with one exchange.
+// behaviour rule, a chat session with one exchange and a share link of it.
 func buildTenantFixtures(t *testing.T, e *env, spec specOps, tenant string) *tenantFixtures {
 	t.Helper()
 	f := &tenantFixtures{idSource: idSource{tenant: tenant, ids: map[string]string{}}, marker: "zq" + randomHexDigits(12) + "zq"}
@@ -122,9 +122,12 @@ func buildTenantFixtures(t *testing.T, e *env, spec specOps, tenant string) *ten
 	f.put(f.create(t, e, spec, "createForbiddenWord", nil), "wordId")
 	f.put(f.create(t, e, spec, "createBehaviorRule", map[string]any{"text": f.marker}), "behavior-rules/ruleId")
 	f.put(f.create(t, e, spec, "createChatSession", nil), "sessionId")
+	f.shareLink(t, e, spec)
 	r := e.do(req{method: "POST", path: "/api/v1/chat/sessions/" + f.ids["sessionId"] + "/messages", tenant: tenant,
 		body: map[string]any{"message": "How long does a refund take? " + f.marker}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	f.put(r.JSON(t)["traceId"].(string), "traceId") // the reply's, for the conversation trace
+	f.slotFixtures(t, e, spec)
 	return f
 }
 
@@ -163,4 +166,18 @@ func (f *tenantFixtures) promptTemplate(t *testing.T, e *env, spec specOps) stri
 	r := e.do(req{method: "POST", path: path + "/publish", tenant: f.tenant, body: map[string]any{"version": 3}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	return id
+}
+
+// shareLink makes a share link of the fixture session from the contract's
+// example, recording its id (shareId) and its token (shareToken, the
+// public share page's path parameter).
+func (f *tenantFixtures) shareLink(t *testing.T, e *env, spec specOps) {
+	t.Helper()
+	op := spec.byID(t, "createShare")
+	r := e.do(req{method: op.Method, path: "/api/v1/chat/sessions/" + f.ids["sessionId"] + "/shares", tenant: f.tenant,
+		body: synthValue(op.Body)})
+	require.Equal(t, http.StatusCreated, r.Status, "createShare: %s", r.Body)
+	share := r.JSON(t)
+	f.put(share["id"].(string), "shareId")
+	f.put(share["token"].(string), "shareToken")
 }

@@ -21,6 +21,8 @@ type specOp struct {
 	Params []*openapi3.Parameter
 	// TenantScoped operations take X-Tenant-Id.
 	TenantScoped bool
+	// Public operations declare `security: []` (the share page).
+	Public bool
 	// BodyType is the request body's media type, "" when it has none.
 	BodyType     string
 	Body         *openapi3.SchemaRef
@@ -54,7 +56,7 @@ func loadSpecOps(t testing.TB) specOps {
 // statuses it declares.
 func newSpecOp(t testing.TB, path, method string, item *openapi3.PathItem, op *openapi3.Operation) specOp {
 	t.Helper()
-	o := specOp{ID: op.OperationID, Method: method, Path: path}
+	o := specOp{ID: op.OperationID, Method: method, Path: path, Public: op.Security != nil && len(*op.Security) == 0}
 	for _, p := range append(slices.Clone(item.Parameters), op.Parameters...) {
 		o.Params = append(o.Params, p.Value)
 		o.TenantScoped = o.TenantScoped || (p.Value.In == openapi3.ParameterInHeader && p.Value.Name == "X-Tenant-Id")

@@ -64,6 +64,11 @@ type replayCase struct {
 func replayCases(spec specOps) []replayCase {
 	var out []replayCase
 	for _, op := range spec {
+		if op.Public {
+			// A public operation has no caller's tenant to replay as: its
+			// credential (a share link's token) names the tenant, on purpose.
+			continue
+		}
 		path, other := op.idFields()
 		if len(path) > 0 {
 			out = append(out, replayCase{op: op, variant: "path"})

@@ -9,5 +9,5 @@ import (
 // in app.go, so that the wiring of each dialogue feature stays in its own
 // file.
 func newScriptFlows(store *pg.Store) *flow.Service {
-	return flow.NewService(store, store)
+	return flow.NewService(store, store).WithSlots(store)
 }

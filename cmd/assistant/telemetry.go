@@ -58,6 +58,12 @@ func (a *app) observeTelemetry() {
 		st, err := a.store.JobQueueStats(ctx)
 		return telemetry.QueueStats{Queued: st.Queued, Running: st.Running, OldestQueued: st.OldestQueued}, err
 	})
+	if a.index != nil {
+		a.metrics.WatchSearchIndex(func() telemetry.SearchIndexStats {
+			st := a.index.Stats()
+			return telemetry.SearchIndexStats{Tenants: st.Tenants, Bytes: st.Bytes, Loads: st.Loads, Evictions: st.Evictions}
+		})
+	}
 }
 
 // httpTelemetry is the server's observer (nil without metrics).

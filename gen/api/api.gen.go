@@ -508,6 +508,252 @@ func (e ChatStreamThoughtEventEvent) Valid() bool {
 	}
 }
 
+// Defines values for ChunkKind.
+const (
+	GeneratedQuestion ChunkKind = "generated_question"
+	Unit              ChunkKind = "unit"
+)
+
+// Valid indicates whether the value is a known member of the ChunkKind enum.
+func (e ChunkKind) Valid() bool {
+	switch e {
+	case GeneratedQuestion:
+		return true
+	case Unit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowResponseType.
+const (
+	ConversationExportRowResponseTypeFixed       ConversationExportRowResponseType = "fixed"
+	ConversationExportRowResponseTypeFlow        ConversationExportRowResponseType = "flow"
+	ConversationExportRowResponseTypeLessThannil ConversationExportRowResponseType = "<nil>"
+	ConversationExportRowResponseTypeRag         ConversationExportRowResponseType = "rag"
+	ConversationExportRowResponseTypeTransfer    ConversationExportRowResponseType = "transfer"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowResponseType enum.
+func (e ConversationExportRowResponseType) Valid() bool {
+	switch e {
+	case ConversationExportRowResponseTypeFixed:
+		return true
+	case ConversationExportRowResponseTypeFlow:
+		return true
+	case ConversationExportRowResponseTypeLessThannil:
+		return true
+	case ConversationExportRowResponseTypeRag:
+		return true
+	case ConversationExportRowResponseTypeTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowRole.
+const (
+	ConversationExportRowRoleAssistant ConversationExportRowRole = "assistant"
+	ConversationExportRowRoleUser      ConversationExportRowRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowRole enum.
+func (e ConversationExportRowRole) Valid() bool {
+	switch e {
+	case ConversationExportRowRoleAssistant:
+		return true
+	case ConversationExportRowRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowStatus.
+const (
+	ConversationExportRowStatusComplete    ConversationExportRowStatus = "complete"
+	ConversationExportRowStatusInterrupted ConversationExportRowStatus = "interrupted"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowStatus enum.
+func (e ConversationExportRowStatus) Valid() bool {
+	switch e {
+	case ConversationExportRowStatusComplete:
+		return true
+	case ConversationExportRowStatusInterrupted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationExportRowTransferCode.
+const (
+	ConversationExportRowTransferCodeBehaviourRule        ConversationExportRowTransferCode = "behaviour_rule"
+	ConversationExportRowTransferCodeFlowTransfer         ConversationExportRowTransferCode = "flow_transfer"
+	ConversationExportRowTransferCodeForbiddenWord        ConversationExportRowTransferCode = "forbidden_word"
+	ConversationExportRowTransferCodeHighRisk             ConversationExportRowTransferCode = "high_risk"
+	ConversationExportRowTransferCodeInsufficientEvidence ConversationExportRowTransferCode = "insufficient_evidence"
+	ConversationExportRowTransferCodeIntentRule           ConversationExportRowTransferCode = "intent_rule"
+	ConversationExportRowTransferCodeInvalidInput         ConversationExportRowTransferCode = "invalid_input"
+	ConversationExportRowTransferCodeLessThannil          ConversationExportRowTransferCode = "<nil>"
+	ConversationExportRowTransferCodeLowAnswerability     ConversationExportRowTransferCode = "low_answerability"
+	ConversationExportRowTransferCodeLowConfidence        ConversationExportRowTransferCode = "low_confidence"
+	ConversationExportRowTransferCodeLowScore             ConversationExportRowTransferCode = "low_score"
+	ConversationExportRowTransferCodeNoEvidence           ConversationExportRowTransferCode = "no_evidence"
+	ConversationExportRowTransferCodeOperatorReason       ConversationExportRowTransferCode = "operator_reason"
+	ConversationExportRowTransferCodeProviderUnavailable  ConversationExportRowTransferCode = "provider_unavailable"
+	ConversationExportRowTransferCodeTimedOut             ConversationExportRowTransferCode = "timed_out"
+)
+
+// Valid indicates whether the value is a known member of the ConversationExportRowTransferCode enum.
+func (e ConversationExportRowTransferCode) Valid() bool {
+	switch e {
+	case ConversationExportRowTransferCodeBehaviourRule:
+		return true
+	case ConversationExportRowTransferCodeFlowTransfer:
+		return true
+	case ConversationExportRowTransferCodeForbiddenWord:
+		return true
+	case ConversationExportRowTransferCodeHighRisk:
+		return true
+	case ConversationExportRowTransferCodeInsufficientEvidence:
+		return true
+	case ConversationExportRowTransferCodeIntentRule:
+		return true
+	case ConversationExportRowTransferCodeInvalidInput:
+		return true
+	case ConversationExportRowTransferCodeLessThannil:
+		return true
+	case ConversationExportRowTransferCodeLowAnswerability:
+		return true
+	case ConversationExportRowTransferCodeLowConfidence:
+		return true
+	case ConversationExportRowTransferCodeLowScore:
+		return true
+	case ConversationExportRowTransferCodeNoEvidence:
+		return true
+	case ConversationExportRowTransferCodeOperatorReason:
+		return true
+	case ConversationExportRowTransferCodeProviderUnavailable:
+		return true
+	case ConversationExportRowTransferCodeTimedOut:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DashboardGranularity.
+const (
+	Day  DashboardGranularity = "day"
+	Hour DashboardGranularity = "hour"
+)
+
+// Valid indicates whether the value is a known member of the DashboardGranularity enum.
+func (e DashboardGranularity) Valid() bool {
+	switch e {
+	case Day:
+		return true
+	case Hour:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DashboardHandoffReasonTransferCode.
+const (
+	DashboardHandoffReasonTransferCodeBehaviourRule        DashboardHandoffReasonTransferCode = "behaviour_rule"
+	DashboardHandoffReasonTransferCodeFlowTransfer         DashboardHandoffReasonTransferCode = "flow_transfer"
+	DashboardHandoffReasonTransferCodeForbiddenWord        DashboardHandoffReasonTransferCode = "forbidden_word"
+	DashboardHandoffReasonTransferCodeHighRisk             DashboardHandoffReasonTransferCode = "high_risk"
+	DashboardHandoffReasonTransferCodeInsufficientEvidence DashboardHandoffReasonTransferCode = "insufficient_evidence"
+	DashboardHandoffReasonTransferCodeIntentRule           DashboardHandoffReasonTransferCode = "intent_rule"
+	DashboardHandoffReasonTransferCodeInvalidInput         DashboardHandoffReasonTransferCode = "invalid_input"
+	DashboardHandoffReasonTransferCodeLowAnswerability     DashboardHandoffReasonTransferCode = "low_answerability"
+	DashboardHandoffReasonTransferCodeLowConfidence        DashboardHandoffReasonTransferCode = "low_confidence"
+	DashboardHandoffReasonTransferCodeLowScore             DashboardHandoffReasonTransferCode = "low_score"
+	DashboardHandoffReasonTransferCodeNoEvidence           DashboardHandoffReasonTransferCode = "no_evidence"
+	DashboardHandoffReasonTransferCodeOperatorReason       DashboardHandoffReasonTransferCode = "operator_reason"
+	DashboardHandoffReasonTransferCodeProviderUnavailable  DashboardHandoffReasonTransferCode = "provider_unavailable"
+	DashboardHandoffReasonTransferCodeTimedOut             DashboardHandoffReasonTransferCode = "timed_out"
+)
+
+// Valid indicates whether the value is a known member of the DashboardHandoffReasonTransferCode enum.
+func (e DashboardHandoffReasonTransferCode) Valid() bool {
+	switch e {
+	case DashboardHandoffReasonTransferCodeBehaviourRule:
+		return true
+	case DashboardHandoffReasonTransferCodeFlowTransfer:
+		return true
+	case DashboardHandoffReasonTransferCodeForbiddenWord:
+		return true
+	case DashboardHandoffReasonTransferCodeHighRisk:
+		return true
+	case DashboardHandoffReasonTransferCodeInsufficientEvidence:
+		return true
+	case DashboardHandoffReasonTransferCodeIntentRule:
+		return true
+	case DashboardHandoffReasonTransferCodeInvalidInput:
+		return true
+	case DashboardHandoffReasonTransferCodeLowAnswerability:
+		return true
+	case DashboardHandoffReasonTransferCodeLowConfidence:
+		return true
+	case DashboardHandoffReasonTransferCodeLowScore:
+		return true
+	case DashboardHandoffReasonTransferCodeNoEvidence:
+		return true
+	case DashboardHandoffReasonTransferCodeOperatorReason:
+		return true
+	case DashboardHandoffReasonTransferCodeProviderUnavailable:
+		return true
+	case DashboardHandoffReasonTransferCodeTimedOut:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DecompositionPreviewMethod.
+const (
+	Fallback DecompositionPreviewMethod = "fallback"
+	Model    DecompositionPreviewMethod = "model"
+)
+
+// Valid indicates whether the value is a known member of the DecompositionPreviewMethod enum.
+func (e DecompositionPreviewMethod) Valid() bool {
+	switch e {
+	case Fallback:
+		return true
+	case Model:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DecompositionTargetKind.
+const (
+	DecompositionTargetKindMetadata DecompositionTargetKind = "metadata"
+	DecompositionTargetKindSlot     DecompositionTargetKind = "slot"
+)
+
+// Valid indicates whether the value is a known member of the DecompositionTargetKind enum.
+func (e DecompositionTargetKind) Valid() bool {
+	switch e {
+	case DecompositionTargetKindMetadata:
+		return true
+	case DecompositionTargetKindSlot:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DialogueGuardHitKind.
 const (
 	DialogueGuardHitKindHighRisk DialogueGuardHitKind = "high_risk"
@@ -972,28 +1218,28 @@ func (e MetadataFieldStatus) Valid() bool {
 
 // Defines values for MetadataFieldType.
 const (
-	Boolean     MetadataFieldType = "boolean"
-	Date        MetadataFieldType = "date"
-	Enum        MetadataFieldType = "enum"
-	Number      MetadataFieldType = "number"
-	String      MetadataFieldType = "string"
-	StringArray MetadataFieldType = "string_array"
+	MetadataFieldTypeBoolean     MetadataFieldType = "boolean"
+	MetadataFieldTypeDate        MetadataFieldType = "date"
+	MetadataFieldTypeEnum        MetadataFieldType = "enum"
+	MetadataFieldTypeNumber      MetadataFieldType = "number"
+	MetadataFieldTypeString      MetadataFieldType = "string"
+	MetadataFieldTypeStringArray MetadataFieldType = "string_array"
 )
 
 // Valid indicates whether the value is a known member of the MetadataFieldType enum.
 func (e MetadataFieldType) Valid() bool {
 	switch e {
-	case Boolean:
+	case MetadataFieldTypeBoolean:
 		return true
-	case Date:
+	case MetadataFieldTypeDate:
 		return true
-	case Enum:
+	case MetadataFieldTypeEnum:
 		return true
-	case Number:
+	case MetadataFieldTypeNumber:
 		return true
-	case String:
+	case MetadataFieldTypeString:
 		return true
-	case StringArray:
+	case MetadataFieldTypeStringArray:
 		return true
 	default:
 		return false
@@ -1048,6 +1294,8 @@ func (e MetadataScope) Valid() bool {
 // Defines values for ProblemCode.
 const (
 	ProblemCodeConflict             ProblemCode = "conflict"
+	ProblemCodeDeviceLimit          ProblemCode = "device_limit"
+	ProblemCodeDeviceMismatch       ProblemCode = "device_mismatch"
 	ProblemCodeForbidden            ProblemCode = "forbidden"
 	ProblemCodeHeaderTooLarge       ProblemCode = "header_too_large"
 	ProblemCodeIdempotencyMismatch  ProblemCode = "idempotency_mismatch"
@@ -1065,6 +1313,8 @@ const (
 	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
 	ProblemCodeRateLimited          ProblemCode = "rate_limited"
 	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
+	ProblemCodeShareGone            ProblemCode = "share_gone"
+	ProblemCodeSlotInvalid          ProblemCode = "slot_invalid"
 	ProblemCodeTenantDisabled       ProblemCode = "tenant_disabled"
 	ProblemCodeTenantForbidden      ProblemCode = "tenant_forbidden"
 	ProblemCodeUnauthorized         ProblemCode = "unauthorized"
@@ -1078,6 +1328,10 @@ const (
 func (e ProblemCode) Valid() bool {
 	switch e {
 	case ProblemCodeConflict:
+		return true
+	case ProblemCodeDeviceLimit:
+		return true
+	case ProblemCodeDeviceMismatch:
 		return true
 	case ProblemCodeForbidden:
 		return true
@@ -1112,6 +1366,10 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeRateLimited:
 		return true
 	case ProblemCodeRequestTimeout:
+		return true
+	case ProblemCodeShareGone:
+		return true
+	case ProblemCodeSlotInvalid:
 		return true
 	case ProblemCodeTenantDisabled:
 		return true
@@ -1498,6 +1756,72 @@ func (e SessionWatchStageEventEvent) Valid() bool {
 	}
 }
 
+// Defines values for SharedMessageRole.
+const (
+	SharedMessageRoleAssistant SharedMessageRole = "assistant"
+	SharedMessageRoleUser      SharedMessageRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the SharedMessageRole enum.
+func (e SharedMessageRole) Valid() bool {
+	switch e {
+	case SharedMessageRoleAssistant:
+		return true
+	case SharedMessageRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SlotStatus.
+const (
+	SlotStatusActive     SlotStatus = "active"
+	SlotStatusDeprecated SlotStatus = "deprecated"
+)
+
+// Valid indicates whether the value is a known member of the SlotStatus enum.
+func (e SlotStatus) Valid() bool {
+	switch e {
+	case SlotStatusActive:
+		return true
+	case SlotStatusDeprecated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SlotType.
+const (
+	SlotTypeBoolean     SlotType = "boolean"
+	SlotTypeDate        SlotType = "date"
+	SlotTypeEnum        SlotType = "enum"
+	SlotTypeNumber      SlotType = "number"
+	SlotTypeString      SlotType = "string"
+	SlotTypeStringArray SlotType = "string_array"
+)
+
+// Valid indicates whether the value is a known member of the SlotType enum.
+func (e SlotType) Valid() bool {
+	switch e {
+	case SlotTypeBoolean:
+		return true
+	case SlotTypeDate:
+		return true
+	case SlotTypeEnum:
+		return true
+	case SlotTypeNumber:
+		return true
+	case SlotTypeString:
+		return true
+	case SlotTypeStringArray:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StageEventStage.
 const (
 	StageEventStageAuth        StageEventStage = "auth"
@@ -1561,6 +1885,8 @@ func (e StrategyAuditEntryAction) Valid() bool {
 // Defines values for StreamErrorCode.
 const (
 	StreamErrorCodeConflict             StreamErrorCode = "conflict"
+	StreamErrorCodeDeviceLimit          StreamErrorCode = "device_limit"
+	StreamErrorCodeDeviceMismatch       StreamErrorCode = "device_mismatch"
 	StreamErrorCodeForbidden            StreamErrorCode = "forbidden"
 	StreamErrorCodeHeaderTooLarge       StreamErrorCode = "header_too_large"
 	StreamErrorCodeIdempotencyMismatch  StreamErrorCode = "idempotency_mismatch"
@@ -1579,6 +1905,8 @@ const (
 	StreamErrorCodePayloadTooLarge      StreamErrorCode = "payload_too_large"
 	StreamErrorCodeRateLimited          StreamErrorCode = "rate_limited"
 	StreamErrorCodeRequestTimeout       StreamErrorCode = "request_timeout"
+	StreamErrorCodeShareGone            StreamErrorCode = "share_gone"
+	StreamErrorCodeSlotInvalid          StreamErrorCode = "slot_invalid"
 	StreamErrorCodeTenantDisabled       StreamErrorCode = "tenant_disabled"
 	StreamErrorCodeTenantForbidden      StreamErrorCode = "tenant_forbidden"
 	StreamErrorCodeUnauthorized         StreamErrorCode = "unauthorized"
@@ -1592,6 +1920,10 @@ const (
 func (e StreamErrorCode) Valid() bool {
 	switch e {
 	case StreamErrorCodeConflict:
+		return true
+	case StreamErrorCodeDeviceLimit:
+		return true
+	case StreamErrorCodeDeviceMismatch:
 		return true
 	case StreamErrorCodeForbidden:
 		return true
@@ -1628,6 +1960,10 @@ func (e StreamErrorCode) Valid() bool {
 	case StreamErrorCodeRateLimited:
 		return true
 	case StreamErrorCodeRequestTimeout:
+		return true
+	case StreamErrorCodeShareGone:
+		return true
+	case StreamErrorCodeSlotInvalid:
 		return true
 	case StreamErrorCodeTenantDisabled:
 		return true
@@ -1690,6 +2026,42 @@ func (e TransferReasonCode) Valid() bool {
 	case TransferReasonCodeNoEvidence:
 		return true
 	case TransferReasonCodeProviderUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportFormat.
+const (
+	ExportFormatCsv   ExportFormat = "csv"
+	ExportFormatJsonl ExportFormat = "jsonl"
+)
+
+// Valid indicates whether the value is a known member of the ExportFormat enum.
+func (e ExportFormat) Valid() bool {
+	switch e {
+	case ExportFormatCsv:
+		return true
+	case ExportFormatJsonl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportConversationsParamsFormat.
+const (
+	ExportConversationsParamsFormatCsv   ExportConversationsParamsFormat = "csv"
+	ExportConversationsParamsFormatJsonl ExportConversationsParamsFormat = "jsonl"
+)
+
+// Valid indicates whether the value is a known member of the ExportConversationsParamsFormat enum.
+func (e ExportConversationsParamsFormat) Valid() bool {
+	switch e {
+	case ExportConversationsParamsFormatCsv:
+		return true
+	case ExportConversationsParamsFormatJsonl:
 		return true
 	default:
 		return false
@@ -2236,7 +2608,8 @@ type ChatSession struct {
 	MessageCount int32 `json:"messageCount"`
 
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2261,7 +2634,8 @@ type ChatSessionCreateRequest struct {
 	CustomerRef *string `json:"customerRef,omitempty"`
 
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2280,7 +2654,8 @@ type ChatSessionMemory struct {
 	RecentTurns []MemoryTurn `json:"recentTurns"`
 
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2300,7 +2675,8 @@ type ChatSessionMemory struct {
 // ChatSessionSlots Example: {"slots":{"order_no":"A10086"}}
 type ChatSessionSlots struct {
 	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-	// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
 	//
 	//
 	// Example: {"order_no":"A10086","product":"router"}
@@ -2473,6 +2849,15 @@ type Chunk struct {
 	// Index Example: 0
 	Index int32 `json:"index"`
 
+	// Kind `unit`: a piece of the document (a line, a question with its answer, a sentence, a table row).
+	// `generated_question`: a question the `kb_processing` model wrote for the unit's passage (see
+	// `QuestionGeneration`), listed after the document's units; a hit on it reads and cites the
+	// passage. Extensible: treat an unknown kind as `unit`.
+	//
+	//
+	// Example: unit
+	Kind ChunkKind `json:"kind"`
+
 	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
 	//
 	// Example: {"lang":"zh","product":"router"}
@@ -2495,6 +2880,14 @@ type Chunk struct {
 
 // ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
 type ChunkId = string
+
+// ChunkKind `unit`: a piece of the document (a line, a question with its answer, a sentence, a table row).
+// `generated_question`: a question the `kb_processing` model wrote for the unit's passage (see
+// `QuestionGeneration`), listed after the document's units; a hit on it reads and cites the
+// passage. Extensible: treat an unknown kind as `unit`.
+//
+// Example: unit
+type ChunkKind string
 
 // ChunkList defines model for ChunkList.
 type ChunkList struct {
@@ -2534,6 +2927,694 @@ type Citation struct {
 	// Score Example: 0.61
 	Score float64 `json:"score"`
 }
+
+// ConversationExportRow One line of `GET /admin/conversations/export?format=jsonl`.
+type ConversationExportRow struct {
+	// Answer The reply; null on the customer's rows.
+	//
+	// Example: Refunds reach your account within 3 working days.
+	Answer *string `json:"answer"`
+
+	// Channel Where the conversation happens (`web`, `app`, `wechat`, ...).
+	//
+	// Example: web
+	Channel ChatChannel `json:"channel"`
+
+	// Confidence Example: 0.72
+	Confidence *float64 `json:"confidence"`
+
+	// CreatedAt Example: 2026-11-22T08:00:01.123Z
+	CreatedAt time.Time `json:"createdAt"`
+	FlowId    *string   `json:"flowId"`
+	FlowStep  *int32    `json:"flowStep"`
+
+	// LatencyMs The sum of the reply's stage durations; null on the customer's rows.
+	//
+	// Example: 42.7
+	LatencyMs *float64 `json:"latencyMs"`
+
+	// MessageId Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MessageId MessageId `json:"messageId"`
+
+	// ResponseType Example: rag
+	ResponseType *ConversationExportRowResponseType `json:"responseType"`
+
+	// Role Example: assistant
+	Role   ConversationExportRowRole `json:"role"`
+	RuleId *string                   `json:"ruleId"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+
+	// ShouldTransfer Example: false
+	ShouldTransfer bool                       `json:"shouldTransfer"`
+	Sources        []ConversationExportSource `json:"sources"`
+
+	// Status Example: complete
+	Status          ConversationExportRowStatus `json:"status"`
+	TemplateId      *string                     `json:"templateId"`
+	TemplateVersion *int32                      `json:"templateVersion"`
+
+	// Text The customer's message; null on the assistant's rows.
+	Text    *string `json:"text"`
+	Thought *string `json:"thought"`
+
+	// TraceId Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TraceId *string `json:"traceId"`
+
+	// TransferCode As `ChatMessage.transferCode`.
+	TransferCode   *ConversationExportRowTransferCode `json:"transferCode"`
+	TransferReason *string                            `json:"transferReason"`
+}
+
+// ConversationExportRowResponseType Example: rag
+type ConversationExportRowResponseType string
+
+// ConversationExportRowRole Example: assistant
+type ConversationExportRowRole string
+
+// ConversationExportRowStatus Example: complete
+type ConversationExportRowStatus string
+
+// ConversationExportRowTransferCode As `ChatMessage.transferCode`.
+type ConversationExportRowTransferCode string
+
+// ConversationExportSource defines model for ConversationExportSource.
+type ConversationExportSource struct {
+	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
+	ChunkId string `json:"chunkId"`
+
+	// DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	DocumentId string `json:"documentId"`
+
+	// DocumentName Example: 退款.pdf
+	DocumentName string `json:"documentName"`
+
+	// Page Example: 2
+	Page *int32 `json:"page"`
+
+	// Score Example: 0.82
+	Score float64 `json:"score"`
+}
+
+// ConversationList defines model for ConversationList.
+type ConversationList struct {
+	Items      []ConversationSummary `json:"items"`
+	NextCursor *string               `json:"nextCursor"`
+}
+
+// ConversationQuestion The customer's message a reply answered; null for a reply no message asked for (a flow's timeout).
+type ConversationQuestion struct {
+	// Content Example: How long does a refund take?
+	Content string `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id MessageId `json:"id"`
+}
+
+// ConversationSummary defines model for ConversationSummary.
+type ConversationSummary struct {
+	// CustomerMessages Example: 3
+	CustomerMessages int64 `json:"customerMessages"`
+
+	// FirstMessageAt Example: 2026-11-22T08:00:00Z
+	FirstMessageAt time.Time `json:"firstMessageAt"`
+
+	// Handoffs Example: 1
+	Handoffs int64 `json:"handoffs"`
+
+	// LastMessageAt Example: 2026-11-22T08:03:10Z
+	LastMessageAt time.Time `json:"lastMessageAt"`
+
+	// Messages The session's messages in the range.
+	//
+	// Example: 6
+	Messages int64 `json:"messages"`
+
+	// Replies Example: 3
+	Replies int64       `json:"replies"`
+	Session ChatSession `json:"session"`
+}
+
+// ConversationTrace defines model for ConversationTrace.
+type ConversationTrace struct {
+	// LatencyMs The sum of the stage durations.
+	//
+	// Example: 42.7
+	LatencyMs  float64           `json:"latencyMs"`
+	Monitoring MessageMonitoring `json:"monitoring"`
+
+	// Question The customer's message a reply answered; null for a reply no message asked for (a flow's timeout).
+	Question *ConversationQuestion `json:"question"`
+	Reply    ChatMessage           `json:"reply"`
+	Session  ChatSession           `json:"session"`
+
+	// TemplateVersions The prompt template version the reply was rendered with, as it is stored (versions are
+	// immutable); empty when the built-in instruction was used or the template was deleted.
+	TemplateVersions []PromptTemplateVersion `json:"templateVersions"`
+
+	// ToolTraces The tool calls made for the reply, in the order made.
+	ToolTraces []ChatToolTrace `json:"toolTraces"`
+
+	// TraceId Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TraceId TraceId `json:"traceId"`
+}
+
+// DashboardBucket defines model for DashboardBucket.
+type DashboardBucket struct {
+	// CustomerMessages Example: 60
+	CustomerMessages int64 `json:"customerMessages"`
+
+	// Handoffs Example: 4
+	Handoffs int64 `json:"handoffs"`
+
+	// LatencyMeanMs Example: 35.5
+	LatencyMeanMs *float64 `json:"latencyMeanMs"`
+
+	// LatencyP95Ms Example: 120.4
+	LatencyP95Ms *float64 `json:"latencyP95Ms"`
+
+	// Replies Example: 60
+	Replies int64 `json:"replies"`
+
+	// Start The start of the bucket's UTC hour or day.
+	//
+	// Example: 2026-11-21T00:00:00Z
+	Start time.Time `json:"start"`
+}
+
+// DashboardConfidence The confidence of the replies that have one. Percentiles are nearest-rank percentiles read
+// from 0.01-wide buckets (1 is a bucket of its own): the value given is the mean of the
+// confidences in the bucket holding the rank, so it is within 0.01 of the exact one. Null
+// when no reply has a confidence.
+type DashboardConfidence struct {
+	// Mean Example: 0.74
+	Mean *float64 `json:"mean"`
+
+	// P50 Example: 0.78
+	P50 *float64 `json:"p50"`
+
+	// P95 Example: 1
+	P95 *float64 `json:"p95"`
+
+	// Replies Example: 380
+	Replies int64 `json:"replies"`
+}
+
+// DashboardDocumentCount defines model for DashboardDocumentCount.
+type DashboardDocumentCount struct {
+	// Count Example: 40
+	Count int64 `json:"count"`
+
+	// Status `stale`: indexed with an embedding model that is no longer the configured one; re-index it.
+	//
+	// Example: ready
+	Status DocumentStatus `json:"status"`
+}
+
+// DashboardDocuments The tenant's documents now (not limited to the range).
+type DashboardDocuments struct {
+	// ByStatus Every status, in the order of the `DocumentStatus` enum.
+	ByStatus []DashboardDocumentCount `json:"byStatus"`
+
+	// Total Example: 42
+	Total int64 `json:"total"`
+}
+
+// DashboardGranularity Example: day
+type DashboardGranularity string
+
+// DashboardGuardrails defines model for DashboardGuardrails.
+type DashboardGuardrails struct {
+	// Blocks Hits whose action blocked the answer.
+	//
+	// Example: 3
+	Blocks int64 `json:"blocks"`
+
+	// Hits Example: 14
+	Hits int64 `json:"hits"`
+
+	// InputHits Example: 2
+	InputHits int64 `json:"inputHits"`
+
+	// OutputHits Example: 12
+	OutputHits int64 `json:"outputHits"`
+
+	// Transfers Hits whose action handed the conversation over.
+	//
+	// Example: 2
+	Transfers int64 `json:"transfers"`
+}
+
+// DashboardHandoffReason defines model for DashboardHandoffReason.
+type DashboardHandoffReason struct {
+	// Count Example: 12
+	Count int64 `json:"count"`
+
+	// TransferCode The stable category of the reason (as `ChatMessage.transferCode`); extensible.
+	//
+	// Example: low_score
+	TransferCode DashboardHandoffReasonTransferCode `json:"transferCode"`
+
+	// TransferReason The replies' `transferReason`, as stored.
+	//
+	// Example: low_score
+	TransferReason string `json:"transferReason"`
+}
+
+// DashboardHandoffReasonTransferCode The stable category of the reason (as `ChatMessage.transferCode`); extensible.
+//
+// Example: low_score
+type DashboardHandoffReasonTransferCode string
+
+// DashboardHandoffs defines model for DashboardHandoffs.
+type DashboardHandoffs struct {
+	// ByReason The 50 most frequent reasons, most frequent first (equal counts by reason).
+	ByReason []DashboardHandoffReason `json:"byReason"`
+
+	// Count Replies with `shouldTransfer`.
+	//
+	// Example: 30
+	Count int64 `json:"count"`
+
+	// Rate `count` divided by all replies; 0 when there were none.
+	//
+	// Example: 0.0714
+	Rate float64 `json:"rate"`
+}
+
+// DashboardIndexJobs The tenant's index jobs now (not limited to the range).
+type DashboardIndexJobs struct {
+	// ByState Every state, in the order of the `IndexJobState` enum.
+	ByState []DashboardJobCount `json:"byState"`
+
+	// Total Example: 45
+	Total int64 `json:"total"`
+}
+
+// DashboardIntentRule defines model for DashboardIntentRule.
+type DashboardIntentRule struct {
+	// Hits Example: 96
+	Hits int64 `json:"hits"`
+
+	// Name The rule's name; null when the rule was deleted since.
+	//
+	// Example: Opening hours
+	Name *string `json:"name"`
+
+	// RuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	RuleId IntentRuleId `json:"ruleId"`
+}
+
+// DashboardJobCount defines model for DashboardJobCount.
+type DashboardJobCount struct {
+	// Count Example: 41
+	Count int64 `json:"count"`
+
+	// State Example: embedding
+	State IndexJobState `json:"state"`
+}
+
+// DashboardLatency Reply latency: the sum of a reply's stage durations, from its request's arrival to the
+// reply stored. Percentiles are nearest-rank percentiles read from buckets 5% wide (from
+// 0.1 ms): the value given is the mean of the latencies in the bucket holding the rank, so
+// it is within 5% of the exact one. Null when there were no replies.
+type DashboardLatency struct {
+	// MeanMs Example: 38.2
+	MeanMs *float64 `json:"meanMs"`
+
+	// P50Ms Example: 21.7
+	P50Ms *float64 `json:"p50Ms"`
+
+	// P95Ms Example: 140.3
+	P95Ms *float64 `json:"p95Ms"`
+
+	// Replies Example: 420
+	Replies int64 `json:"replies"`
+}
+
+// DashboardModelTokens defines model for DashboardModelTokens.
+type DashboardModelTokens struct {
+	// Model The model that generated the replies, as their monitoring names it.
+	//
+	// Example: offline-extractive
+	Model string `json:"model"`
+
+	// Replies Example: 250
+	Replies int64 `json:"replies"`
+
+	// TokensIn Example: 203000
+	TokensIn int64 `json:"tokensIn"`
+
+	// TokensOut Example: 16000
+	TokensOut int64 `json:"tokensOut"`
+}
+
+// DashboardReplies The assistant's replies by `responseType`.
+type DashboardReplies struct {
+	// Fixed Example: 120
+	Fixed int64 `json:"fixed"`
+
+	// Flow Example: 20
+	Flow int64 `json:"flow"`
+
+	// Rag Example: 250
+	Rag int64 `json:"rag"`
+
+	// Total Example: 420
+	Total int64 `json:"total"`
+
+	// Transfer Example: 30
+	Transfer int64 `json:"transfer"`
+}
+
+// DashboardStats defines model for DashboardStats.
+type DashboardStats struct {
+	// Confidence The confidence of the replies that have one. Percentiles are nearest-rank percentiles read
+	// from 0.01-wide buckets (1 is a bucket of its own): the value given is the mean of the
+	// confidences in the bucket holding the rank, so it is within 0.01 of the exact one. Null
+	// when no reply has a confidence.
+	Confidence DashboardConfidence `json:"confidence"`
+
+	// CustomerMessages Example: 430
+	CustomerMessages int64 `json:"customerMessages"`
+
+	// Documents The tenant's documents now (not limited to the range).
+	Documents DashboardDocuments `json:"documents"`
+
+	// From The range's start, widened to a whole hour.
+	//
+	// Example: 2026-11-15T08:00:00Z
+	From time.Time `json:"from"`
+
+	// Granularity Example: day
+	Granularity DashboardGranularity `json:"granularity"`
+	Guardrails  DashboardGuardrails  `json:"guardrails"`
+	Handoffs    DashboardHandoffs    `json:"handoffs"`
+
+	// IndexJobs The tenant's index jobs now (not limited to the range).
+	IndexJobs DashboardIndexJobs `json:"indexJobs"`
+
+	// Latency Reply latency: the sum of a reply's stage durations, from its request's arrival to the
+	// reply stored. Percentiles are nearest-rank percentiles read from buckets 5% wide (from
+	// 0.1 ms): the value given is the mean of the latencies in the bucket holding the rank, so
+	// it is within 5% of the exact one. Null when there were no replies.
+	Latency DashboardLatency `json:"latency"`
+
+	// Replies The assistant's replies by `responseType`.
+	Replies DashboardReplies `json:"replies"`
+
+	// RolledUpTo Records before this come from the hourly roll-ups, later ones are computed live; null when nothing of the tenant is rolled up yet.
+	//
+	// Example: 2026-11-22T08:50:00Z
+	RolledUpTo *time.Time `json:"rolledUpTo"`
+
+	// Series One bucket per UTC hour or day of the range, oldest first, empty ones included.
+	Series []DashboardBucket `json:"series"`
+
+	// Sessions Sessions started in the range.
+	//
+	// Example: 120
+	Sessions int64 `json:"sessions"`
+
+	// To The range's end (exclusive), widened to a whole hour.
+	//
+	// Example: 2026-11-22T09:00:00Z
+	To time.Time `json:"to"`
+
+	// Tokens Tokens by model, most replies first (the 100 models with the most).
+	Tokens []DashboardModelTokens `json:"tokens"`
+
+	// TopIntentRules The 10 intent rules with the most hits in the range, most first.
+	TopIntentRules []DashboardIntentRule `json:"topIntentRules"`
+
+	// TopUnanswered The 10 most frequent handed-off customer messages (normalised), most first.
+	TopUnanswered []DashboardUnanswered `json:"topUnanswered"`
+}
+
+// DashboardUnanswered defines model for DashboardUnanswered.
+type DashboardUnanswered struct {
+	// Count Example: 7
+	Count int64 `json:"count"`
+
+	// Text A handed-off customer message, normalised: NFKC, lower case, punctuation removed, runs of
+	// white space as one space, at most 200 characters.
+	//
+	//
+	// Example: can i pay with bitcoin
+	Text string `json:"text"`
+}
+
+// DecompositionContent Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+type DecompositionContent struct {
+	// Instruction What the model is told before the targets and the message.
+	//
+	// Example: Extract what the customer says about their order and product.
+	Instruction string                `json:"instruction"`
+	Targets     []DecompositionTarget `json:"targets"`
+}
+
+// DecompositionPreview Example: {"metadata":{"product":"router"},"method":"fallback","modelError":null,"refused":[],"skipped":[],"slots":{"order_no":"A10086"},"templateId":"dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","version":3}
+type DecompositionPreview struct {
+	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	Metadata Metadata `json:"metadata"`
+
+	// Method `model`: the `kb_processing` model answered; `fallback`: the extractive fallback ran.
+	//
+	// Example: fallback
+	Method DecompositionPreviewMethod `json:"method"`
+
+	// ModelError Why the model's answer was not used (the fallback ran instead); null when it was, or no model is configured.
+	ModelError *string `json:"modelError"`
+
+	// Refused Extracted values that the slot definitions or metadata fields refused.
+	Refused []DecompositionRefusal `json:"refused"`
+
+	// Skipped The version's targets that name no `active` slot definition or usable document metadata field of the tenant, so nothing fills them.
+	Skipped []DecompositionTargetRef `json:"skipped"`
+
+	// Slots Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
+	// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+	// definitions, names and values follow them (see the `slots` tag).
+	//
+	//
+	// Example: {"order_no":"A10086","product":"router"}
+	Slots SlotValues `json:"slots"`
+
+	// TemplateId Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TemplateId DecompositionTemplateId `json:"templateId"`
+
+	// Version Example: 3
+	Version int32 `json:"version"`
+}
+
+// DecompositionPreviewMethod `model`: the `kb_processing` model answered; `fallback`: the extractive fallback ran.
+//
+// Example: fallback
+type DecompositionPreviewMethod string
+
+// DecompositionPreviewRequest Example: {"message":"My order A10086 has a broken router."}
+type DecompositionPreviewRequest struct {
+	// Message A sample customer message.
+	//
+	// Example: My order A10086 has a broken router.
+	Message string `json:"message"`
+
+	// Version The content version to run; default the published one, else the latest.
+	//
+	// Example: 3
+	Version *int32 `json:"version,omitempty"`
+}
+
+// DecompositionRefusal defines model for DecompositionRefusal.
+type DecompositionRefusal struct {
+	// Key Example: order_no
+	Key string `json:"key"`
+
+	// Kind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+	//
+	// Example: slot
+	Kind DecompositionTargetKind `json:"kind"`
+
+	// Reason Example: must match ^[A-Z][0-9]{5}$
+	Reason string `json:"reason"`
+
+	// Value The value as extracted (JSON text when it was not a string).
+	//
+	// Example: 12
+	Value string `json:"value"`
+}
+
+// DecompositionTarget Example: {"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"}
+type DecompositionTarget struct {
+	// Description What the value is, for the model.
+	//
+	// Example: The order number, a letter and five digits.
+	Description *string `json:"description,omitempty"`
+
+	// Examples Example values; the extractive fallback also looks for them in the message.
+	//
+	// Example: ["A10086"]
+	Examples *[]string `json:"examples,omitempty"`
+
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Kind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+	//
+	// Example: slot
+	Kind DecompositionTargetKind `json:"kind"`
+}
+
+// DecompositionTargetKind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+//
+// Example: slot
+type DecompositionTargetKind string
+
+// DecompositionTargetRef Example: {"key":"order_no","kind":"slot"}
+type DecompositionTargetRef struct {
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Kind `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+	//
+	// Example: slot
+	Kind DecompositionTargetKind `json:"kind"`
+}
+
+// DecompositionTemplate defines model for DecompositionTemplate.
+type DecompositionTemplate struct {
+	// Active This is the tenant's active template, the one the dialogue uses.
+	//
+	// Example: true
+	Active bool `json:"active"`
+
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Description Example: Fills the order number and the product.
+	Description string `json:"description"`
+
+	// Id Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id DecompositionTemplateId `json:"id"`
+
+	// LatestVersion The newest content version.
+	//
+	// Example: 3
+	LatestVersion int32 `json:"latestVersion"`
+
+	// Name Example: Orders and products
+	Name string `json:"name"`
+
+	// PublishedVersion The published content version; null until one is published.
+	//
+	// Example: 2
+	PublishedVersion *int32 `json:"publishedVersion"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// DecompositionTemplateCreateRequest Example: {"content":{"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]},"description":"Fills the order number and the product.","name":"Orders and products"}
+type DecompositionTemplateCreateRequest struct {
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// Description Example: Fills the order number and the product.
+	Description *string `json:"description,omitempty"`
+
+	// Name Example: Orders and products
+	Name string `json:"name"`
+}
+
+// DecompositionTemplateId Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type DecompositionTemplateId = string
+
+// DecompositionTemplateList defines model for DecompositionTemplateList.
+type DecompositionTemplateList struct {
+	Items      []DecompositionTemplate `json:"items"`
+	NextCursor *string                 `json:"nextCursor"`
+}
+
+// DecompositionTemplateUpdateRequest Example: {"content":{"instruction":"Extract the order number and the product the customer names; leave out what they do not say.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]},"description":"Fills the order number and the product.","name":"Orders and products","version":1}
+type DecompositionTemplateUpdateRequest struct {
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// Description Example: Fills the order number and the product.
+	Description string `json:"description"`
+
+	// Name Example: Orders and products
+	Name string `json:"name"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// DecompositionTemplateVersion defines model for DecompositionTemplateVersion.
+type DecompositionTemplateVersion struct {
+	// Content Example: {"instruction":"Extract what the customer says about their order and product.","targets":[{"description":"The order number, a letter and five digits.","examples":["A10086"],"key":"order_no","kind":"slot"},{"description":"The product the question is about.","examples":["router"],"key":"product","kind":"metadata"}]}
+	Content DecompositionContent `json:"content"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// LastPublishedAt When it last became the published version; null if it never was.
+	//
+	// Example: 2026-11-22T08:05:00Z
+	LastPublishedAt *time.Time `json:"lastPublishedAt"`
+
+	// Published This is the template's published version.
+	//
+	// Example: true
+	Published bool `json:"published"`
+
+	// TemplateId Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	TemplateId DecompositionTemplateId `json:"templateId"`
+
+	// Version Example: 2
+	Version int32 `json:"version"`
+}
+
+// DecompositionTemplateVersionList defines model for DecompositionTemplateVersionList.
+type DecompositionTemplateVersionList struct {
+	Items      []DecompositionTemplateVersion `json:"items"`
+	NextCursor *string                        `json:"nextCursor"`
+}
+
+// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+//
+// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+type DeviceId = string
+
+// DeviceToken `sd_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sd_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI
+type DeviceToken = string
 
 // DialogueGuardHit Example: {"action":"mask","category":"","kind":"word","pattern":"competitor","refId":"fw_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","stage":"output"}
 type DialogueGuardHit struct {
@@ -2614,7 +3695,9 @@ type DialogueToolTraceTool string
 
 // Document defines model for Document.
 type Document struct {
-	// ChunkCount Example: 12
+	// ChunkCount The document's units (chunks of kind `unit`); generated questions are not counted.
+	//
+	// Example: 12
 	ChunkCount int32 `json:"chunkCount"`
 
 	// CreatedAt Example: 2026-11-22T08:00:00Z
@@ -2666,6 +3749,11 @@ type DocumentAccepted struct {
 	Document Document `json:"document"`
 	Job      IndexJob `json:"job"`
 
+	// ProposedMetadata User metadata; values are strings, numbers, booleans or arrays of strings.
+	//
+	// Example: {"lang":"zh","product":"router"}
+	ProposedMetadata Metadata `json:"proposedMetadata"`
+
 	// Warnings E.g. deprecated metadata fields that were accepted.
 	//
 	// Example: ["metadata field \"region\" is deprecated"]
@@ -2706,6 +3794,14 @@ type DocumentUploadForm struct {
 	//
 	// Example: {"product": "router", "lang": "zh"}
 	Metadata *string `json:"metadata,omitempty"`
+
+	// ProposeMetadata Ask the tenant's active decomposition template to propose metadata from the file (see the
+	// `decomposition-templates` tag); `metadata` wins over a proposal. Without an active
+	// template nothing is proposed.
+	//
+	//
+	// Example: true
+	ProposeMetadata *bool `json:"proposeMetadata,omitempty"`
 }
 
 // EmbeddingConfig defines model for EmbeddingConfig.
@@ -3956,6 +5052,21 @@ type KnowledgeBase struct {
 	// Name Example: Refund policy
 	Name string `json:"name"`
 
+	// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+	// false). When on and the tenant configured a `kb_processing` model (`PUT
+	// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+	// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+	// `generated_question`) that lead to their passage: a customer question worded like a
+	// generated one finds the passage, and the reply cites and quotes the passage, not the
+	// question. With the offline model nothing is generated and no model is called. A passage the
+	// model fails on is indexed without questions. A change applies to documents indexed
+	// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+	// an update (absent keeps the current value).
+	//
+	//
+	// Example: false
+	QuestionGeneration QuestionGeneration `json:"questionGeneration"`
+
 	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
 	//
 	// Example: acme
@@ -3977,6 +5088,21 @@ type KnowledgeBaseCreateRequest struct {
 
 	// Name Example: Refund policy
 	Name string `json:"name"`
+
+	// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+	// false). When on and the tenant configured a `kb_processing` model (`PUT
+	// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+	// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+	// `generated_question`) that lead to their passage: a customer question worded like a
+	// generated one finds the passage, and the reply cites and quotes the passage, not the
+	// question. With the offline model nothing is generated and no model is called. A passage the
+	// model fails on is indexed without questions. A change applies to documents indexed
+	// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+	// an update (absent keeps the current value).
+	//
+	//
+	// Example: false
+	QuestionGeneration *QuestionGeneration `json:"questionGeneration,omitempty"`
 }
 
 // KnowledgeBaseId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
@@ -3990,13 +5116,28 @@ type KnowledgeBaseList struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// KnowledgeBaseUpdateRequest Example: {"description":"Refunds, returns and exchanges.","name":"Refund policy","version":1}
+// KnowledgeBaseUpdateRequest Example: {"description":"Refunds, returns and exchanges.","name":"Refund policy","questionGeneration":true,"version":1}
 type KnowledgeBaseUpdateRequest struct {
 	// Description Example: Refunds, returns and exchanges.
 	Description string `json:"description"`
 
 	// Name Example: Refund policy
 	Name string `json:"name"`
+
+	// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+	// false). When on and the tenant configured a `kb_processing` model (`PUT
+	// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+	// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+	// `generated_question`) that lead to their passage: a customer question worded like a
+	// generated one finds the passage, and the reply cites and quotes the passage, not the
+	// question. With the offline model nothing is generated and no model is called. A passage the
+	// model fails on is indexed without questions. A change applies to documents indexed
+	// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+	// an update (absent keeps the current value).
+	//
+	//
+	// Example: false
+	QuestionGeneration *QuestionGeneration `json:"questionGeneration,omitempty"`
 
 	// Version Optimistic-concurrency version; goes up by one on every change.
 	//
@@ -4775,6 +5916,20 @@ type PromptVariableKind string
 // PromptVariableName Example: brand_voice
 type PromptVariableName = string
 
+// QuestionGeneration Whether indexing writes likely customer questions for the knowledge base's passages (default
+// false). When on and the tenant configured a `kb_processing` model (`PUT
+// /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+// could ask about each passage and indexes them as extra retrieval units (chunks of kind
+// `generated_question`) that lead to their passage: a customer question worded like a
+// generated one finds the passage, and the reply cites and quotes the passage, not the
+// question. With the offline model nothing is generated and no model is called. A passage the
+// model fails on is indexed without questions. A change applies to documents indexed
+// afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+// an update (absent keeps the current value).
+//
+// Example: false
+type QuestionGeneration = bool
+
 // RagCandidate defines model for RagCandidate.
 type RagCandidate struct {
 	// ChunkId Example: chk_5f0c1e2d3b4a59687766554433221100
@@ -5270,7 +6425,8 @@ type ScriptFlowDescription = string
 // width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
 // the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
 // answer passes. The slot receives the option as written, else the regex's first group, else what
-// the regex matched, else the trimmed answer.
+// the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
+// tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.
 //
 // Example: {"max_retries":1,"options":["Return","Exchange"],"retry_prompt":"Please answer return or exchange.","slot":"kind"}
 type ScriptFlowExpect struct {
@@ -5290,7 +6446,7 @@ type ScriptFlowExpect struct {
 	// Regex Example: ^\d{8}$
 	Regex *string `json:"regex,omitempty"`
 
-	// RetryPrompt Sent after a failed answer; empty repeats the prompt.
+	// RetryPrompt Sent after a failed answer; empty repeats the prompt (or asks with the slot definition's `prompt` when the definition refused the value).
 	//
 	// Example: Please answer return or exchange.
 	RetryPrompt *string `json:"retry_prompt,omitempty"`
@@ -5402,7 +6558,8 @@ type ScriptFlowStep struct {
 	// width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
 	// the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
 	// answer passes. The slot receives the option as written, else the regex's first group, else what
-	// the regex matched, else the trimmed answer.
+	// the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
+	// tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.
 	//
 	//
 	// Example: {"max_retries":1,"options":["Return","Exchange"],"retry_prompt":"Please answer return or exchange.","slot":"kind"}
@@ -5571,8 +6728,354 @@ type SessionWatchStageEvent struct {
 // SessionWatchStageEventEvent defines model for SessionWatchStageEvent.Event.
 type SessionWatchStageEventEvent string
 
+// Share defines model for Share.
+type Share struct {
+	// Active Open now, neither revoked nor expired.
+	//
+	// Example: true
+	Active bool `json:"active"`
+
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Devices The devices bound so far, oldest first.
+	Devices []ShareDevice `json:"devices"`
+
+	// ExpiresAt Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Id Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id ShareId `json:"id"`
+
+	// MaxDevices Example: 2
+	MaxDevices int32      `json:"maxDevices"`
+	RevokedAt  *time.Time `json:"revokedAt"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+}
+
+// ShareCreateRequest Example: {"expiresInSeconds":86400,"maxDevices":2}
+type ShareCreateRequest struct {
+	// ExpiresInSeconds How long the link stays open, 60 s to 90 days; 7 days when left out.
+	//
+	// Example: 86400
+	ExpiresInSeconds *int32 `json:"expiresInSeconds,omitempty"`
+
+	// MaxDevices How many devices may bind to the link.
+	//
+	// Example: 2
+	MaxDevices *int32 `json:"maxDevices,omitempty"`
+}
+
+// ShareCreated defines model for ShareCreated.
+type ShareCreated struct {
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// ExpiresAt Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Id Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id ShareId `json:"id"`
+
+	// MaxDevices Example: 2
+	MaxDevices int32 `json:"maxDevices"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+
+	// Token `sh_` followed by 43 base62 characters (256 random bits).
+	//
+	// Example: sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+	Token ShareToken `json:"token"`
+
+	// Url The page's address, to hand to the customer; shown once.
+	//
+	// Example: http://localhost:3000/share/sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+	Url string `json:"url"`
+}
+
+// ShareDevice defines model for ShareDevice.
+type ShareDevice struct {
+	// BoundAt Example: 2026-11-22T08:01:00Z
+	BoundAt time.Time `json:"boundAt"`
+
+	// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+	//
+	// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+	DeviceId DeviceId `json:"deviceId"`
+}
+
+// ShareDeviceBindRequest Example: {"deviceId":"7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b"}
+type ShareDeviceBindRequest struct {
+	// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+	//
+	// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+	DeviceId DeviceId `json:"deviceId"`
+}
+
+// ShareDeviceBinding defines model for ShareDeviceBinding.
+type ShareDeviceBinding struct {
+	// BoundAt Example: 2026-11-22T08:01:00Z
+	BoundAt time.Time `json:"boundAt"`
+
+	// DeviceId The client's own id of one device (a browser or an app install), kept by the client.
+	//
+	// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+	DeviceId DeviceId `json:"deviceId"`
+
+	// DeviceToken `sd_` followed by 43 base62 characters (256 random bits).
+	//
+	// Example: sd_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI
+	DeviceToken DeviceToken `json:"deviceToken"`
+
+	// ExpiresAt When the link, and so the binding, expires.
+	//
+	// Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// ShareId Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ShareId = string
+
+// ShareList defines model for ShareList.
+type ShareList struct {
+	Items      []Share `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// SharePage defines model for SharePage.
+type SharePage struct {
+	// ExpiresAt When the link expires.
+	//
+	// Example: 2026-11-23T08:00:00Z
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Items A page of the conversation's messages, oldest first.
+	Items []SharedMessage `json:"items"`
+
+	// NextCursor Continues the messages.
+	NextCursor *string `json:"nextCursor"`
+}
+
+// ShareToken `sh_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+type ShareToken = string
+
+// SharedMessage defines model for SharedMessage.
+type SharedMessage struct {
+	// Answer The assistant's answer, without its reasoning; null on the customer's.
+	//
+	// Example: Refunds reach your account within 3 working days.
+	Answer *string `json:"answer"`
+
+	// CreatedAt Example: 2026-11-22T08:00:01Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id MessageId `json:"id"`
+
+	// Role Example: assistant
+	Role SharedMessageRole `json:"role"`
+
+	// ShouldTransfer The reply handed the conversation to a human.
+	//
+	// Example: false
+	ShouldTransfer bool `json:"shouldTransfer"`
+
+	// Sources The evidence the answer cites; empty on the customer's messages.
+	Sources []ChatMessageSource `json:"sources"`
+
+	// Text The customer's message; null on the assistant's.
+	Text *string `json:"text"`
+
+	// Thought The assistant's reasoning, kept apart from the answer; null when there was none.
+	Thought *string `json:"thought"`
+}
+
+// SharedMessageRole Example: assistant
+type SharedMessageRole string
+
+// SlotDefinition defines model for SlotDefinition.
+type SlotDefinition struct {
+	// CreatedAt Example: 2026-11-22T08:00:00Z
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Description Example: The order the conversation is about.
+	Description string `json:"description"`
+
+	// EnumValues Example: []
+	EnumValues []string `json:"enumValues"`
+
+	// Id Example: slot_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id SlotDefinitionId `json:"id"`
+
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Label Example: Order number
+	Label string `json:"label"`
+
+	// MetadataFieldId The metadata field whose filter the value feeds; null for none.
+	MetadataFieldId *string `json:"metadataFieldId"`
+
+	// Pattern An RE2 pattern the whole value (each item of a `string_array`) must match; null for none.
+	//
+	// Example: ^[A-Z][0-9]{5}$
+	Pattern *string `json:"pattern"`
+
+	// Prompt What to ask the customer for the value; a flow step whose answer the definition refuses asks with it when the step has no `retry_prompt`.
+	//
+	// Example: What is your order number (a letter and five digits)?
+	Prompt string `json:"prompt"`
+
+	// Required A client should ask for it (with `prompt`) before the conversation goes far; the service does not refuse a session without it.
+	//
+	// Example: true
+	Required bool `json:"required"`
+
+	// Status `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+	// accepted in sessions (stored conversations keep working), neither listed nor filled.
+	//
+	//
+	// Example: active
+	Status SlotStatus `json:"status"`
+
+	// TenantId Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
+	//
+	// Example: acme
+	TenantId TenantId `json:"tenantId"`
+
+	// Type How a value is read and stored (see the `slots` tag).
+	//
+	// Example: string
+	Type SlotType `json:"type"`
+
+	// UpdatedAt Example: 2026-11-22T08:00:00Z
+	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// SlotDefinitionCreateRequest Example: {"enumValues":["router","camera"],"key":"product","label":"Product","prompt":"Which product is it about, the router or the camera?","type":"enum"}
+type SlotDefinitionCreateRequest struct {
+	// Description Example: The product the customer asks about.
+	Description *string `json:"description,omitempty"`
+
+	// EnumValues Required, non-empty, for type `enum`; not allowed for other types.
+	//
+	// Example: ["router","camera"]
+	EnumValues *[]string `json:"enumValues,omitempty"`
+
+	// Key The slot's name in a session's slots.
+	//
+	// Example: order_no
+	Key SlotKey `json:"key"`
+
+	// Label Example: Product
+	Label *string `json:"label,omitempty"`
+
+	// MetadataFieldId Example: mf_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MetadataFieldId *MetadataFieldId `json:"metadataFieldId,omitempty"`
+
+	// Pattern An RE2 pattern the whole value must match; `string` and `string_array` only.
+	//
+	// Example: ^[a-z]+$
+	Pattern *string `json:"pattern,omitempty"`
+
+	// Prompt Example: Which product is it about, the router or the camera?
+	Prompt *string `json:"prompt,omitempty"`
+
+	// Required Example: false
+	Required *bool `json:"required,omitempty"`
+
+	// Status `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+	// accepted in sessions (stored conversations keep working), neither listed nor filled.
+	//
+	//
+	// Example: active
+	Status *SlotStatus `json:"status,omitempty"`
+
+	// Type How a value is read and stored (see the `slots` tag).
+	//
+	// Example: string
+	Type SlotType `json:"type"`
+}
+
+// SlotDefinitionId Example: slot_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type SlotDefinitionId = string
+
+// SlotDefinitionList defines model for SlotDefinitionList.
+type SlotDefinitionList struct {
+	Items      []SlotDefinition `json:"items"`
+	NextCursor *string          `json:"nextCursor"`
+}
+
+// SlotDefinitionUpdateRequest Example: {"description":"The order the conversation is about.","enumValues":[],"label":"Order number","metadataFieldId":null,"pattern":"^[A-Z][0-9]{5}$","prompt":"What is your order number (a letter and five digits)?","required":true,"status":"active","type":"string","version":1}
+type SlotDefinitionUpdateRequest struct {
+	// Description Example: The order the conversation is about.
+	Description string `json:"description"`
+
+	// EnumValues Example: []
+	EnumValues []string `json:"enumValues"`
+
+	// Label Example: Order number
+	Label           string  `json:"label"`
+	MetadataFieldId *string `json:"metadataFieldId"`
+
+	// Pattern Example: ^[A-Z][0-9]{5}$
+	Pattern *string `json:"pattern"`
+
+	// Prompt Example: What is your order number (a letter and five digits)?
+	Prompt string `json:"prompt"`
+
+	// Required Example: true
+	Required bool `json:"required"`
+
+	// Status `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+	// accepted in sessions (stored conversations keep working), neither listed nor filled.
+	//
+	//
+	// Example: active
+	Status SlotStatus `json:"status"`
+
+	// Type How a value is read and stored (see the `slots` tag).
+	//
+	// Example: string
+	Type SlotType `json:"type"`
+
+	// Version Optimistic-concurrency version; goes up by one on every change.
+	//
+	// Example: 3
+	Version Version `json:"version"`
+}
+
+// SlotKey The slot's name in a session's slots.
+//
+// Example: order_no
+type SlotKey = string
+
+// SlotStatus `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+// accepted in sessions (stored conversations keep working), neither listed nor filled.
+//
+// Example: active
+type SlotStatus string
+
+// SlotType How a value is read and stored (see the `slots` tag).
+//
+// Example: string
+type SlotType string
+
 // SlotValues Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-// service, 400 naming `/slots/<name>`), values have at most 500 characters.
+// service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+// definitions, names and values follow them (see the `slots` tag).
 //
 // Example: {"order_no":"A10086","product":"router"}
 type SlotValues = map[string]string
@@ -5806,6 +7309,23 @@ type TenantRateLimits struct {
 	PerTenantPerMinute *int32 `json:"perTenantPerMinute,omitempty"`
 }
 
+// TenantRetention How long the tenant's records are kept. Monitoring records (intent rule hits and evaluations,
+// flow events, prompt renders, guardrail hits, retrieval events, reply events) and the
+// dashboard's hourly figures older than `monitoringDays` are deleted (default 90), so monitoring
+// and the dashboard cover at most the last `monitoringDays` days. Chat messages older than `messageDays` are deleted with their tool
+// traces, and sessions idle that long with no message left go too; `null` (the default) keeps
+// messages. A background purge applies the settings, in small batches, within about an hour of
+// a record's expiry. In a settings update, leaving `retention` out keeps the current values.
+//
+// Example: {"messageDays":365,"monitoringDays":90}
+type TenantRetention struct {
+	// MessageDays Days a chat message is kept; null keeps messages.
+	MessageDays *int32 `json:"messageDays"`
+
+	// MonitoringDays Example: 90
+	MonitoringDays int32 `json:"monitoringDays"`
+}
+
 // TenantSettings defines model for TenantSettings.
 type TenantSettings struct {
 	// FrontendBaseUrl Base of share-page links (`frontend_base_url` + `/share/` + token). Defaults to the service's `FRONTEND_BASE_URL`.
@@ -5846,6 +7366,18 @@ type TenantSettings struct {
 	//
 	// Example: 0.3
 	MinTopScore float64 `json:"minTopScore"`
+
+	// Retention How long the tenant's records are kept. Monitoring records (intent rule hits and evaluations,
+	// flow events, prompt renders, guardrail hits, retrieval events, reply events) and the
+	// dashboard's hourly figures older than `monitoringDays` are deleted (default 90), so monitoring
+	// and the dashboard cover at most the last `monitoringDays` days. Chat messages older than `messageDays` are deleted with their tool
+	// traces, and sessions idle that long with no message left go too; `null` (the default) keeps
+	// messages. A background purge applies the settings, in small batches, within about an hour of
+	// a record's expiry. In a settings update, leaving `retention` out keeps the current values.
+	//
+	//
+	// Example: {"messageDays":365,"monitoringDays":90}
+	Retention TenantRetention `json:"retention"`
 
 	// RetrievalScoreThreshold Hits scoring below this are dropped before ranking.
 	//
@@ -5909,6 +7441,18 @@ type TenantSettingsUpdateRequest struct {
 	// MinTopScore Example: 0.3
 	MinTopScore float64 `json:"minTopScore"`
 
+	// Retention How long the tenant's records are kept. Monitoring records (intent rule hits and evaluations,
+	// flow events, prompt renders, guardrail hits, retrieval events, reply events) and the
+	// dashboard's hourly figures older than `monitoringDays` are deleted (default 90), so monitoring
+	// and the dashboard cover at most the last `monitoringDays` days. Chat messages older than `messageDays` are deleted with their tool
+	// traces, and sessions idle that long with no message left go too; `null` (the default) keeps
+	// messages. A background purge applies the settings, in small batches, within about an hour of
+	// a record's expiry. In a settings update, leaving `retention` out keeps the current values.
+	//
+	//
+	// Example: {"messageDays":365,"monitoringDays":90}
+	Retention *TenantRetention `json:"retention,omitempty"`
+
 	// RetrievalScoreThreshold Example: 0.3
 	RetrievalScoreThreshold float64 `json:"retrievalScoreThreshold"`
 
@@ -5965,6 +7509,9 @@ type ToolInput = map[string]any
 // ToolTraceId Example: tt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type ToolTraceId = string
 
+// TraceId Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type TraceId = string
+
 // TransferReason defines model for TransferReason.
 type TransferReason struct {
 	// Answerability Example: 0.35
@@ -6016,11 +7563,65 @@ type Version = int32
 // ApiKeyIdPath Example: key_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type ApiKeyIdPath = ApiKeyId
 
+// ConversationChannel Where the conversation happens (`web`, `app`, `wechat`, ...).
+//
+// Example: web
+type ConversationChannel = ChatChannel
+
+// ConversationFlowId Example: flow_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ConversationFlowId = ScriptFlowId
+
+// ConversationFrom Example: 2026-11-15T00:00:00Z
+type ConversationFrom = time.Time
+
+// ConversationMaxConfidence Example: 0.5
+type ConversationMaxConfidence = float64
+
+// ConversationMinConfidence Example: 0.2
+type ConversationMinConfidence = float64
+
+// ConversationRuleId Example: rule_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ConversationRuleId = IntentRuleId
+
+// ConversationText Example: refund
+type ConversationText = string
+
+// ConversationTo Example: 2026-11-22T00:00:00Z
+type ConversationTo = time.Time
+
+// ConversationTransferReason Example: low_score
+type ConversationTransferReason = string
+
+// ConversationTransferred defines model for ConversationTransferred.
+type ConversationTransferred = bool
+
 // Cursor defines model for Cursor.
 type Cursor = string
 
+// DashboardFrom Example: 2026-11-15T00:00:00Z
+type DashboardFrom = time.Time
+
+// DashboardTo Example: 2026-11-22T00:00:00Z
+type DashboardTo = time.Time
+
+// DecompositionTemplateIdPath Example: dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type DecompositionTemplateIdPath = DecompositionTemplateId
+
+// DeviceIdHeader The client's own id of one device (a browser or an app install), kept by the client.
+//
+// Example: 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+type DeviceIdHeader = DeviceId
+
+// DeviceTokenHeader `sd_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sd_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI
+type DeviceTokenHeader = DeviceToken
+
 // DocumentIdPath Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type DocumentIdPath = DocumentId
+
+// ExportFormat defines model for ExportFormat.
+type ExportFormat string
 
 // FlowMonitoringFrom Example: 2026-11-15T00:00:00Z
 type FlowMonitoringFrom = time.Time
@@ -6084,6 +7685,23 @@ type ScriptFlowIdPath = ScriptFlowId
 // SessionIdPath Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type SessionIdPath = SessionId
 
+// ShareIdPath Example: shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type ShareIdPath = ShareId
+
+// ShareTokenPath `sh_` followed by 43 base62 characters (256 random bits).
+//
+// Example: sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+type ShareTokenPath = ShareToken
+
+// SlotDefinitionIdPath Example: slot_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type SlotDefinitionIdPath = SlotDefinitionId
+
+// SlotStatusQuery `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+// accepted in sessions (stored conversations keep working), neither listed nor filled.
+//
+// Example: active
+type SlotStatusQuery = SlotStatus
+
 // TenantHeader Lower-case letters, digits, `_` and `-`; 3 to 64 characters; starts and ends with a letter or digit.
 //
 // Example: acme
@@ -6093,6 +7711,9 @@ type TenantHeader = TenantId
 //
 // Example: acme
 type TenantIdPath = TenantId
+
+// TraceIdPath Example: trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+type TraceIdPath = TraceId
 
 // UsageTypePath Example: chat
 type UsageTypePath = LlmUsageType
@@ -6120,6 +7741,15 @@ type PayloadTooLarge = Problem
 
 // RequestTimeout An RFC 9457 problem detail.
 type RequestTimeout = Problem
+
+// ShareForbidden An RFC 9457 problem detail.
+type ShareForbidden = Problem
+
+// ShareGone An RFC 9457 problem detail.
+type ShareGone = Problem
+
+// ShareTooManyRequests An RFC 9457 problem detail.
+type ShareTooManyRequests = Problem
 
 // TooManyRequests An RFC 9457 problem detail.
 type TooManyRequests = Problem
@@ -6158,6 +7788,178 @@ type CreateApiKeyParams struct {
 	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// SearchConversationsParams defines parameters for SearchConversations.
+type SearchConversationsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// From Only messages at or after this time; no bound when left out.
+	From *ConversationFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only messages before this time; no bound when left out.
+	To *ConversationTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Channel Only sessions of this channel.
+	Channel *ConversationChannel `form:"channel,omitempty" json:"channel,omitempty"`
+
+	// Transferred `true`: sessions with a hand-off in the range; `false`: sessions without one.
+	Transferred *ConversationTransferred `form:"transferred,omitempty" json:"transferred,omitempty"`
+
+	// TransferReason Sessions with a reply handed off with exactly this reason (`low_score`, `high_risk:self_harm`, ...).
+	TransferReason *ConversationTransferReason `form:"transferReason,omitempty" json:"transferReason,omitempty"`
+
+	// RuleId Sessions with a reply decided by this intent rule (deleted rules included).
+	RuleId *ConversationRuleId `form:"ruleId,omitempty" json:"ruleId,omitempty"`
+
+	// FlowId Sessions with a reply of this script flow (deleted flows included).
+	FlowId *ConversationFlowId `form:"flowId,omitempty" json:"flowId,omitempty"`
+
+	// MinConfidence Sessions with a reply whose confidence is at least this (and at most `maxConfidence` when given).
+	MinConfidence *ConversationMinConfidence `form:"minConfidence,omitempty" json:"minConfidence,omitempty"`
+
+	// MaxConfidence Sessions with a reply whose confidence is at most this (and at least `minConfidence` when given).
+	MaxConfidence *ConversationMaxConfidence `form:"maxConfidence,omitempty" json:"maxConfidence,omitempty"`
+
+	// Text Sessions with a customer message or a reply containing this text (case folded).
+	Text *ConversationText `form:"text,omitempty" json:"text,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ExportConversationsParams defines parameters for ExportConversations.
+type ExportConversationsParams struct {
+	// Format `jsonl` (JSON Lines, `application/x-ndjson`) or `csv` (`text/csv`).
+	Format *ExportConversationsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// From Only messages at or after this time; no bound when left out.
+	From *ConversationFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only messages before this time; no bound when left out.
+	To *ConversationTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Channel Only sessions of this channel.
+	Channel *ConversationChannel `form:"channel,omitempty" json:"channel,omitempty"`
+
+	// Transferred `true`: sessions with a hand-off in the range; `false`: sessions without one.
+	Transferred *ConversationTransferred `form:"transferred,omitempty" json:"transferred,omitempty"`
+
+	// TransferReason Sessions with a reply handed off with exactly this reason (`low_score`, `high_risk:self_harm`, ...).
+	TransferReason *ConversationTransferReason `form:"transferReason,omitempty" json:"transferReason,omitempty"`
+
+	// RuleId Sessions with a reply decided by this intent rule (deleted rules included).
+	RuleId *ConversationRuleId `form:"ruleId,omitempty" json:"ruleId,omitempty"`
+
+	// FlowId Sessions with a reply of this script flow (deleted flows included).
+	FlowId *ConversationFlowId `form:"flowId,omitempty" json:"flowId,omitempty"`
+
+	// MinConfidence Sessions with a reply whose confidence is at least this (and at most `maxConfidence` when given).
+	MinConfidence *ConversationMinConfidence `form:"minConfidence,omitempty" json:"minConfidence,omitempty"`
+
+	// MaxConfidence Sessions with a reply whose confidence is at most this (and at least `minConfidence` when given).
+	MaxConfidence *ConversationMaxConfidence `form:"maxConfidence,omitempty" json:"maxConfidence,omitempty"`
+
+	// Text Sessions with a customer message or a reply containing this text (case folded).
+	Text *ConversationText `form:"text,omitempty" json:"text,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ExportConversationsParamsFormat defines parameters for ExportConversations.
+type ExportConversationsParamsFormat string
+
+// GetConversationTraceParams defines parameters for GetConversationTrace.
+type GetConversationTraceParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetDashboardStatsParams defines parameters for GetDashboardStats.
+type GetDashboardStatsParams struct {
+	// From Start of the range (inclusive), widened down to a whole UTC hour; default `to` minus 7 days.
+	From *DashboardFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range (exclusive), widened up to a whole UTC hour; default now. At most 366 days
+	// after `from` (31 days with `granularity=hour`).
+	To *DashboardTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Granularity The buckets of the time series.
+	Granularity *DashboardGranularity `form:"granularity,omitempty" json:"granularity,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListDecompositionTemplatesParams defines parameters for ListDecompositionTemplates.
+type ListDecompositionTemplatesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateDecompositionTemplateParams defines parameters for CreateDecompositionTemplate.
+type CreateDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteDecompositionTemplateParams defines parameters for DeleteDecompositionTemplate.
+type DeleteDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetDecompositionTemplateParams defines parameters for GetDecompositionTemplate.
+type GetDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateDecompositionTemplateParams defines parameters for UpdateDecompositionTemplate.
+type UpdateDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PreviewDecompositionTemplateParams defines parameters for PreviewDecompositionTemplate.
+type PreviewDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// PublishDecompositionTemplateParams defines parameters for PublishDecompositionTemplate.
+type PublishDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// RollbackDecompositionTemplateParams defines parameters for RollbackDecompositionTemplate.
+type RollbackDecompositionTemplateParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListDecompositionTemplateVersionsParams defines parameters for ListDecompositionTemplateVersions.
+type ListDecompositionTemplateVersionsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
 // TestDialogueParams defines parameters for TestDialogue.
@@ -6790,6 +8592,75 @@ type UpdateTenantSettingsParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListSharesParams defines parameters for ListShares.
+type ListSharesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// SessionId Only the links of this session.
+	SessionId *SessionId `form:"sessionId,omitempty" json:"sessionId,omitempty"`
+
+	// Active `true`: only links open now (neither revoked nor expired); `false`: only closed ones.
+	Active *bool `form:"active,omitempty" json:"active,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// RevokeShareParams defines parameters for RevokeShare.
+type RevokeShareParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetShareParams defines parameters for GetShare.
+type GetShareParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListSlotDefinitionsParams defines parameters for ListSlotDefinitions.
+type ListSlotDefinitionsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Status Only definitions in this status.
+	Status *SlotStatusQuery `form:"status,omitempty" json:"status,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// CreateSlotDefinitionParams defines parameters for CreateSlotDefinition.
+type CreateSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// DeleteSlotDefinitionParams defines parameters for DeleteSlotDefinition.
+type DeleteSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetSlotDefinitionParams defines parameters for GetSlotDefinition.
+type GetSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// UpdateSlotDefinitionParams defines parameters for UpdateSlotDefinition.
+type UpdateSlotDefinitionParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // ListTenantsParams defines parameters for ListTenants.
 type ListTenantsParams struct {
 	// Limit Page size.
@@ -6865,6 +8736,12 @@ type PostChatMessageParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// CreateShareParams defines parameters for CreateShare.
+type CreateShareParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // GetChatSessionSlotsParams defines parameters for GetChatSessionSlots.
 type GetChatSessionSlotsParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -6889,6 +8766,18 @@ type ListChatToolTracesParams struct {
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
 
+// ListChatSlotsParams defines parameters for ListChatSlots.
+type ListChatSlotsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
 // ListChatToolsParams defines parameters for ListChatTools.
 type ListChatToolsParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
@@ -6899,6 +8788,21 @@ type ListChatToolsParams struct {
 type SearchKnowledgeBaseParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// GetSharePageParams defines parameters for GetSharePage.
+type GetSharePageParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XDeviceId The id the device was bound with.
+	XDeviceId DeviceIdHeader `json:"X-Device-Id"`
+
+	// XDeviceToken The device token its binding answered.
+	XDeviceToken DeviceTokenHeader `json:"X-Device-Token"`
 }
 
 // ListRetrievalStrategyAuditParams defines parameters for ListRetrievalStrategyAudit.
@@ -6945,6 +8849,21 @@ type ValidateRetrievalStrategyParams struct {
 
 // CreateApiKeyJSONRequestBody defines body for CreateApiKey for application/json ContentType.
 type CreateApiKeyJSONRequestBody = ApiKeyCreateRequest
+
+// CreateDecompositionTemplateJSONRequestBody defines body for CreateDecompositionTemplate for application/json ContentType.
+type CreateDecompositionTemplateJSONRequestBody = DecompositionTemplateCreateRequest
+
+// UpdateDecompositionTemplateJSONRequestBody defines body for UpdateDecompositionTemplate for application/json ContentType.
+type UpdateDecompositionTemplateJSONRequestBody = DecompositionTemplateUpdateRequest
+
+// PreviewDecompositionTemplateJSONRequestBody defines body for PreviewDecompositionTemplate for application/json ContentType.
+type PreviewDecompositionTemplateJSONRequestBody = DecompositionPreviewRequest
+
+// PublishDecompositionTemplateJSONRequestBody defines body for PublishDecompositionTemplate for application/json ContentType.
+type PublishDecompositionTemplateJSONRequestBody = PromptPublishRequest
+
+// RollbackDecompositionTemplateJSONRequestBody defines body for RollbackDecompositionTemplate for application/json ContentType.
+type RollbackDecompositionTemplateJSONRequestBody = PromptPublishRequest
 
 // TestDialogueJSONRequestBody defines body for TestDialogue for application/json ContentType.
 type TestDialogueJSONRequestBody = DialogueTestRequest
@@ -7036,6 +8955,12 @@ type SimulateScriptFlowJSONRequestBody = ScriptFlowSimulateRequest
 // UpdateTenantSettingsJSONRequestBody defines body for UpdateTenantSettings for application/json ContentType.
 type UpdateTenantSettingsJSONRequestBody = TenantSettingsUpdateRequest
 
+// CreateSlotDefinitionJSONRequestBody defines body for CreateSlotDefinition for application/json ContentType.
+type CreateSlotDefinitionJSONRequestBody = SlotDefinitionCreateRequest
+
+// UpdateSlotDefinitionJSONRequestBody defines body for UpdateSlotDefinition for application/json ContentType.
+type UpdateSlotDefinitionJSONRequestBody = SlotDefinitionUpdateRequest
+
 // UpdateTenantJSONRequestBody defines body for UpdateTenant for application/json ContentType.
 type UpdateTenantJSONRequestBody = TenantUpdateRequest
 
@@ -7045,11 +8970,17 @@ type CreateChatSessionJSONRequestBody = ChatSessionCreateRequest
 // PostChatMessageJSONRequestBody defines body for PostChatMessage for application/json ContentType.
 type PostChatMessageJSONRequestBody = ChatMessageRequest
 
+// CreateShareJSONRequestBody defines body for CreateShare for application/json ContentType.
+type CreateShareJSONRequestBody = ShareCreateRequest
+
 // ReplaceChatSessionSlotsJSONRequestBody defines body for ReplaceChatSessionSlots for application/json ContentType.
 type ReplaceChatSessionSlotsJSONRequestBody = ChatSessionSlots
 
 // SearchKnowledgeBaseJSONRequestBody defines body for SearchKnowledgeBase for application/json ContentType.
 type SearchKnowledgeBaseJSONRequestBody = KbSearchRequest
+
+// BindShareDeviceJSONRequestBody defines body for BindShareDevice for application/json ContentType.
+type BindShareDeviceJSONRequestBody = ShareDeviceBindRequest
 
 // SwitchRetrievalStrategyJSONRequestBody defines body for SwitchRetrievalStrategy for application/json ContentType.
 type SwitchRetrievalStrategyJSONRequestBody = RetrievalStrategy
@@ -7665,6 +9596,45 @@ type ServerInterface interface {
 	// RotateApiKey Rotate an API key's secret
 	// (POST /admin/api-keys/{keyId}/rotate)
 	RotateApiKey(ctx echo.Context, keyId ApiKeyIdPath) error
+	// SearchConversations Search the tenant's conversations
+	// (GET /admin/conversations)
+	SearchConversations(ctx echo.Context, params SearchConversationsParams) error
+	// ExportConversations Export the messages of matching conversations
+	// (GET /admin/conversations/export)
+	ExportConversations(ctx echo.Context, params ExportConversationsParams) error
+	// GetConversationTrace Get a reply by its trace id, with everything that decided it
+	// (GET /admin/conversations/traces/{traceId})
+	GetConversationTrace(ctx echo.Context, traceId TraceIdPath, params GetConversationTraceParams) error
+	// GetDashboardStats The tenant's dashboard figures over a time range
+	// (GET /admin/dashboard/stats)
+	GetDashboardStats(ctx echo.Context, params GetDashboardStatsParams) error
+	// ListDecompositionTemplates List decomposition templates
+	// (GET /admin/decomposition-templates)
+	ListDecompositionTemplates(ctx echo.Context, params ListDecompositionTemplatesParams) error
+	// CreateDecompositionTemplate Create a decomposition template
+	// (POST /admin/decomposition-templates)
+	CreateDecompositionTemplate(ctx echo.Context, params CreateDecompositionTemplateParams) error
+	// DeleteDecompositionTemplate Delete a decomposition template and its versions
+	// (DELETE /admin/decomposition-templates/{tplId})
+	DeleteDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params DeleteDecompositionTemplateParams) error
+	// GetDecompositionTemplate Get a decomposition template
+	// (GET /admin/decomposition-templates/{tplId})
+	GetDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params GetDecompositionTemplateParams) error
+	// UpdateDecompositionTemplate Replace a decomposition template's name, description and content
+	// (PUT /admin/decomposition-templates/{tplId})
+	UpdateDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params UpdateDecompositionTemplateParams) error
+	// PreviewDecompositionTemplate Decompose a sample message with a version of a template
+	// (POST /admin/decomposition-templates/{tplId}/preview)
+	PreviewDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params PreviewDecompositionTemplateParams) error
+	// PublishDecompositionTemplate Publish a version of a decomposition template
+	// (POST /admin/decomposition-templates/{tplId}/publish)
+	PublishDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params PublishDecompositionTemplateParams) error
+	// RollbackDecompositionTemplate Roll a decomposition template back to an earlier version
+	// (POST /admin/decomposition-templates/{tplId}/rollback)
+	RollbackDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params RollbackDecompositionTemplateParams) error
+	// ListDecompositionTemplateVersions List a decomposition template's versions
+	// (GET /admin/decomposition-templates/{tplId}/versions)
+	ListDecompositionTemplateVersions(ctx echo.Context, tplId DecompositionTemplateIdPath, params ListDecompositionTemplateVersionsParams) error
 	// TestDialogue Run one message through every stage without storing anything
 	// (POST /admin/dialogue/test)
 	TestDialogue(ctx echo.Context, params TestDialogueParams) error
@@ -7896,6 +9866,30 @@ type ServerInterface interface {
 	// UpdateTenantSettings Replace the tenant's settings
 	// (PUT /admin/settings)
 	UpdateTenantSettings(ctx echo.Context, params UpdateTenantSettingsParams) error
+	// ListShares List share links
+	// (GET /admin/shares)
+	ListShares(ctx echo.Context, params ListSharesParams) error
+	// RevokeShare Revoke a share link
+	// (DELETE /admin/shares/{shareId})
+	RevokeShare(ctx echo.Context, shareId ShareIdPath, params RevokeShareParams) error
+	// GetShare Get a share link
+	// (GET /admin/shares/{shareId})
+	GetShare(ctx echo.Context, shareId ShareIdPath, params GetShareParams) error
+	// ListSlotDefinitions List slot definitions
+	// (GET /admin/slots)
+	ListSlotDefinitions(ctx echo.Context, params ListSlotDefinitionsParams) error
+	// CreateSlotDefinition Define a session slot
+	// (POST /admin/slots)
+	CreateSlotDefinition(ctx echo.Context, params CreateSlotDefinitionParams) error
+	// DeleteSlotDefinition Delete a slot definition
+	// (DELETE /admin/slots/{slotId})
+	DeleteSlotDefinition(ctx echo.Context, slotId SlotDefinitionIdPath, params DeleteSlotDefinitionParams) error
+	// GetSlotDefinition Get a slot definition
+	// (GET /admin/slots/{slotId})
+	GetSlotDefinition(ctx echo.Context, slotId SlotDefinitionIdPath, params GetSlotDefinitionParams) error
+	// UpdateSlotDefinition Replace a slot definition
+	// (PUT /admin/slots/{slotId})
+	UpdateSlotDefinition(ctx echo.Context, slotId SlotDefinitionIdPath, params UpdateSlotDefinitionParams) error
 	// ListTenants List tenants
 	// (GET /admin/tenants)
 	ListTenants(ctx echo.Context, params ListTenantsParams) error
@@ -7923,6 +9917,9 @@ type ServerInterface interface {
 	// PostChatMessage Send a customer message and get the reply
 	// (POST /chat/sessions/{sessionId}/messages)
 	PostChatMessage(ctx echo.Context, sessionId SessionIdPath, params PostChatMessageParams) error
+	// CreateShare Share a conversation by link
+	// (POST /chat/sessions/{sessionId}/shares)
+	CreateShare(ctx echo.Context, sessionId SessionIdPath, params CreateShareParams) error
 	// GetChatSessionSlots Get a session's slots
 	// (GET /chat/sessions/{sessionId}/slots)
 	GetChatSessionSlots(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionSlotsParams) error
@@ -7932,12 +9929,21 @@ type ServerInterface interface {
 	// ListChatToolTraces List the tool calls of a session
 	// (GET /chat/sessions/{sessionId}/tool-traces)
 	ListChatToolTraces(ctx echo.Context, sessionId SessionIdPath, params ListChatToolTracesParams) error
+	// ListChatSlots List the slots a conversation may hold
+	// (GET /chat/slots)
+	ListChatSlots(ctx echo.Context, params ListChatSlotsParams) error
 	// ListChatTools The tools the dialogue can call
 	// (GET /chat/tools)
 	ListChatTools(ctx echo.Context, params ListChatToolsParams) error
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx echo.Context, params SearchKnowledgeBaseParams) error
+	// GetSharePage Read a shared conversation
+	// (GET /share/{shareToken})
+	GetSharePage(ctx echo.Context, shareToken ShareTokenPath, params GetSharePageParams) error
+	// BindShareDevice Bind a device to a share link
+	// (POST /share/{shareToken}/devices)
+	BindShareDevice(ctx echo.Context, shareToken ShareTokenPath) error
 	// ListRetrievalStrategyAudit Who changed the retrieval strategy, when, from what to what
 	// (GET /strategy/retrieval/audit)
 	ListRetrievalStrategyAudit(ctx echo.Context, params ListRetrievalStrategyAuditParams) error
@@ -8076,6 +10082,670 @@ func (w *ServerInterfaceWrapper) RotateApiKey(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateApiKey(ctx, keyId)
+	return err
+}
+
+// SearchConversations converts echo context to params.
+func (w *ServerInterfaceWrapper) SearchConversations(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SearchConversationsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "channel" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "channel", ctx.QueryParams(), &params.Channel, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter channel: %s", err))
+	}
+
+	// ------------- Optional query parameter "transferred" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "transferred", ctx.QueryParams(), &params.Transferred, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter transferred: %s", err))
+	}
+
+	// ------------- Optional query parameter "transferReason" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "transferReason", ctx.QueryParams(), &params.TransferReason, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter transferReason: %s", err))
+	}
+
+	// ------------- Optional query parameter "ruleId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "ruleId", ctx.QueryParams(), &params.RuleId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// ------------- Optional query parameter "flowId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "flowId", ctx.QueryParams(), &params.FlowId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter flowId: %s", err))
+	}
+
+	// ------------- Optional query parameter "minConfidence" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "minConfidence", ctx.QueryParams(), &params.MinConfidence, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter minConfidence: %s", err))
+	}
+
+	// ------------- Optional query parameter "maxConfidence" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "maxConfidence", ctx.QueryParams(), &params.MaxConfidence, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter maxConfidence: %s", err))
+	}
+
+	// ------------- Optional query parameter "text" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "text", ctx.QueryParams(), &params.Text, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter text: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SearchConversations(ctx, params)
+	return err
+}
+
+// ExportConversations converts echo context to params.
+func (w *ServerInterfaceWrapper) ExportConversations(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ExportConversationsParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "channel" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "channel", ctx.QueryParams(), &params.Channel, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter channel: %s", err))
+	}
+
+	// ------------- Optional query parameter "transferred" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "transferred", ctx.QueryParams(), &params.Transferred, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter transferred: %s", err))
+	}
+
+	// ------------- Optional query parameter "transferReason" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "transferReason", ctx.QueryParams(), &params.TransferReason, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter transferReason: %s", err))
+	}
+
+	// ------------- Optional query parameter "ruleId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "ruleId", ctx.QueryParams(), &params.RuleId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter ruleId: %s", err))
+	}
+
+	// ------------- Optional query parameter "flowId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "flowId", ctx.QueryParams(), &params.FlowId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter flowId: %s", err))
+	}
+
+	// ------------- Optional query parameter "minConfidence" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "minConfidence", ctx.QueryParams(), &params.MinConfidence, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter minConfidence: %s", err))
+	}
+
+	// ------------- Optional query parameter "maxConfidence" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "maxConfidence", ctx.QueryParams(), &params.MaxConfidence, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter maxConfidence: %s", err))
+	}
+
+	// ------------- Optional query parameter "text" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "text", ctx.QueryParams(), &params.Text, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter text: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ExportConversations(ctx, params)
+	return err
+}
+
+// GetConversationTrace converts echo context to params.
+func (w *ServerInterfaceWrapper) GetConversationTrace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "traceId" -------------
+	var traceId TraceIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "traceId", ctx.Param("traceId"), &traceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter traceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetConversationTraceParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetConversationTrace(ctx, traceId, params)
+	return err
+}
+
+// GetDashboardStats converts echo context to params.
+func (w *ServerInterfaceWrapper) GetDashboardStats(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetDashboardStatsParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "granularity" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "granularity", ctx.QueryParams(), &params.Granularity, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter granularity: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetDashboardStats(ctx, params)
+	return err
+}
+
+// ListDecompositionTemplates converts echo context to params.
+func (w *ServerInterfaceWrapper) ListDecompositionTemplates(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListDecompositionTemplatesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListDecompositionTemplates(ctx, params)
+	return err
+}
+
+// CreateDecompositionTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateDecompositionTemplate(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateDecompositionTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateDecompositionTemplate(ctx, params)
+	return err
+}
+
+// DeleteDecompositionTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteDecompositionTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId DecompositionTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteDecompositionTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteDecompositionTemplate(ctx, tplId, params)
+	return err
+}
+
+// GetDecompositionTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) GetDecompositionTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId DecompositionTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetDecompositionTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetDecompositionTemplate(ctx, tplId, params)
+	return err
+}
+
+// UpdateDecompositionTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateDecompositionTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId DecompositionTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateDecompositionTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateDecompositionTemplate(ctx, tplId, params)
+	return err
+}
+
+// PreviewDecompositionTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) PreviewDecompositionTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId DecompositionTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PreviewDecompositionTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PreviewDecompositionTemplate(ctx, tplId, params)
+	return err
+}
+
+// PublishDecompositionTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) PublishDecompositionTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId DecompositionTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PublishDecompositionTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PublishDecompositionTemplate(ctx, tplId, params)
+	return err
+}
+
+// RollbackDecompositionTemplate converts echo context to params.
+func (w *ServerInterfaceWrapper) RollbackDecompositionTemplate(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId DecompositionTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RollbackDecompositionTemplateParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RollbackDecompositionTemplate(ctx, tplId, params)
+	return err
+}
+
+// ListDecompositionTemplateVersions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListDecompositionTemplateVersions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "tplId" -------------
+	var tplId DecompositionTemplateIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "tplId", ctx.Param("tplId"), &tplId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter tplId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListDecompositionTemplateVersionsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListDecompositionTemplateVersions(ctx, tplId, params)
 	return err
 }
 
@@ -11113,6 +13783,336 @@ func (w *ServerInterfaceWrapper) UpdateTenantSettings(ctx echo.Context) error {
 	return err
 }
 
+// ListShares converts echo context to params.
+func (w *ServerInterfaceWrapper) ListShares(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSharesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "sessionId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sessionId", ctx.QueryParams(), &params.SessionId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// ------------- Optional query parameter "active" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "active", ctx.QueryParams(), &params.Active, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter active: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListShares(ctx, params)
+	return err
+}
+
+// RevokeShare converts echo context to params.
+func (w *ServerInterfaceWrapper) RevokeShare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "shareId" -------------
+	var shareId ShareIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareId", ctx.Param("shareId"), &shareId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RevokeShareParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RevokeShare(ctx, shareId, params)
+	return err
+}
+
+// GetShare converts echo context to params.
+func (w *ServerInterfaceWrapper) GetShare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "shareId" -------------
+	var shareId ShareIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareId", ctx.Param("shareId"), &shareId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetShareParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetShare(ctx, shareId, params)
+	return err
+}
+
+// ListSlotDefinitions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSlotDefinitions(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSlotDefinitionsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSlotDefinitions(ctx, params)
+	return err
+}
+
+// CreateSlotDefinition converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateSlotDefinition(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateSlotDefinitionParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateSlotDefinition(ctx, params)
+	return err
+}
+
+// DeleteSlotDefinition converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSlotDefinition(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "slotId" -------------
+	var slotId SlotDefinitionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "slotId", ctx.Param("slotId"), &slotId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter slotId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteSlotDefinitionParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSlotDefinition(ctx, slotId, params)
+	return err
+}
+
+// GetSlotDefinition converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSlotDefinition(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "slotId" -------------
+	var slotId SlotDefinitionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "slotId", ctx.Param("slotId"), &slotId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter slotId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSlotDefinitionParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSlotDefinition(ctx, slotId, params)
+	return err
+}
+
+// UpdateSlotDefinition converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSlotDefinition(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "slotId" -------------
+	var slotId SlotDefinitionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "slotId", ctx.Param("slotId"), &slotId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter slotId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateSlotDefinitionParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSlotDefinition(ctx, slotId, params)
+	return err
+}
+
 // ListTenants converts echo context to params.
 func (w *ServerInterfaceWrapper) ListTenants(ctx echo.Context) error {
 	var err error
@@ -11456,6 +14456,44 @@ func (w *ServerInterfaceWrapper) PostChatMessage(ctx echo.Context) error {
 	return err
 }
 
+// CreateShare converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateShare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateShareParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateShare(ctx, sessionId, params)
+	return err
+}
+
 // GetChatSessionSlots converts echo context to params.
 func (w *ServerInterfaceWrapper) GetChatSessionSlots(ctx echo.Context) error {
 	var err error
@@ -11583,6 +14621,50 @@ func (w *ServerInterfaceWrapper) ListChatToolTraces(ctx echo.Context) error {
 	return err
 }
 
+// ListChatSlots converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChatSlots(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChatSlotsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChatSlots(ctx, params)
+	return err
+}
+
 // ListChatTools converts echo context to params.
 func (w *ServerInterfaceWrapper) ListChatTools(ctx echo.Context) error {
 	var err error
@@ -11642,6 +14724,90 @@ func (w *ServerInterfaceWrapper) SearchKnowledgeBase(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.SearchKnowledgeBase(ctx, params)
+	return err
+}
+
+// GetSharePage converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSharePage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "shareToken" -------------
+	var shareToken ShareTokenPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareToken", ctx.Param("shareToken"), &shareToken, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareToken: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSharePageParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Device-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Device-Id")]; found {
+		var XDeviceId DeviceIdHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Device-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Device-Id", valueList[0], &XDeviceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Device-Id: %s", err))
+		}
+
+		params.XDeviceId = XDeviceId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Device-Id is required, but not found"))
+	}
+	// ------------- Required header parameter "X-Device-Token" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Device-Token")]; found {
+		var XDeviceToken DeviceTokenHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Device-Token, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Device-Token", valueList[0], &XDeviceToken, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Device-Token: %s", err))
+		}
+
+		params.XDeviceToken = XDeviceToken
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Device-Token is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSharePage(ctx, shareToken, params)
+	return err
+}
+
+// BindShareDevice converts echo context to params.
+func (w *ServerInterfaceWrapper) BindShareDevice(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "shareToken" -------------
+	var shareToken ShareTokenPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareToken", ctx.Param("shareToken"), &shareToken, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareToken: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BindShareDevice(ctx, shareToken)
 	return err
 }
 
@@ -11968,6 +15134,21 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/rollback", wrapper.RollbackPromptTemplate, options.OperationMiddlewares["rollbackPromptTemplate"]...)
 	router.POST(options.BaseURL+"/admin/prompt-templates/:tplId/preview", wrapper.PreviewPromptTemplate, options.OperationMiddlewares["previewPromptTemplate"]...)
 	router.GET(options.BaseURL+"/admin/monitoring/prompt-templates", wrapper.GetPromptTemplateMonitoring, options.OperationMiddlewares["getPromptTemplateMonitoring"]...)
+	router.GET(options.BaseURL+"/admin/slots", wrapper.ListSlotDefinitions, options.OperationMiddlewares["listSlotDefinitions"]...)
+	router.POST(options.BaseURL+"/admin/slots", wrapper.CreateSlotDefinition, options.OperationMiddlewares["createSlotDefinition"]...)
+	router.DELETE(options.BaseURL+"/admin/slots/:slotId", wrapper.DeleteSlotDefinition, options.OperationMiddlewares["deleteSlotDefinition"]...)
+	router.GET(options.BaseURL+"/admin/slots/:slotId", wrapper.GetSlotDefinition, options.OperationMiddlewares["getSlotDefinition"]...)
+	router.PUT(options.BaseURL+"/admin/slots/:slotId", wrapper.UpdateSlotDefinition, options.OperationMiddlewares["updateSlotDefinition"]...)
+	router.GET(options.BaseURL+"/chat/slots", wrapper.ListChatSlots, options.OperationMiddlewares["listChatSlots"]...)
+	router.GET(options.BaseURL+"/admin/decomposition-templates", wrapper.ListDecompositionTemplates, options.OperationMiddlewares["listDecompositionTemplates"]...)
+	router.POST(options.BaseURL+"/admin/decomposition-templates", wrapper.CreateDecompositionTemplate, options.OperationMiddlewares["createDecompositionTemplate"]...)
+	router.DELETE(options.BaseURL+"/admin/decomposition-templates/:tplId", wrapper.DeleteDecompositionTemplate, options.OperationMiddlewares["deleteDecompositionTemplate"]...)
+	router.GET(options.BaseURL+"/admin/decomposition-templates/:tplId", wrapper.GetDecompositionTemplate, options.OperationMiddlewares["getDecompositionTemplate"]...)
+	router.PUT(options.BaseURL+"/admin/decomposition-templates/:tplId", wrapper.UpdateDecompositionTemplate, options.OperationMiddlewares["updateDecompositionTemplate"]...)
+	router.GET(options.BaseURL+"/admin/decomposition-templates/:tplId/versions", wrapper.ListDecompositionTemplateVersions, options.OperationMiddlewares["listDecompositionTemplateVersions"]...)
+	router.POST(options.BaseURL+"/admin/decomposition-templates/:tplId/publish", wrapper.PublishDecompositionTemplate, options.OperationMiddlewares["publishDecompositionTemplate"]...)
+	router.POST(options.BaseURL+"/admin/decomposition-templates/:tplId/rollback", wrapper.RollbackDecompositionTemplate, options.OperationMiddlewares["rollbackDecompositionTemplate"]...)
+	router.POST(options.BaseURL+"/admin/decomposition-templates/:tplId/preview", wrapper.PreviewDecompositionTemplate, options.OperationMiddlewares["previewDecompositionTemplate"]...)
 	router.GET(options.BaseURL+"/admin/guardrails/forbidden-words", wrapper.ListForbiddenWords, options.OperationMiddlewares["listForbiddenWords"]...)
 	router.POST(options.BaseURL+"/admin/guardrails/forbidden-words", wrapper.CreateForbiddenWord, options.OperationMiddlewares["createForbiddenWord"]...)
 	router.DELETE(options.BaseURL+"/admin/guardrails/forbidden-words/:wordId", wrapper.DeleteForbiddenWord, options.OperationMiddlewares["deleteForbiddenWord"]...)
@@ -11993,6 +15174,16 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/chat/tools", wrapper.ListChatTools, options.OperationMiddlewares["listChatTools"]...)
 	router.GET(options.BaseURL+"/admin/sessions", wrapper.ListAdminSessions, options.OperationMiddlewares["listAdminSessions"]...)
 	router.GET(options.BaseURL+"/admin/sessions/:sessionId", wrapper.GetAdminSession, options.OperationMiddlewares["getAdminSession"]...)
+	router.POST(options.BaseURL+"/chat/sessions/:sessionId/shares", wrapper.CreateShare, options.OperationMiddlewares["createShare"]...)
+	router.GET(options.BaseURL+"/admin/shares", wrapper.ListShares, options.OperationMiddlewares["listShares"]...)
+	router.DELETE(options.BaseURL+"/admin/shares/:shareId", wrapper.RevokeShare, options.OperationMiddlewares["revokeShare"]...)
+	router.GET(options.BaseURL+"/admin/shares/:shareId", wrapper.GetShare, options.OperationMiddlewares["getShare"]...)
+	router.POST(options.BaseURL+"/share/:shareToken/devices", wrapper.BindShareDevice, options.OperationMiddlewares["bindShareDevice"]...)
+	router.GET(options.BaseURL+"/share/:shareToken", wrapper.GetSharePage, options.OperationMiddlewares["getSharePage"]...)
+	router.GET(options.BaseURL+"/admin/dashboard/stats", wrapper.GetDashboardStats, options.OperationMiddlewares["getDashboardStats"]...)
+	router.GET(options.BaseURL+"/admin/conversations", wrapper.SearchConversations, options.OperationMiddlewares["searchConversations"]...)
+	router.GET(options.BaseURL+"/admin/conversations/export", wrapper.ExportConversations, options.OperationMiddlewares["exportConversations"]...)
+	router.GET(options.BaseURL+"/admin/conversations/traces/:traceId", wrapper.GetConversationTrace, options.OperationMiddlewares["getConversationTrace"]...)
 
 }
 
@@ -12011,6 +15202,22 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
 type RequestTimeoutApplicationProblemPlusJSONResponse Problem
+
+type ShareForbiddenApplicationProblemPlusJSONResponse Problem
+
+type ShareGoneApplicationProblemPlusJSONResponse Problem
+
+type ShareTooManyRequestsResponseHeaders struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+type ShareTooManyRequestsApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers ShareTooManyRequestsResponseHeaders
+}
 
 type TooManyRequestsResponseHeaders struct {
 	RateLimitLimit     *int
@@ -12800,6 +16007,2184 @@ type RotateApiKey503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response RotateApiKey503ApplicationProblemPlusJSONResponse) VisitRotateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchConversationsRequestObject struct {
+	Params SearchConversationsParams
+}
+
+type SearchConversationsResponseObject interface {
+	VisitSearchConversationsResponse(w http.ResponseWriter) error
+}
+
+type SearchConversations200JSONResponse ConversationList
+
+func (response SearchConversations200JSONResponse) VisitSearchConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchConversations400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SearchConversations400ApplicationProblemPlusJSONResponse) VisitSearchConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchConversations401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response SearchConversations401ApplicationProblemPlusJSONResponse) VisitSearchConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchConversations403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SearchConversations403ApplicationProblemPlusJSONResponse) VisitSearchConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchConversations429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SearchConversations429ApplicationProblemPlusJSONResponse) VisitSearchConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchConversations500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response SearchConversations500ApplicationProblemPlusJSONResponse) VisitSearchConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchConversations503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SearchConversations503ApplicationProblemPlusJSONResponse) VisitSearchConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConversationsRequestObject struct {
+	Params ExportConversationsParams
+}
+
+type ExportConversationsResponseObject interface {
+	VisitExportConversationsResponse(w http.ResponseWriter) error
+}
+
+type ExportConversations200ResponseHeaders struct {
+	ContentDisposition string
+}
+
+type ExportConversations200ApplicationxNdjsonResponse struct {
+	Body          io.Reader
+	Headers       ExportConversations200ResponseHeaders
+	ContentLength int64
+}
+
+func (response ExportConversations200ApplicationxNdjsonResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprint(response.Headers.ContentDisposition))
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type ExportConversations200TextcsvResponse struct {
+	Body          io.Reader
+	Headers       ExportConversations200ResponseHeaders
+	ContentLength int64
+}
+
+func (response ExportConversations200TextcsvResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/csv")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprint(response.Headers.ContentDisposition))
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type ExportConversations400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ExportConversations400ApplicationProblemPlusJSONResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConversations401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ExportConversations401ApplicationProblemPlusJSONResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConversations403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ExportConversations403ApplicationProblemPlusJSONResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConversations429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ExportConversations429ApplicationProblemPlusJSONResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConversations500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ExportConversations500ApplicationProblemPlusJSONResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConversations503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ExportConversations503ApplicationProblemPlusJSONResponse) VisitExportConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTraceRequestObject struct {
+	TraceId TraceIdPath `json:"traceId"`
+	Params  GetConversationTraceParams
+}
+
+type GetConversationTraceResponseObject interface {
+	VisitGetConversationTraceResponse(w http.ResponseWriter) error
+}
+
+type GetConversationTrace200JSONResponse ConversationTrace
+
+func (response GetConversationTrace200JSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTrace400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetConversationTrace400ApplicationProblemPlusJSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTrace401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetConversationTrace401ApplicationProblemPlusJSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTrace403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetConversationTrace403ApplicationProblemPlusJSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTrace404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetConversationTrace404ApplicationProblemPlusJSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTrace429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetConversationTrace429ApplicationProblemPlusJSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTrace500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetConversationTrace500ApplicationProblemPlusJSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationTrace503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetConversationTrace503ApplicationProblemPlusJSONResponse) VisitGetConversationTraceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardStatsRequestObject struct {
+	Params GetDashboardStatsParams
+}
+
+type GetDashboardStatsResponseObject interface {
+	VisitGetDashboardStatsResponse(w http.ResponseWriter) error
+}
+
+type GetDashboardStats200JSONResponse DashboardStats
+
+func (response GetDashboardStats200JSONResponse) VisitGetDashboardStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetDashboardStats400ApplicationProblemPlusJSONResponse) VisitGetDashboardStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetDashboardStats401ApplicationProblemPlusJSONResponse) VisitGetDashboardStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardStats403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetDashboardStats403ApplicationProblemPlusJSONResponse) VisitGetDashboardStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardStats429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetDashboardStats429ApplicationProblemPlusJSONResponse) VisitGetDashboardStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardStats500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetDashboardStats500ApplicationProblemPlusJSONResponse) VisitGetDashboardStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDashboardStats503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetDashboardStats503ApplicationProblemPlusJSONResponse) VisitGetDashboardStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplatesRequestObject struct {
+	Params ListDecompositionTemplatesParams
+}
+
+type ListDecompositionTemplatesResponseObject interface {
+	VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error
+}
+
+type ListDecompositionTemplates200JSONResponse DecompositionTemplateList
+
+func (response ListDecompositionTemplates200JSONResponse) VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplates400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplates400ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplates401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplates401ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplates403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplates403ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplates429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplates429ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplates500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplates500ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplates503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplates503ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplatesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplateRequestObject struct {
+	Params CreateDecompositionTemplateParams
+	Body   *CreateDecompositionTemplateJSONRequestBody
+}
+
+type CreateDecompositionTemplateResponseObject interface {
+	VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error
+}
+
+type CreateDecompositionTemplate201ResponseHeaders struct {
+	Location string
+}
+
+type CreateDecompositionTemplate201JSONResponse struct {
+	Body    DecompositionTemplate
+	Headers CreateDecompositionTemplate201ResponseHeaders
+}
+
+func (response CreateDecompositionTemplate201JSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate400ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate401ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate403ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate408ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate409ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate413ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate415ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate500ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDecompositionTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDecompositionTemplate503ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDecompositionTemplateRequestObject struct {
+	TplId  DecompositionTemplateIdPath `json:"tplId"`
+	Params DeleteDecompositionTemplateParams
+}
+
+type DeleteDecompositionTemplateResponseObject interface {
+	VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error
+}
+
+type DeleteDecompositionTemplate204Response struct {
+}
+
+func (response DeleteDecompositionTemplate204Response) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteDecompositionTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDecompositionTemplate400ApplicationProblemPlusJSONResponse) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDecompositionTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDecompositionTemplate401ApplicationProblemPlusJSONResponse) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDecompositionTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDecompositionTemplate403ApplicationProblemPlusJSONResponse) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDecompositionTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDecompositionTemplate404ApplicationProblemPlusJSONResponse) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDecompositionTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDecompositionTemplate500ApplicationProblemPlusJSONResponse) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDecompositionTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDecompositionTemplate503ApplicationProblemPlusJSONResponse) VisitDeleteDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplateRequestObject struct {
+	TplId  DecompositionTemplateIdPath `json:"tplId"`
+	Params GetDecompositionTemplateParams
+}
+
+type GetDecompositionTemplateResponseObject interface {
+	VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error
+}
+
+type GetDecompositionTemplate200JSONResponse DecompositionTemplate
+
+func (response GetDecompositionTemplate200JSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetDecompositionTemplate400ApplicationProblemPlusJSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetDecompositionTemplate401ApplicationProblemPlusJSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetDecompositionTemplate403ApplicationProblemPlusJSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetDecompositionTemplate404ApplicationProblemPlusJSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetDecompositionTemplate500ApplicationProblemPlusJSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDecompositionTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetDecompositionTemplate503ApplicationProblemPlusJSONResponse) VisitGetDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplateRequestObject struct {
+	TplId  DecompositionTemplateIdPath `json:"tplId"`
+	Params UpdateDecompositionTemplateParams
+	Body   *UpdateDecompositionTemplateJSONRequestBody
+}
+
+type UpdateDecompositionTemplateResponseObject interface {
+	VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error
+}
+
+type UpdateDecompositionTemplate200JSONResponse DecompositionTemplate
+
+func (response UpdateDecompositionTemplate200JSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate400ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate401ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate403ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate404ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate408ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate409ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate413ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate415ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate500ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDecompositionTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDecompositionTemplate503ApplicationProblemPlusJSONResponse) VisitUpdateDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplateRequestObject struct {
+	TplId  DecompositionTemplateIdPath `json:"tplId"`
+	Params PreviewDecompositionTemplateParams
+	Body   *PreviewDecompositionTemplateJSONRequestBody
+}
+
+type PreviewDecompositionTemplateResponseObject interface {
+	VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error
+}
+
+type PreviewDecompositionTemplate200JSONResponse DecompositionPreview
+
+func (response PreviewDecompositionTemplate200JSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate400ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate401ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate403ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate404ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate408ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate413ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate415ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate500ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PreviewDecompositionTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response PreviewDecompositionTemplate503ApplicationProblemPlusJSONResponse) VisitPreviewDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplateRequestObject struct {
+	TplId  DecompositionTemplateIdPath `json:"tplId"`
+	Params PublishDecompositionTemplateParams
+	Body   *PublishDecompositionTemplateJSONRequestBody
+}
+
+type PublishDecompositionTemplateResponseObject interface {
+	VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error
+}
+
+type PublishDecompositionTemplate200JSONResponse DecompositionTemplate
+
+func (response PublishDecompositionTemplate200JSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate400ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate401ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate403ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate404ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate408ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate413ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate415ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate500ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishDecompositionTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response PublishDecompositionTemplate503ApplicationProblemPlusJSONResponse) VisitPublishDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplateRequestObject struct {
+	TplId  DecompositionTemplateIdPath `json:"tplId"`
+	Params RollbackDecompositionTemplateParams
+	Body   *RollbackDecompositionTemplateJSONRequestBody
+}
+
+type RollbackDecompositionTemplateResponseObject interface {
+	VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error
+}
+
+type RollbackDecompositionTemplate200JSONResponse DecompositionTemplate
+
+func (response RollbackDecompositionTemplate200JSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate400ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate401ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate403ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate404ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate408ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate409ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate413ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate415ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate500ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RollbackDecompositionTemplate503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RollbackDecompositionTemplate503ApplicationProblemPlusJSONResponse) VisitRollbackDecompositionTemplateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersionsRequestObject struct {
+	TplId  DecompositionTemplateIdPath `json:"tplId"`
+	Params ListDecompositionTemplateVersionsParams
+}
+
+type ListDecompositionTemplateVersionsResponseObject interface {
+	VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error
+}
+
+type ListDecompositionTemplateVersions200JSONResponse DecompositionTemplateVersionList
+
+func (response ListDecompositionTemplateVersions200JSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersions400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplateVersions400ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersions401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplateVersions401ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersions403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplateVersions403ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersions404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplateVersions404ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersions429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplateVersions429ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersions500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplateVersions500ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDecompositionTemplateVersions503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListDecompositionTemplateVersions503ApplicationProblemPlusJSONResponse) VisitListDecompositionTemplateVersionsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -25298,6 +30683,1257 @@ func (response UpdateTenantSettings503ApplicationProblemPlusJSONResponse) VisitU
 	return err
 }
 
+type ListSharesRequestObject struct {
+	Params ListSharesParams
+}
+
+type ListSharesResponseObject interface {
+	VisitListSharesResponse(w http.ResponseWriter) error
+}
+
+type ListShares200JSONResponse ShareList
+
+func (response ListShares200JSONResponse) VisitListSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListShares400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListShares400ApplicationProblemPlusJSONResponse) VisitListSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListShares401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListShares401ApplicationProblemPlusJSONResponse) VisitListSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListShares403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListShares403ApplicationProblemPlusJSONResponse) VisitListSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListShares429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListShares429ApplicationProblemPlusJSONResponse) VisitListSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListShares500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListShares500ApplicationProblemPlusJSONResponse) VisitListSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListShares503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListShares503ApplicationProblemPlusJSONResponse) VisitListSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeShareRequestObject struct {
+	ShareId ShareIdPath `json:"shareId"`
+	Params  RevokeShareParams
+}
+
+type RevokeShareResponseObject interface {
+	VisitRevokeShareResponse(w http.ResponseWriter) error
+}
+
+type RevokeShare204Response struct {
+}
+
+func (response RevokeShare204Response) VisitRevokeShareResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RevokeShare400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeShare400ApplicationProblemPlusJSONResponse) VisitRevokeShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeShare401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeShare401ApplicationProblemPlusJSONResponse) VisitRevokeShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeShare403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeShare403ApplicationProblemPlusJSONResponse) VisitRevokeShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeShare404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeShare404ApplicationProblemPlusJSONResponse) VisitRevokeShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeShare429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeShare429ApplicationProblemPlusJSONResponse) VisitRevokeShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeShare500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeShare500ApplicationProblemPlusJSONResponse) VisitRevokeShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeShare503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeShare503ApplicationProblemPlusJSONResponse) VisitRevokeShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShareRequestObject struct {
+	ShareId ShareIdPath `json:"shareId"`
+	Params  GetShareParams
+}
+
+type GetShareResponseObject interface {
+	VisitGetShareResponse(w http.ResponseWriter) error
+}
+
+type GetShare200JSONResponse Share
+
+func (response GetShare200JSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShare400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetShare400ApplicationProblemPlusJSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShare401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetShare401ApplicationProblemPlusJSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShare403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetShare403ApplicationProblemPlusJSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShare404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetShare404ApplicationProblemPlusJSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShare429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetShare429ApplicationProblemPlusJSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShare500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetShare500ApplicationProblemPlusJSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetShare503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetShare503ApplicationProblemPlusJSONResponse) VisitGetShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSlotDefinitionsRequestObject struct {
+	Params ListSlotDefinitionsParams
+}
+
+type ListSlotDefinitionsResponseObject interface {
+	VisitListSlotDefinitionsResponse(w http.ResponseWriter) error
+}
+
+type ListSlotDefinitions200JSONResponse SlotDefinitionList
+
+func (response ListSlotDefinitions200JSONResponse) VisitListSlotDefinitionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSlotDefinitions400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListSlotDefinitions400ApplicationProblemPlusJSONResponse) VisitListSlotDefinitionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSlotDefinitions401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListSlotDefinitions401ApplicationProblemPlusJSONResponse) VisitListSlotDefinitionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSlotDefinitions403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListSlotDefinitions403ApplicationProblemPlusJSONResponse) VisitListSlotDefinitionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSlotDefinitions429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListSlotDefinitions429ApplicationProblemPlusJSONResponse) VisitListSlotDefinitionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSlotDefinitions500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListSlotDefinitions500ApplicationProblemPlusJSONResponse) VisitListSlotDefinitionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSlotDefinitions503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListSlotDefinitions503ApplicationProblemPlusJSONResponse) VisitListSlotDefinitionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinitionRequestObject struct {
+	Params CreateSlotDefinitionParams
+	Body   *CreateSlotDefinitionJSONRequestBody
+}
+
+type CreateSlotDefinitionResponseObject interface {
+	VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error
+}
+
+type CreateSlotDefinition201ResponseHeaders struct {
+	Location string
+}
+
+type CreateSlotDefinition201JSONResponse struct {
+	Body    SlotDefinition
+	Headers CreateSlotDefinition201ResponseHeaders
+}
+
+func (response CreateSlotDefinition201JSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition400ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition401ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition403ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition408ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition409ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition413ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition415ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition429ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition500ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSlotDefinition503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateSlotDefinition503ApplicationProblemPlusJSONResponse) VisitCreateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSlotDefinitionRequestObject struct {
+	SlotId SlotDefinitionIdPath `json:"slotId"`
+	Params DeleteSlotDefinitionParams
+}
+
+type DeleteSlotDefinitionResponseObject interface {
+	VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error
+}
+
+type DeleteSlotDefinition204Response struct {
+}
+
+func (response DeleteSlotDefinition204Response) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSlotDefinition400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteSlotDefinition400ApplicationProblemPlusJSONResponse) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSlotDefinition401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteSlotDefinition401ApplicationProblemPlusJSONResponse) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSlotDefinition403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteSlotDefinition403ApplicationProblemPlusJSONResponse) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSlotDefinition404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteSlotDefinition404ApplicationProblemPlusJSONResponse) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSlotDefinition429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteSlotDefinition429ApplicationProblemPlusJSONResponse) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSlotDefinition500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteSlotDefinition500ApplicationProblemPlusJSONResponse) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSlotDefinition503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteSlotDefinition503ApplicationProblemPlusJSONResponse) VisitDeleteSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinitionRequestObject struct {
+	SlotId SlotDefinitionIdPath `json:"slotId"`
+	Params GetSlotDefinitionParams
+}
+
+type GetSlotDefinitionResponseObject interface {
+	VisitGetSlotDefinitionResponse(w http.ResponseWriter) error
+}
+
+type GetSlotDefinition200JSONResponse SlotDefinition
+
+func (response GetSlotDefinition200JSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinition400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetSlotDefinition400ApplicationProblemPlusJSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinition401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response GetSlotDefinition401ApplicationProblemPlusJSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinition403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetSlotDefinition403ApplicationProblemPlusJSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinition404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetSlotDefinition404ApplicationProblemPlusJSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinition429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetSlotDefinition429ApplicationProblemPlusJSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinition500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetSlotDefinition500ApplicationProblemPlusJSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSlotDefinition503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSlotDefinition503ApplicationProblemPlusJSONResponse) VisitGetSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinitionRequestObject struct {
+	SlotId SlotDefinitionIdPath `json:"slotId"`
+	Params UpdateSlotDefinitionParams
+	Body   *UpdateSlotDefinitionJSONRequestBody
+}
+
+type UpdateSlotDefinitionResponseObject interface {
+	VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error
+}
+
+type UpdateSlotDefinition200JSONResponse SlotDefinition
+
+func (response UpdateSlotDefinition200JSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition400ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition401ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition403ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition404ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition408ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition409ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition413ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition415ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition429ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition500ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSlotDefinition503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateSlotDefinition503ApplicationProblemPlusJSONResponse) VisitUpdateSlotDefinitionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTenantsRequestObject struct {
 	Params ListTenantsParams
 }
@@ -26860,6 +33496,210 @@ func (response PostChatMessage503ApplicationProblemPlusJSONResponse) VisitPostCh
 	return err
 }
 
+type CreateShareRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    CreateShareParams
+	Body      *CreateShareJSONRequestBody
+}
+
+type CreateShareResponseObject interface {
+	VisitCreateShareResponse(w http.ResponseWriter) error
+}
+
+type CreateShare201ResponseHeaders struct {
+	Location string
+}
+
+type CreateShare201JSONResponse struct {
+	Body    ShareCreated
+	Headers CreateShare201ResponseHeaders
+}
+
+func (response CreateShare201JSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare400ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare401ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare403ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare404ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare408ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare413ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare415ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare429ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare500ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateShare503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateShare503ApplicationProblemPlusJSONResponse) VisitCreateShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetChatSessionSlotsRequestObject struct {
 	SessionId SessionIdPath `json:"sessionId"`
 	Params    GetChatSessionSlotsParams
@@ -27350,6 +34190,136 @@ func (response ListChatToolTraces503ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListChatSlotsRequestObject struct {
+	Params ListChatSlotsParams
+}
+
+type ListChatSlotsResponseObject interface {
+	VisitListChatSlotsResponse(w http.ResponseWriter) error
+}
+
+type ListChatSlots200JSONResponse SlotDefinitionList
+
+func (response ListChatSlots200JSONResponse) VisitListChatSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSlots400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatSlots400ApplicationProblemPlusJSONResponse) VisitListChatSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSlots401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatSlots401ApplicationProblemPlusJSONResponse) VisitListChatSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSlots403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatSlots403ApplicationProblemPlusJSONResponse) VisitListChatSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSlots429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatSlots429ApplicationProblemPlusJSONResponse) VisitListChatSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSlots500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatSlots500ApplicationProblemPlusJSONResponse) VisitListChatSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSlots503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListChatSlots503ApplicationProblemPlusJSONResponse) VisitListChatSlotsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChatToolsRequestObject struct {
 	Params ListChatToolsParams
 }
@@ -27648,6 +34618,380 @@ type SearchKnowledgeBase503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response SearchKnowledgeBase503ApplicationProblemPlusJSONResponse) VisitSearchKnowledgeBaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePageRequestObject struct {
+	ShareToken ShareTokenPath `json:"shareToken"`
+	Params     GetSharePageParams
+}
+
+type GetSharePageResponseObject interface {
+	VisitGetSharePageResponse(w http.ResponseWriter) error
+}
+
+type GetSharePage200ResponseHeaders struct {
+	CacheControl string
+}
+
+type GetSharePage200JSONResponse struct {
+	Body    SharePage
+	Headers GetSharePage200ResponseHeaders
+}
+
+func (response GetSharePage200JSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", fmt.Sprint(response.Headers.CacheControl))
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePage400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetSharePage400ApplicationProblemPlusJSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePage403ApplicationProblemPlusJSONResponse struct {
+	ShareForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetSharePage403ApplicationProblemPlusJSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePage404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetSharePage404ApplicationProblemPlusJSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePage410ApplicationProblemPlusJSONResponse struct {
+	ShareGoneApplicationProblemPlusJSONResponse
+}
+
+func (response GetSharePage410ApplicationProblemPlusJSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(410)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePage429ApplicationProblemPlusJSONResponse struct {
+	ShareTooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetSharePage429ApplicationProblemPlusJSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePage500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response GetSharePage500ApplicationProblemPlusJSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSharePage503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSharePage503ApplicationProblemPlusJSONResponse) VisitGetSharePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDeviceRequestObject struct {
+	ShareToken ShareTokenPath `json:"shareToken"`
+	Body       *BindShareDeviceJSONRequestBody
+}
+
+type BindShareDeviceResponseObject interface {
+	VisitBindShareDeviceResponse(w http.ResponseWriter) error
+}
+
+type BindShareDevice201ResponseHeaders struct {
+	CacheControl string
+}
+
+type BindShareDevice201JSONResponse struct {
+	Body    ShareDeviceBinding
+	Headers BindShareDevice201ResponseHeaders
+}
+
+func (response BindShareDevice201JSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", fmt.Sprint(response.Headers.CacheControl))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice400ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice403ApplicationProblemPlusJSONResponse struct {
+	ShareForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice403ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice404ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice408ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice409ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice410ApplicationProblemPlusJSONResponse struct {
+	ShareGoneApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice410ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(410)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice413ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice415ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice429ApplicationProblemPlusJSONResponse struct {
+	ShareTooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice429ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice500ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BindShareDevice503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response BindShareDevice503ApplicationProblemPlusJSONResponse) VisitBindShareDeviceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -28554,6 +35898,45 @@ type StrictServerInterface interface {
 	// RotateApiKey Rotate an API key's secret
 	// (POST /admin/api-keys/{keyId}/rotate)
 	RotateApiKey(ctx context.Context, request RotateApiKeyRequestObject) (RotateApiKeyResponseObject, error)
+	// SearchConversations Search the tenant's conversations
+	// (GET /admin/conversations)
+	SearchConversations(ctx context.Context, request SearchConversationsRequestObject) (SearchConversationsResponseObject, error)
+	// ExportConversations Export the messages of matching conversations
+	// (GET /admin/conversations/export)
+	ExportConversations(ctx context.Context, request ExportConversationsRequestObject) (ExportConversationsResponseObject, error)
+	// GetConversationTrace Get a reply by its trace id, with everything that decided it
+	// (GET /admin/conversations/traces/{traceId})
+	GetConversationTrace(ctx context.Context, request GetConversationTraceRequestObject) (GetConversationTraceResponseObject, error)
+	// GetDashboardStats The tenant's dashboard figures over a time range
+	// (GET /admin/dashboard/stats)
+	GetDashboardStats(ctx context.Context, request GetDashboardStatsRequestObject) (GetDashboardStatsResponseObject, error)
+	// ListDecompositionTemplates List decomposition templates
+	// (GET /admin/decomposition-templates)
+	ListDecompositionTemplates(ctx context.Context, request ListDecompositionTemplatesRequestObject) (ListDecompositionTemplatesResponseObject, error)
+	// CreateDecompositionTemplate Create a decomposition template
+	// (POST /admin/decomposition-templates)
+	CreateDecompositionTemplate(ctx context.Context, request CreateDecompositionTemplateRequestObject) (CreateDecompositionTemplateResponseObject, error)
+	// DeleteDecompositionTemplate Delete a decomposition template and its versions
+	// (DELETE /admin/decomposition-templates/{tplId})
+	DeleteDecompositionTemplate(ctx context.Context, request DeleteDecompositionTemplateRequestObject) (DeleteDecompositionTemplateResponseObject, error)
+	// GetDecompositionTemplate Get a decomposition template
+	// (GET /admin/decomposition-templates/{tplId})
+	GetDecompositionTemplate(ctx context.Context, request GetDecompositionTemplateRequestObject) (GetDecompositionTemplateResponseObject, error)
+	// UpdateDecompositionTemplate Replace a decomposition template's name, description and content
+	// (PUT /admin/decomposition-templates/{tplId})
+	UpdateDecompositionTemplate(ctx context.Context, request UpdateDecompositionTemplateRequestObject) (UpdateDecompositionTemplateResponseObject, error)
+	// PreviewDecompositionTemplate Decompose a sample message with a version of a template
+	// (POST /admin/decomposition-templates/{tplId}/preview)
+	PreviewDecompositionTemplate(ctx context.Context, request PreviewDecompositionTemplateRequestObject) (PreviewDecompositionTemplateResponseObject, error)
+	// PublishDecompositionTemplate Publish a version of a decomposition template
+	// (POST /admin/decomposition-templates/{tplId}/publish)
+	PublishDecompositionTemplate(ctx context.Context, request PublishDecompositionTemplateRequestObject) (PublishDecompositionTemplateResponseObject, error)
+	// RollbackDecompositionTemplate Roll a decomposition template back to an earlier version
+	// (POST /admin/decomposition-templates/{tplId}/rollback)
+	RollbackDecompositionTemplate(ctx context.Context, request RollbackDecompositionTemplateRequestObject) (RollbackDecompositionTemplateResponseObject, error)
+	// ListDecompositionTemplateVersions List a decomposition template's versions
+	// (GET /admin/decomposition-templates/{tplId}/versions)
+	ListDecompositionTemplateVersions(ctx context.Context, request ListDecompositionTemplateVersionsRequestObject) (ListDecompositionTemplateVersionsResponseObject, error)
 	// TestDialogue Run one message through every stage without storing anything
 	// (POST /admin/dialogue/test)
 	TestDialogue(ctx context.Context, request TestDialogueRequestObject) (TestDialogueResponseObject, error)
@@ -28785,6 +36168,30 @@ type StrictServerInterface interface {
 	// UpdateTenantSettings Replace the tenant's settings
 	// (PUT /admin/settings)
 	UpdateTenantSettings(ctx context.Context, request UpdateTenantSettingsRequestObject) (UpdateTenantSettingsResponseObject, error)
+	// ListShares List share links
+	// (GET /admin/shares)
+	ListShares(ctx context.Context, request ListSharesRequestObject) (ListSharesResponseObject, error)
+	// RevokeShare Revoke a share link
+	// (DELETE /admin/shares/{shareId})
+	RevokeShare(ctx context.Context, request RevokeShareRequestObject) (RevokeShareResponseObject, error)
+	// GetShare Get a share link
+	// (GET /admin/shares/{shareId})
+	GetShare(ctx context.Context, request GetShareRequestObject) (GetShareResponseObject, error)
+	// ListSlotDefinitions List slot definitions
+	// (GET /admin/slots)
+	ListSlotDefinitions(ctx context.Context, request ListSlotDefinitionsRequestObject) (ListSlotDefinitionsResponseObject, error)
+	// CreateSlotDefinition Define a session slot
+	// (POST /admin/slots)
+	CreateSlotDefinition(ctx context.Context, request CreateSlotDefinitionRequestObject) (CreateSlotDefinitionResponseObject, error)
+	// DeleteSlotDefinition Delete a slot definition
+	// (DELETE /admin/slots/{slotId})
+	DeleteSlotDefinition(ctx context.Context, request DeleteSlotDefinitionRequestObject) (DeleteSlotDefinitionResponseObject, error)
+	// GetSlotDefinition Get a slot definition
+	// (GET /admin/slots/{slotId})
+	GetSlotDefinition(ctx context.Context, request GetSlotDefinitionRequestObject) (GetSlotDefinitionResponseObject, error)
+	// UpdateSlotDefinition Replace a slot definition
+	// (PUT /admin/slots/{slotId})
+	UpdateSlotDefinition(ctx context.Context, request UpdateSlotDefinitionRequestObject) (UpdateSlotDefinitionResponseObject, error)
 	// ListTenants List tenants
 	// (GET /admin/tenants)
 	ListTenants(ctx context.Context, request ListTenantsRequestObject) (ListTenantsResponseObject, error)
@@ -28812,6 +36219,9 @@ type StrictServerInterface interface {
 	// PostChatMessage Send a customer message and get the reply
 	// (POST /chat/sessions/{sessionId}/messages)
 	PostChatMessage(ctx context.Context, request PostChatMessageRequestObject) (PostChatMessageResponseObject, error)
+	// CreateShare Share a conversation by link
+	// (POST /chat/sessions/{sessionId}/shares)
+	CreateShare(ctx context.Context, request CreateShareRequestObject) (CreateShareResponseObject, error)
 	// GetChatSessionSlots Get a session's slots
 	// (GET /chat/sessions/{sessionId}/slots)
 	GetChatSessionSlots(ctx context.Context, request GetChatSessionSlotsRequestObject) (GetChatSessionSlotsResponseObject, error)
@@ -28821,12 +36231,21 @@ type StrictServerInterface interface {
 	// ListChatToolTraces List the tool calls of a session
 	// (GET /chat/sessions/{sessionId}/tool-traces)
 	ListChatToolTraces(ctx context.Context, request ListChatToolTracesRequestObject) (ListChatToolTracesResponseObject, error)
+	// ListChatSlots List the slots a conversation may hold
+	// (GET /chat/slots)
+	ListChatSlots(ctx context.Context, request ListChatSlotsRequestObject) (ListChatSlotsResponseObject, error)
 	// ListChatTools The tools the dialogue can call
 	// (GET /chat/tools)
 	ListChatTools(ctx context.Context, request ListChatToolsRequestObject) (ListChatToolsResponseObject, error)
 	// SearchKnowledgeBase Search the tenant's knowledge bases
 	// (POST /chat/tools/kb-search)
 	SearchKnowledgeBase(ctx context.Context, request SearchKnowledgeBaseRequestObject) (SearchKnowledgeBaseResponseObject, error)
+	// GetSharePage Read a shared conversation
+	// (GET /share/{shareToken})
+	GetSharePage(ctx context.Context, request GetSharePageRequestObject) (GetSharePageResponseObject, error)
+	// BindShareDevice Bind a device to a share link
+	// (POST /share/{shareToken}/devices)
+	BindShareDevice(ctx context.Context, request BindShareDeviceRequestObject) (BindShareDeviceResponseObject, error)
 	// ListRetrievalStrategyAudit Who changed the retrieval strategy, when, from what to what
 	// (GET /strategy/retrieval/audit)
 	ListRetrievalStrategyAudit(ctx context.Context, request ListRetrievalStrategyAuditRequestObject) (ListRetrievalStrategyAuditResponseObject, error)
@@ -29001,6 +36420,454 @@ func (sh *strictHandler) RotateApiKey(ctx echo.Context, keyId ApiKeyIdPath) erro
 		return err
 	} else if validResponse, ok := response.(RotateApiKeyResponseObject); ok {
 		return validResponse.VisitRotateApiKeyResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SearchConversations operation middleware
+func (sh *strictHandler) SearchConversations(ctx echo.Context, params SearchConversationsParams) error {
+	var request SearchConversationsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SearchConversations(ctx.Request().Context(), request.(SearchConversationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SearchConversations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SearchConversationsResponseObject); ok {
+		return validResponse.VisitSearchConversationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ExportConversations operation middleware
+func (sh *strictHandler) ExportConversations(ctx echo.Context, params ExportConversationsParams) error {
+	var request ExportConversationsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ExportConversations(ctx.Request().Context(), request.(ExportConversationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExportConversations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ExportConversationsResponseObject); ok {
+		return validResponse.VisitExportConversationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetConversationTrace operation middleware
+func (sh *strictHandler) GetConversationTrace(ctx echo.Context, traceId TraceIdPath, params GetConversationTraceParams) error {
+	var request GetConversationTraceRequestObject
+
+	request.TraceId = traceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetConversationTrace(ctx.Request().Context(), request.(GetConversationTraceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetConversationTrace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetConversationTraceResponseObject); ok {
+		return validResponse.VisitGetConversationTraceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetDashboardStats operation middleware
+func (sh *strictHandler) GetDashboardStats(ctx echo.Context, params GetDashboardStatsParams) error {
+	var request GetDashboardStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDashboardStats(ctx.Request().Context(), request.(GetDashboardStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDashboardStats")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetDashboardStatsResponseObject); ok {
+		return validResponse.VisitGetDashboardStatsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListDecompositionTemplates operation middleware
+func (sh *strictHandler) ListDecompositionTemplates(ctx echo.Context, params ListDecompositionTemplatesParams) error {
+	var request ListDecompositionTemplatesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDecompositionTemplates(ctx.Request().Context(), request.(ListDecompositionTemplatesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDecompositionTemplates")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListDecompositionTemplatesResponseObject); ok {
+		return validResponse.VisitListDecompositionTemplatesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateDecompositionTemplate operation middleware
+func (sh *strictHandler) CreateDecompositionTemplate(ctx echo.Context, params CreateDecompositionTemplateParams) error {
+	var request CreateDecompositionTemplateRequestObject
+
+	request.Params = params
+
+	var body CreateDecompositionTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateDecompositionTemplate(ctx.Request().Context(), request.(CreateDecompositionTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateDecompositionTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateDecompositionTemplateResponseObject); ok {
+		return validResponse.VisitCreateDecompositionTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteDecompositionTemplate operation middleware
+func (sh *strictHandler) DeleteDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params DeleteDecompositionTemplateParams) error {
+	var request DeleteDecompositionTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteDecompositionTemplate(ctx.Request().Context(), request.(DeleteDecompositionTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteDecompositionTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteDecompositionTemplateResponseObject); ok {
+		return validResponse.VisitDeleteDecompositionTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetDecompositionTemplate operation middleware
+func (sh *strictHandler) GetDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params GetDecompositionTemplateParams) error {
+	var request GetDecompositionTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDecompositionTemplate(ctx.Request().Context(), request.(GetDecompositionTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDecompositionTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetDecompositionTemplateResponseObject); ok {
+		return validResponse.VisitGetDecompositionTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateDecompositionTemplate operation middleware
+func (sh *strictHandler) UpdateDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params UpdateDecompositionTemplateParams) error {
+	var request UpdateDecompositionTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body UpdateDecompositionTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateDecompositionTemplate(ctx.Request().Context(), request.(UpdateDecompositionTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateDecompositionTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateDecompositionTemplateResponseObject); ok {
+		return validResponse.VisitUpdateDecompositionTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PreviewDecompositionTemplate operation middleware
+func (sh *strictHandler) PreviewDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params PreviewDecompositionTemplateParams) error {
+	var request PreviewDecompositionTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body PreviewDecompositionTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PreviewDecompositionTemplate(ctx.Request().Context(), request.(PreviewDecompositionTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PreviewDecompositionTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PreviewDecompositionTemplateResponseObject); ok {
+		return validResponse.VisitPreviewDecompositionTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PublishDecompositionTemplate operation middleware
+func (sh *strictHandler) PublishDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params PublishDecompositionTemplateParams) error {
+	var request PublishDecompositionTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body PublishDecompositionTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PublishDecompositionTemplate(ctx.Request().Context(), request.(PublishDecompositionTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PublishDecompositionTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PublishDecompositionTemplateResponseObject); ok {
+		return validResponse.VisitPublishDecompositionTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RollbackDecompositionTemplate operation middleware
+func (sh *strictHandler) RollbackDecompositionTemplate(ctx echo.Context, tplId DecompositionTemplateIdPath, params RollbackDecompositionTemplateParams) error {
+	var request RollbackDecompositionTemplateRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	var body RollbackDecompositionTemplateJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RollbackDecompositionTemplate(ctx.Request().Context(), request.(RollbackDecompositionTemplateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RollbackDecompositionTemplate")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RollbackDecompositionTemplateResponseObject); ok {
+		return validResponse.VisitRollbackDecompositionTemplateResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListDecompositionTemplateVersions operation middleware
+func (sh *strictHandler) ListDecompositionTemplateVersions(ctx echo.Context, tplId DecompositionTemplateIdPath, params ListDecompositionTemplateVersionsParams) error {
+	var request ListDecompositionTemplateVersionsRequestObject
+
+	request.TplId = tplId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDecompositionTemplateVersions(ctx.Request().Context(), request.(ListDecompositionTemplateVersionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDecompositionTemplateVersions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListDecompositionTemplateVersionsResponseObject); ok {
+		return validResponse.VisitListDecompositionTemplateVersionsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -31648,6 +39515,257 @@ func (sh *strictHandler) UpdateTenantSettings(ctx echo.Context, params UpdateTen
 	return nil
 }
 
+// ListShares operation middleware
+func (sh *strictHandler) ListShares(ctx echo.Context, params ListSharesParams) error {
+	var request ListSharesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListShares(ctx.Request().Context(), request.(ListSharesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListShares")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSharesResponseObject); ok {
+		return validResponse.VisitListSharesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RevokeShare operation middleware
+func (sh *strictHandler) RevokeShare(ctx echo.Context, shareId ShareIdPath, params RevokeShareParams) error {
+	var request RevokeShareRequestObject
+
+	request.ShareId = shareId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RevokeShare(ctx.Request().Context(), request.(RevokeShareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RevokeShare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RevokeShareResponseObject); ok {
+		return validResponse.VisitRevokeShareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetShare operation middleware
+func (sh *strictHandler) GetShare(ctx echo.Context, shareId ShareIdPath, params GetShareParams) error {
+	var request GetShareRequestObject
+
+	request.ShareId = shareId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetShare(ctx.Request().Context(), request.(GetShareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetShare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetShareResponseObject); ok {
+		return validResponse.VisitGetShareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSlotDefinitions operation middleware
+func (sh *strictHandler) ListSlotDefinitions(ctx echo.Context, params ListSlotDefinitionsParams) error {
+	var request ListSlotDefinitionsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSlotDefinitions(ctx.Request().Context(), request.(ListSlotDefinitionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSlotDefinitions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSlotDefinitionsResponseObject); ok {
+		return validResponse.VisitListSlotDefinitionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateSlotDefinition operation middleware
+func (sh *strictHandler) CreateSlotDefinition(ctx echo.Context, params CreateSlotDefinitionParams) error {
+	var request CreateSlotDefinitionRequestObject
+
+	request.Params = params
+
+	var body CreateSlotDefinitionJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSlotDefinition(ctx.Request().Context(), request.(CreateSlotDefinitionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSlotDefinition")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateSlotDefinitionResponseObject); ok {
+		return validResponse.VisitCreateSlotDefinitionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSlotDefinition operation middleware
+func (sh *strictHandler) DeleteSlotDefinition(ctx echo.Context, slotId SlotDefinitionIdPath, params DeleteSlotDefinitionParams) error {
+	var request DeleteSlotDefinitionRequestObject
+
+	request.SlotId = slotId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSlotDefinition(ctx.Request().Context(), request.(DeleteSlotDefinitionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSlotDefinition")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSlotDefinitionResponseObject); ok {
+		return validResponse.VisitDeleteSlotDefinitionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSlotDefinition operation middleware
+func (sh *strictHandler) GetSlotDefinition(ctx echo.Context, slotId SlotDefinitionIdPath, params GetSlotDefinitionParams) error {
+	var request GetSlotDefinitionRequestObject
+
+	request.SlotId = slotId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSlotDefinition(ctx.Request().Context(), request.(GetSlotDefinitionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSlotDefinition")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSlotDefinitionResponseObject); ok {
+		return validResponse.VisitGetSlotDefinitionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSlotDefinition operation middleware
+func (sh *strictHandler) UpdateSlotDefinition(ctx echo.Context, slotId SlotDefinitionIdPath, params UpdateSlotDefinitionParams) error {
+	var request UpdateSlotDefinitionRequestObject
+
+	request.SlotId = slotId
+	request.Params = params
+
+	var body UpdateSlotDefinitionJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSlotDefinition(ctx.Request().Context(), request.(UpdateSlotDefinitionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSlotDefinition")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSlotDefinitionResponseObject); ok {
+		return validResponse.VisitUpdateSlotDefinitionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListTenants operation middleware
 func (sh *strictHandler) ListTenants(ctx echo.Context, params ListTenantsParams) error {
 	var request ListTenantsRequestObject
@@ -31947,6 +40065,55 @@ func (sh *strictHandler) PostChatMessage(ctx echo.Context, sessionId SessionIdPa
 	return nil
 }
 
+// CreateShare operation middleware
+func (sh *strictHandler) CreateShare(ctx echo.Context, sessionId SessionIdPath, params CreateShareParams) error {
+	var request CreateShareRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body CreateShareJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateShare(ctx.Request().Context(), request.(CreateShareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateShare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateShareResponseObject); ok {
+		return validResponse.VisitCreateShareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetChatSessionSlots operation middleware
 func (sh *strictHandler) GetChatSessionSlots(ctx echo.Context, sessionId SessionIdPath, params GetChatSessionSlotsParams) error {
 	var request GetChatSessionSlotsRequestObject
@@ -32048,6 +40215,31 @@ func (sh *strictHandler) ListChatToolTraces(ctx echo.Context, sessionId SessionI
 	return nil
 }
 
+// ListChatSlots operation middleware
+func (sh *strictHandler) ListChatSlots(ctx echo.Context, params ListChatSlotsParams) error {
+	var request ListChatSlotsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChatSlots(ctx.Request().Context(), request.(ListChatSlotsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChatSlots")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChatSlotsResponseObject); ok {
+		return validResponse.VisitListChatSlotsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListChatTools operation middleware
 func (sh *strictHandler) ListChatTools(ctx echo.Context, params ListChatToolsParams) error {
 	var request ListChatToolsRequestObject
@@ -32115,6 +40307,80 @@ func (sh *strictHandler) SearchKnowledgeBase(ctx echo.Context, params SearchKnow
 		return err
 	} else if validResponse, ok := response.(SearchKnowledgeBaseResponseObject); ok {
 		return validResponse.VisitSearchKnowledgeBaseResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSharePage operation middleware
+func (sh *strictHandler) GetSharePage(ctx echo.Context, shareToken ShareTokenPath, params GetSharePageParams) error {
+	var request GetSharePageRequestObject
+
+	request.ShareToken = shareToken
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSharePage(ctx.Request().Context(), request.(GetSharePageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSharePage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSharePageResponseObject); ok {
+		return validResponse.VisitGetSharePageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// BindShareDevice operation middleware
+func (sh *strictHandler) BindShareDevice(ctx echo.Context, shareToken ShareTokenPath) error {
+	var request BindShareDeviceRequestObject
+
+	request.ShareToken = shareToken
+
+	var body BindShareDeviceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.BindShareDevice(ctx.Request().Context(), request.(BindShareDeviceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BindShareDevice")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(BindShareDeviceResponseObject); ok {
+		return validResponse.VisitBindShareDeviceResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -7,8 +7,18 @@ package db
 
 import (
 	"context"
-	"time"
 )
+
+const countTenantVectors = `-- name: CountTenantVectors :one
+SELECT count(*) FROM chunk_vectors WHERE tenant_id = $1
+`
+
+func (q *Queries) CountTenantVectors(ctx context.Context, tenantID string) (int64, error) {
+	row := q.db.QueryRow(ctx, countTenantVectors, tenantID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
 
 const deleteDocumentVectors = `-- name: DeleteDocumentVectors :exec
 
@@ -97,101 +107,6 @@ func (q *Queries) ListDocumentVectors(ctx context.Context, arg ListDocumentVecto
 			return nil, err
 		}
 		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listTenantVectors = `-- name: ListTenantVectors :many
-SELECT chunk_id, tenant_id, kb_id, document_id, model, dims, vector, metadata, created_at FROM chunk_vectors WHERE tenant_id = $1 AND chunk_id > $2 ORDER BY chunk_id LIMIT $3
-`
-
-type ListTenantVectorsParams struct {
-	TenantID string
-	After    string
-	Lim      int32
-}
-
-func (q *Queries) ListTenantVectors(ctx context.Context, arg ListTenantVectorsParams) ([]ChunkVector, error) {
-	rows, err := q.db.Query(ctx, listTenantVectors, arg.TenantID, arg.After, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ChunkVector{}
-	for rows.Next() {
-		var i ChunkVector
-		if err := rows.Scan(
-			&i.ChunkID,
-			&i.TenantID,
-			&i.KbID,
-			&i.DocumentID,
-			&i.Model,
-			&i.Dims,
-			&i.Vector,
-			&i.Metadata,
-			&i.CreatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listVectorDocumentsSince = `-- name: ListVectorDocumentsSince :many
-SELECT DISTINCT tenant_id, document_id FROM chunk_vectors WHERE created_at >= $1::timestamptz
-`
-
-type ListVectorDocumentsSinceRow struct {
-	TenantID   string
-	DocumentID string
-}
-
-// The documents of every tenant whose vectors were written since @since:
-// what a replica's vector listener missed while it was not connected.
-func (q *Queries) ListVectorDocumentsSince(ctx context.Context, since time.Time) ([]ListVectorDocumentsSinceRow, error) {
-	rows, err := q.db.Query(ctx, listVectorDocumentsSince, since)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListVectorDocumentsSinceRow{}
-	for rows.Next() {
-		var i ListVectorDocumentsSinceRow
-		if err := rows.Scan(&i.TenantID, &i.DocumentID); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listVectorTenants = `-- name: ListVectorTenants :many
-SELECT DISTINCT tenant_id FROM chunk_vectors WHERE tenant_id > $1 ORDER BY tenant_id LIMIT 1000
-`
-
-func (q *Queries) ListVectorTenants(ctx context.Context, after string) ([]string, error) {
-	rows, err := q.db.Query(ctx, listVectorTenants, after)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []string{}
-	for rows.Next() {
-		var tenant_id string
-		if err := rows.Scan(&tenant_id); err != nil {
-			return nil, err
-		}
-		items = append(items, tenant_id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func (q *Queries) DeleteDocumentPassages(ctx context.Context, arg DeleteDocument
 }
 
 const getChunksByIDs = `-- name: GetChunksByIDs :many
-SELECT c.id, c.tenant_id, c.kb_id, c.document_id, c.idx, c.text, c.tokens, c.page, c.sheet, c.heading, c.line_start, c.line_end, c.metadata, c.parent_idx, c.heading_path, d.name AS document_name, COALESCE(p.text, '')::text AS context, COALESCE(p.tokens, 0)::integer AS context_tokens
+SELECT c.id, c.tenant_id, c.kb_id, c.document_id, c.idx, c.text, c.tokens, c.page, c.sheet, c.heading, c.line_start, c.line_end, c.metadata, c.parent_idx, c.heading_path, c.kind, d.name AS document_name, COALESCE(p.text, '')::text AS context, COALESCE(p.tokens, 0)::integer AS context_tokens
 FROM chunks c
 JOIN documents d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
 LEFT JOIN passages p ON p.tenant_id = c.tenant_id AND p.document_id = c.document_id AND p.idx = c.parent_idx
@@ -68,6 +68,7 @@ type GetChunksByIDsRow struct {
 	Metadata      []byte
 	ParentIdx     *int32
 	HeadingPath   []string
+	Kind          string
 	DocumentName  string
 	Context       string
 	ContextTokens int32
@@ -98,6 +99,7 @@ func (q *Queries) GetChunksByIDs(ctx context.Context, arg GetChunksByIDsParams) 
 			&i.Metadata,
 			&i.ParentIdx,
 			&i.HeadingPath,
+			&i.Kind,
 			&i.DocumentName,
 			&i.Context,
 			&i.ContextTokens,
@@ -128,6 +130,7 @@ type InsertChunksParams struct {
 	Metadata    []byte
 	ParentIdx   *int32
 	HeadingPath []string
+	Kind        string
 }
 
 type InsertPassagesParams struct {
@@ -138,32 +141,8 @@ type InsertPassagesParams struct {
 	Tokens     int32
 }
 
-const listChunkTenants = `-- name: ListChunkTenants :many
-SELECT DISTINCT tenant_id FROM chunks WHERE tenant_id > $1 ORDER BY tenant_id LIMIT 1000
-`
-
-func (q *Queries) ListChunkTenants(ctx context.Context, after string) ([]string, error) {
-	rows, err := q.db.Query(ctx, listChunkTenants, after)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []string{}
-	for rows.Next() {
-		var tenant_id string
-		if err := rows.Scan(&tenant_id); err != nil {
-			return nil, err
-		}
-		items = append(items, tenant_id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const listChunks = `-- name: ListChunks :many
-SELECT id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata, parent_idx, heading_path FROM chunks
+SELECT id, tenant_id, kb_id, document_id, idx, text, tokens, page, sheet, heading, line_start, line_end, metadata, parent_idx, heading_path, kind FROM chunks
 WHERE tenant_id = $1 AND document_id = $2 AND idx > $3
 ORDER BY idx
 LIMIT $4
@@ -206,6 +185,7 @@ func (q *Queries) ListChunks(ctx context.Context, arg ListChunksParams) ([]Chunk
 			&i.Metadata,
 			&i.ParentIdx,
 			&i.HeadingPath,
+			&i.Kind,
 		); err != nil {
 			return nil, err
 		}
@@ -245,53 +225,6 @@ func (q *Queries) ListDocumentChunkTexts(ctx context.Context, arg ListDocumentCh
 	items := []ListDocumentChunkTextsRow{}
 	for rows.Next() {
 		var i ListDocumentChunkTextsRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.KbID,
-			&i.DocumentID,
-			&i.Text,
-			&i.Metadata,
-			&i.HeadingPath,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listTenantChunks = `-- name: ListTenantChunks :many
-SELECT id, kb_id, document_id, text, metadata, heading_path FROM chunks
-WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3
-`
-
-type ListTenantChunksParams struct {
-	TenantID string
-	After    string
-	Lim      int32
-}
-
-type ListTenantChunksRow struct {
-	ID          string
-	KbID        string
-	DocumentID  string
-	Text        string
-	Metadata    []byte
-	HeadingPath []string
-}
-
-func (q *Queries) ListTenantChunks(ctx context.Context, arg ListTenantChunksParams) ([]ListTenantChunksRow, error) {
-	rows, err := q.db.Query(ctx, listTenantChunks, arg.TenantID, arg.After, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListTenantChunksRow{}
-	for rows.Next() {
-		var i ListTenantChunksRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.KbID,

@@ -83,6 +83,7 @@ func (r iteratorForInsertChunks) Values() ([]interface{}, error) {
 		r.rows[0].Metadata,
 		r.rows[0].ParentIdx,
 		r.rows[0].HeadingPath,
+		r.rows[0].Kind,
 	}, nil
 }
 
@@ -91,7 +92,7 @@ func (r iteratorForInsertChunks) Err() error {
 }
 
 func (q *Queries) InsertChunks(ctx context.Context, arg []InsertChunksParams) (int64, error) {
-	return q.db.CopyFrom(ctx, []string{"chunks"}, []string{"id", "tenant_id", "kb_id", "document_id", "idx", "text", "tokens", "page", "sheet", "heading", "line_start", "line_end", "metadata", "parent_idx", "heading_path"}, &iteratorForInsertChunks{rows: arg})
+	return q.db.CopyFrom(ctx, []string{"chunks"}, []string{"id", "tenant_id", "kb_id", "document_id", "idx", "text", "tokens", "page", "sheet", "heading", "line_start", "line_end", "metadata", "parent_idx", "heading_path", "kind"}, &iteratorForInsertChunks{rows: arg})
 }
 
 // iteratorForInsertFlowEvents implements pgx.CopyFromSource.

@@ -12,16 +12,17 @@ import (
 
 const createKnowledgeBase = `-- name: CreateKnowledgeBase :one
 
-INSERT INTO knowledge_bases (id, tenant_id, name, description)
-VALUES ($1, $2, $3, $4)
-RETURNING id, tenant_id, name, description, version, created_at, updated_at
+INSERT INTO knowledge_bases (id, tenant_id, name, description, question_generation)
+VALUES ($1, $2, $3, $4, $5)
+RETURNING id, tenant_id, name, description, version, created_at, updated_at, question_generation
 `
 
 type CreateKnowledgeBaseParams struct {
-	ID          string
-	TenantID    string
-	Name        string
-	Description string
+	ID                 string
+	TenantID           string
+	Name               string
+	Description        string
+	QuestionGeneration bool
 }
 
 // Every query filters by tenant_id: a knowledge base of another tenant is
@@ -32,6 +33,7 @@ func (q *Queries) CreateKnowledgeBase(ctx context.Context, arg CreateKnowledgeBa
 		arg.TenantID,
 		arg.Name,
 		arg.Description,
+		arg.QuestionGeneration,
 	)
 	var i KnowledgeBase
 	err := row.Scan(
@@ -42,6 +44,7 @@ func (q *Queries) CreateKnowledgeBase(ctx context.Context, arg CreateKnowledgeBa
 		&i.Version,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.QuestionGeneration,
 	)
 	return i, err
 }
@@ -64,7 +67,7 @@ func (q *Queries) DeleteKnowledgeBase(ctx context.Context, arg DeleteKnowledgeBa
 }
 
 const getKnowledgeBase = `-- name: GetKnowledgeBase :one
-SELECT kb.id, kb.tenant_id, kb.name, kb.description, kb.version, kb.created_at, kb.updated_at,
+SELECT kb.id, kb.tenant_id, kb.name, kb.description, kb.version, kb.created_at, kb.updated_at, kb.question_generation,
        (SELECT count(*) FROM documents d WHERE d.tenant_id = kb.tenant_id AND d.kb_id = kb.id)::integer AS document_count
 FROM knowledge_bases kb
 WHERE kb.tenant_id = $1 AND kb.id = $2
@@ -76,14 +79,15 @@ type GetKnowledgeBaseParams struct {
 }
 
 type GetKnowledgeBaseRow struct {
-	ID            string
-	TenantID      string
-	Name          string
-	Description   string
-	Version       int32
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	DocumentCount int32
+	ID                 string
+	TenantID           string
+	Name               string
+	Description        string
+	Version            int32
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	QuestionGeneration bool
+	DocumentCount      int32
 }
 
 func (q *Queries) GetKnowledgeBase(ctx context.Context, arg GetKnowledgeBaseParams) (GetKnowledgeBaseRow, error) {
@@ -97,6 +101,7 @@ func (q *Queries) GetKnowledgeBase(ctx context.Context, arg GetKnowledgeBasePara
 		&i.Version,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.QuestionGeneration,
 		&i.DocumentCount,
 	)
 	return i, err
@@ -119,7 +124,7 @@ func (q *Queries) KnowledgeBaseExists(ctx context.Context, arg KnowledgeBaseExis
 }
 
 const listKnowledgeBases = `-- name: ListKnowledgeBases :many
-SELECT kb.id, kb.tenant_id, kb.name, kb.description, kb.version, kb.created_at, kb.updated_at,
+SELECT kb.id, kb.tenant_id, kb.name, kb.description, kb.version, kb.created_at, kb.updated_at, kb.question_generation,
        (SELECT count(*) FROM documents d WHERE d.tenant_id = kb.tenant_id AND d.kb_id = kb.id)::integer AS document_count
 FROM knowledge_bases kb
 WHERE kb.tenant_id = $1 AND ($2::text = '' OR kb.id < $2)
@@ -134,14 +139,15 @@ type ListKnowledgeBasesParams struct {
 }
 
 type ListKnowledgeBasesRow struct {
-	ID            string
-	TenantID      string
-	Name          string
-	Description   string
-	Version       int32
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	DocumentCount int32
+	ID                 string
+	TenantID           string
+	Name               string
+	Description        string
+	Version            int32
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	QuestionGeneration bool
+	DocumentCount      int32
 }
 
 func (q *Queries) ListKnowledgeBases(ctx context.Context, arg ListKnowledgeBasesParams) ([]ListKnowledgeBasesRow, error) {
@@ -161,6 +167,7 @@ func (q *Queries) ListKnowledgeBases(ctx context.Context, arg ListKnowledgeBases
 			&i.Version,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.QuestionGeneration,
 			&i.DocumentCount,
 		); err != nil {
 			return nil, err
@@ -175,23 +182,25 @@ func (q *Queries) ListKnowledgeBases(ctx context.Context, arg ListKnowledgeBases
 
 const updateKnowledgeBase = `-- name: UpdateKnowledgeBase :one
 UPDATE knowledge_bases
-SET name = $1, description = $2, version = version + 1, updated_at = now()
-WHERE tenant_id = $3 AND id = $4 AND version = $5
+SET name = $1, description = $2, question_generation = $3, version = version + 1, updated_at = now()
+WHERE tenant_id = $4 AND id = $5 AND version = $6
 RETURNING id
 `
 
 type UpdateKnowledgeBaseParams struct {
-	Name        string
-	Description string
-	TenantID    string
-	ID          string
-	Version     int32
+	Name               string
+	Description        string
+	QuestionGeneration bool
+	TenantID           string
+	ID                 string
+	Version            int32
 }
 
 func (q *Queries) UpdateKnowledgeBase(ctx context.Context, arg UpdateKnowledgeBaseParams) (string, error) {
 	row := q.db.QueryRow(ctx, updateKnowledgeBase,
 		arg.Name,
 		arg.Description,
+		arg.QuestionGeneration,
 		arg.TenantID,
 		arg.ID,
 		arg.Version,

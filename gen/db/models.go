@@ -72,6 +72,7 @@ type Chunk struct {
 	Metadata    []byte
 	ParentIdx   *int32
 	HeadingPath []string
+	Kind        string
 }
 
 type ChunkVector struct {
@@ -84,6 +85,48 @@ type ChunkVector struct {
 	Vector     []byte
 	Metadata   []byte
 	CreatedAt  time.Time
+}
+
+type DashboardRollup struct {
+	TenantID string
+	Hour     time.Time
+	Metric   string
+	Key      string
+	N        int64
+	Total    float64
+}
+
+type DashboardRollupMark struct {
+	TenantID   string
+	RolledUpTo *time.Time
+}
+
+type DecompositionActive struct {
+	TenantID   string
+	TemplateID string
+	UpdatedAt  time.Time
+}
+
+type DecompositionTemplate struct {
+	ID               string
+	TenantID         string
+	Name             string
+	Description      string
+	LatestVersion    int32
+	PublishedVersion *int32
+	Version          int32
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type DecompositionTemplateVersion struct {
+	TenantID        string
+	TemplateID      string
+	Version         int32
+	Instruction     string
+	Targets         []byte
+	CreatedAt       time.Time
+	LastPublishedAt *time.Time
 }
 
 type Document struct {
@@ -255,13 +298,14 @@ type IntentRule struct {
 }
 
 type KnowledgeBase struct {
-	ID          string
-	TenantID    string
-	Name        string
-	Description string
-	Version     int32
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	ID                 string
+	TenantID           string
+	Name               string
+	Description        string
+	Version            int32
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	QuestionGeneration bool
 }
 
 type LlmConfig struct {
@@ -399,6 +443,44 @@ type ScriptFlow struct {
 	UpdatedAt   time.Time
 }
 
+type ShareDevice struct {
+	TenantID  string
+	ShareID   string
+	DeviceID  string
+	TokenHash []byte
+	BoundAt   time.Time
+}
+
+type ShareLink struct {
+	ID         string
+	TenantID   string
+	SessionID  string
+	TokenHash  []byte
+	MaxDevices int32
+	CreatedBy  string
+	CreatedAt  time.Time
+	ExpiresAt  time.Time
+	RevokedAt  *time.Time
+}
+
+type SlotDefinition struct {
+	ID              string
+	TenantID        string
+	Key             string
+	Label           string
+	Type            string
+	EnumValues      []string
+	Required        bool
+	Pattern         *string
+	Prompt          string
+	MetadataFieldID *string
+	Status          string
+	Description     string
+	Version         int32
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
 type Tenant struct {
 	ID                 string
 	Name               string
@@ -425,6 +507,8 @@ type TenantSetting struct {
 	Timezone                    string
 	HandoffMessageEn            *string
 	HandoffMessageZh            *string
+	MonitoringRetentionDays     int32
+	MessageRetentionDays        *int32
 }
 
 type ToolTrace struct {

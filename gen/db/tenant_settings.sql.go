@@ -10,7 +10,7 @@ import (
 )
 
 const getTenantSettings = `-- name: GetTenantSettings :one
-SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh FROM tenant_settings WHERE tenant_id = $1
+SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh, monitoring_retention_days, message_retention_days FROM tenant_settings WHERE tenant_id = $1
 `
 
 func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (TenantSetting, error) {
@@ -31,6 +31,8 @@ func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (Tenan
 		&i.Timezone,
 		&i.HandoffMessageEn,
 		&i.HandoffMessageZh,
+		&i.MonitoringRetentionDays,
+		&i.MessageRetentionDays,
 	)
 	return i, err
 }
@@ -48,10 +50,12 @@ SET transfer_confidence_threshold = $1,
     timezone = $9,
     handoff_message_en = $10,
     handoff_message_zh = $11,
+    monitoring_retention_days = $12,
+    message_retention_days = $13,
     version = version + 1,
     updated_at = now()
-WHERE tenant_id = $12 AND version = $13
-RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh
+WHERE tenant_id = $14 AND version = $15
+RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh, monitoring_retention_days, message_retention_days
 `
 
 type UpdateTenantSettingsParams struct {
@@ -66,6 +70,8 @@ type UpdateTenantSettingsParams struct {
 	Timezone                    string
 	HandoffMessageEn            *string
 	HandoffMessageZh            *string
+	MonitoringRetentionDays     int32
+	MessageRetentionDays        *int32
 	TenantID                    string
 	Version                     int32
 }
@@ -83,6 +89,8 @@ func (q *Queries) UpdateTenantSettings(ctx context.Context, arg UpdateTenantSett
 		arg.Timezone,
 		arg.HandoffMessageEn,
 		arg.HandoffMessageZh,
+		arg.MonitoringRetentionDays,
+		arg.MessageRetentionDays,
 		arg.TenantID,
 		arg.Version,
 	)
@@ -102,6 +110,8 @@ func (q *Queries) UpdateTenantSettings(ctx context.Context, arg UpdateTenantSett
 		&i.Timezone,
 		&i.HandoffMessageEn,
 		&i.HandoffMessageZh,
+		&i.MonitoringRetentionDays,
+		&i.MessageRetentionDays,
 	)
 	return i, err
 }

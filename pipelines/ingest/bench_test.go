@@ -15,13 +15,13 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
 	"github.com/cs-assistant/assistant/providers/embed/offline"
+	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/pg"
-	"github.com/cs-assistant/assistant/store/vector/embedded"
 )
 
 // Throughput of ingestion on the offline defaults: a real PostgreSQL
-// (pgtest), the PostgreSQL store, the embedded vector store (PostgreSQL and
-// memory), the offline embedder and the cl100k tokenizer, wired as the
+// (pgtest), the PostgreSQL store, the embedded search index (PostgreSQL and
+// memory, vectors and words), the offline embedder and the cl100k tokenizer, wired as the
 // service wires them.
 //
 //	go test -run '^$' -bench . -benchmem ./pipelines/ingest/
@@ -38,7 +38,7 @@ func (o offlineEmbedders) For(context.Context, domain.TenantID) (domain.Embedder
 type rig struct {
 	pool    *pgxpool.Pool
 	store   *pg.Store
-	vectors *embedded.Store
+	vectors *hybrid.Index
 	worker  *Worker
 	service *Service
 	tenant  domain.TenantID
@@ -54,10 +54,8 @@ func newRig(b *testing.B) *rig {
 	}
 	b.Cleanup(pool.Close)
 	store := pg.New(pool)
-	vectors := embedded.New(store, domain.EmbeddingDims)
-	if _, err := vectors.Load(ctx); err != nil {
-		b.Fatal(err)
-	}
+	vectors := hybrid.New(store, hybrid.Options{Dims: domain.EmbeddingDims, Log: slog.New(slog.DiscardHandler)})
+	b.Cleanup(vectors.Close)
 	tok, err := chunk.NewTokenizer()
 	if err != nil {
 		b.Fatal(err)

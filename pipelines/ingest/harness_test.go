@@ -16,16 +16,14 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 	"github.com/cs-assistant/assistant/providers/embed"
 	"github.com/cs-assistant/assistant/providers/embed/offline"
-	"github.com/cs-assistant/assistant/store/lexical"
+	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/pg"
-	"github.com/cs-assistant/assistant/store/vector/embedded"
-	"github.com/cs-assistant/assistant/store/vector/withlexical"
 )
 
 // The tests run the package as cmd/assistant wires it on its offline
-// defaults: a real PostgreSQL (pgtest) behind store/pg, the embedded vector
-// store behind withlexical (so every write reaches the BM25 index too), the
-// embedder registry over the stored (default, offline) configuration, and
+// defaults: a real PostgreSQL (pgtest) behind store/pg, the embedded
+// search index (store/hybrid: vectors and BM25 words, every write reaching
+// both), the embedder registry over the stored (default, offline) configuration, and
 // the cl100k tokenizer.
 
 // tokenizer is built once: every test uses the same.
@@ -33,11 +31,11 @@ var tokenizer = sync.OnceValues(chunk.NewTokenizer)
 
 // harness is the ingestion service and its stores on a database of its own.
 type harness struct {
-	pool    *pgxpool.Pool
-	store   *pg.Store
-	lexical *lexical.Index
-	// vectors is what the service and workers write to: the embedded
-	// store with the lexical index behind it.
+	pool  *pgxpool.Pool
+	store *pg.Store
+	// lexical and vectors are the two sides of the embedded index the
+	// service and workers write to.
+	lexical domain.LexicalSearcher
 	vectors domain.VectorStore
 	service *Service
 	// wakes counts the service's wake calls; a started worker is woken too.
@@ -54,11 +52,9 @@ func newHarness(t *testing.T) *harness {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	store := pg.New(pool)
-	vec := embedded.New(store, domain.EmbeddingDims)
-	_, err = vec.Load(ctx)
-	require.NoError(t, err)
-	h := &harness{pool: pool, store: store, lexical: lexical.New(), tenant: "acme"}
-	h.vectors = &withlexical.Store{VectorStore: vec, Lexical: h.lexical}
+	index := hybrid.New(store, hybrid.Options{Dims: domain.EmbeddingDims, Log: slog.New(slog.DiscardHandler)})
+	t.Cleanup(index.Close)
+	h := &harness{pool: pool, store: store, lexical: index, vectors: index, tenant: "acme"}
 	h.service = NewService(store, store, store, h.vectors, func() {
 		h.wakes.Add(1)
 		if w := h.worker.Load(); w != nil {
@@ -111,7 +107,7 @@ func offlineRegistry(store domain.EmbeddingConfigStore) domain.Embedders {
 			return nil, domain.Invalid("/provider", "only the offline embedder is built in these tests")
 		}
 		return offline.New(), nil
-	}, time.Minute)
+	}, time.Minute, nil)
 }
 
 // newWorker builds a worker on the harness's stores with the service's

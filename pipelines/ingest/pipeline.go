@@ -47,6 +47,14 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		return 0, "", &jobFailure{reason: parse.ReasonNoText, detail: "The document has no text to answer from, only headings."}
 	}
 	chunks := toChunks(job, doc, units)
+	// The document's own units are what it counts; generated questions
+	// are indexed with them.
+	count := int32(len(chunks))
+	questions, err := w.questions(ctx, job, passages, chunks)
+	if err != nil {
+		return 0, "", err
+	}
+	chunks = append(chunks, questions...)
 	if err := w.jobs.ReplaceChunks(ctx, w.owner, job, chunks, toPassages(passages)); err != nil {
 		return 0, "", leaseOr(err, "The chunks could not be stored.")
 	}
@@ -102,7 +110,7 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 			w.log.WarnContext(ctx, "writing the KB vector log failed", "tenant", string(job.TenantID), "err", err)
 		}
 	}
-	return total, model, nil
+	return count, model, nil
 }
 
 // toChunks gives each unit its ids and the metadata search filters on:

@@ -18,6 +18,8 @@ type Service struct {
 	vectors  domain.VectorStore
 	// wake tells local workers a job is waiting (others hear LISTEN/NOTIFY).
 	wake func()
+	// proposer, when set, proposes metadata for uploads that ask (Propose).
+	proposer Proposer
 }
 
 // NewService returns the ingestion service.
@@ -32,6 +34,8 @@ type Upload struct {
 	FileName string
 	Content  []byte
 	Metadata map[string]any
+	// ProposeMetadata asks for metadata proposals (Service.Propose).
+	ProposeMetadata bool
 }
 
 // Upload validates and stores an upload with a queued index job. Returns

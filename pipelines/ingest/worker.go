@@ -38,6 +38,9 @@ type WorkerOptions struct {
 	VectorLog VectorLogger
 	// Observer, when set, sees each job attempt (telemetry).
 	Observer JobObserver
+	// Questions, when set, writes generated questions for the documents
+	// of knowledge bases that switched question generation on.
+	Questions *Questioner
 }
 
 // Outcomes of a job attempt, as a JobObserver sees them.

@@ -18,11 +18,13 @@ type Configs struct {
 	store    domain.EmbeddingConfigStore
 	build    Builder
 	registry *Registry
+	inv      domain.Invalidator
 }
 
-// NewConfigs returns the configuration service.
-func NewConfigs(store domain.EmbeddingConfigStore, build Builder, registry *Registry) *Configs {
-	return &Configs{store: store, build: build, registry: registry}
+// NewConfigs returns the configuration service: it tests with registry's
+// embedders and drops a changed tenant's through inv.
+func NewConfigs(store domain.EmbeddingConfigStore, build Builder, registry *Registry, inv domain.Invalidator) *Configs {
+	return &Configs{store: store, build: build, registry: registry, inv: inv}
 }
 
 // Get returns the tenant's configuration and the model id it makes.
@@ -53,7 +55,7 @@ func (c *Configs) Update(ctx context.Context, cfg domain.EmbeddingConfig) (domai
 	if err != nil {
 		return domain.EmbeddingConfig{}, "", 0, err
 	}
-	c.registry.Forget(cfg.TenantID)
+	c.inv.Drop(domain.ConfigEmbedding, cfg.TenantID)
 	return saved, e.Model(), stale, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 	"github.com/cs-assistant/assistant/providers/embed"
 	"github.com/cs-assistant/assistant/providers/embed/offline"
 )
@@ -200,12 +201,14 @@ type env struct {
 	builder  *builder
 	registry *embed.Registry
 	configs  *embed.Configs
+	// inv is where the registry is registered and the configs drop.
+	inv *tenantcache.Registry
 }
 
 func newEnv(ttl time.Duration) *env {
-	e := &env{store: newMemStore(), builder: &builder{}}
-	e.registry = embed.NewRegistry(e.store, e.builder.build, ttl)
-	e.configs = embed.NewConfigs(e.store, e.builder.build, e.registry)
+	e := &env{store: newMemStore(), builder: &builder{}, inv: tenantcache.NewRegistry()}
+	e.registry = embed.NewRegistry(e.store, e.builder.build, ttl, e.inv)
+	e.configs = embed.NewConfigs(e.store, e.builder.build, e.registry, e.inv)
 	return e
 }
 
@@ -276,7 +279,7 @@ func TestRegistryReadsTheConfigurationAgainAfterTheTTL(t *testing.T) {
 	})
 }
 
-func TestRegistryForgetDropsOnlyThatTenantsEmbedder(t *testing.T) {
+func TestRegistryDropDropsOnlyThatTenantsEmbedder(t *testing.T) {
 	e := newEnv(hour)
 	ctx := context.Background()
 	acmeBefore, err := e.registry.For(ctx, acme)
@@ -284,7 +287,11 @@ func TestRegistryForgetDropsOnlyThatTenantsEmbedder(t *testing.T) {
 	globexBefore, err := e.registry.For(ctx, globex)
 	require.NoError(t, err)
 
-	e.registry.Forget(acme)
+	e.inv.Drop(domain.ConfigModels, acme) // another kind
+	same, err := e.registry.For(ctx, acme)
+	require.NoError(t, err)
+	assert.Same(t, acmeBefore, same, "a change of the models leaves the embedder")
+	e.inv.Drop(domain.ConfigEmbedding, acme)
 
 	acmeAfter, err := e.registry.For(ctx, acme)
 	require.NoError(t, err)
@@ -295,7 +302,7 @@ func TestRegistryForgetDropsOnlyThatTenantsEmbedder(t *testing.T) {
 	assert.Same(t, globexBefore, globexAfter, "globex's embedder stayed cached")
 	assert.Equal(t, 1, e.store.getsOf(globex))
 
-	assert.NotPanics(t, func() { e.registry.Forget("nobody") }, "forgetting an unknown tenant is harmless")
+	assert.NotPanics(t, func() { e.inv.Drop(domain.ConfigEmbedding, "nobody") }, "dropping an unknown tenant is harmless")
 }
 
 func TestRegistryGivesEachTenantItsOwnConfiguredEmbedder(t *testing.T) {
@@ -676,7 +683,7 @@ func TestConfigsUpdateValidatesEvenWhenTheBuilderWouldAcceptAnything(t *testing.
 		builds.Add(1)
 		return offline.New(), nil
 	}
-	configs := embed.NewConfigs(store, lenient, embed.NewRegistry(store, lenient, hour))
+	configs := embed.NewConfigs(store, lenient, embed.NewRegistry(store, lenient, hour, nil), tenantcache.NewRegistry())
 
 	cfg := domain.DefaultEmbeddingConfig(acme)
 	cfg.Provider = domain.EmbedOllama // needs a URL and a model

@@ -5,86 +5,49 @@ package embed
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
 // Builder makes an embedder from a configuration (cmd/assistant knows the
 // concrete providers).
 type Builder func(cfg domain.EmbeddingConfig) (domain.Embedder, error)
 
-type cached struct {
-	embedder domain.Embedder
-	expires  time.Time
-}
+// maxTenants bounds the registry's cache.
+const maxTenants = 10000
 
-// Registry caches each tenant's embedder. An entry lives for a TTL and is
-// dropped at once when the configuration changes in this process (Forget)
-// or in another replica (the invalidation that reaches Forget).
+// Registry caches each tenant's embedder (a tenantcache.Cache) for a TTL;
+// a change of the configuration, here or in another replica, drops it
+// through the registry it is registered with (domain.ConfigEmbedding).
 type Registry struct {
-	store domain.EmbeddingConfigStore
-	build Builder
-	ttl   time.Duration
-	// lookups counts hits and misses (CountLookups).
-	lookups domain.LookupCounter
-
-	mu    sync.Mutex
-	cache map[domain.TenantID]cached
-	// forgets counts Forget calls: a load that read the configuration
-	// before one is not cached after it, or an update would be undone by
-	// a lookup already under way (it is not per tenant, so it never grows;
-	// another tenant's change only costs a concurrent load its caching).
-	forgets uint64
+	c *tenantcache.Cache[domain.TenantID, domain.Embedder]
 }
 
 var _ domain.Embedders = (*Registry)(nil)
 
-// NewRegistry returns a registry.
-func NewRegistry(store domain.EmbeddingConfigStore, build Builder, ttl time.Duration) *Registry {
-	return &Registry{store: store, build: build, ttl: ttl, cache: make(map[domain.TenantID]cached)}
+// NewRegistry returns a registry that builds embedders from store's
+// configurations, keeps them for ttl and registers with inv (when not nil).
+func NewRegistry(store domain.EmbeddingConfigStore, build Builder, ttl time.Duration, inv *tenantcache.Registry) *Registry {
+	return &Registry{c: tenantcache.New(tenantcache.Config[domain.TenantID, domain.Embedder]{
+		Name: "embedding configuration", TTL: ttl, MaxEntries: maxTenants,
+		Invalidations: inv, Kind: domain.ConfigEmbedding,
+		Load: func(ctx context.Context, tenant domain.TenantID) (domain.Embedder, error) {
+			cfg, err := store.GetEmbeddingConfig(ctx, tenant)
+			if err != nil {
+				return nil, err
+			}
+			return build(cfg)
+		},
+	})}
 }
 
 // For implements domain.Embedders.
 func (r *Registry) For(ctx context.Context, tenant domain.TenantID) (domain.Embedder, error) {
-	now := time.Now()
-	r.mu.Lock()
-	c, ok := r.cache[tenant]
-	gen := r.forgets
-	r.mu.Unlock()
-	hit := ok && now.Before(c.expires)
-	r.lookups.Count(hit)
-	if hit {
-		return c.embedder, nil
-	}
-	cfg, err := r.store.GetEmbeddingConfig(ctx, tenant)
-	if err != nil {
-		return nil, err
-	}
-	e, err := r.build(cfg)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	if len(r.cache) > 10000 {
-		clear(r.cache)
-	}
-	if r.forgets == gen {
-		r.cache[tenant] = cached{embedder: e, expires: now.Add(r.ttl)}
-	}
-	r.mu.Unlock()
-	return e, nil
+	return r.c.Get(ctx, tenant)
 }
 
 // CountLookups makes the registry count its cache's hits and misses with
 // l; call it before the registry is used.
-func (r *Registry) CountLookups(l domain.LookupCounter) { r.lookups = l }
-
-// Forget drops a tenant's embedder.
-func (r *Registry) Forget(tenant domain.TenantID) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.cache, tenant)
-	r.forgets++
-}
+func (r *Registry) CountLookups(l domain.LookupCounter) { r.c.CountLookups(l) }

@@ -5,98 +5,60 @@ package models
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
 // Builder makes a model from a configuration (cmd/assistant knows the
 // concrete providers).
 type Builder func(cfg domain.LLMConfig) (domain.ChatModel, error)
 
-type key struct {
+// maxModels bounds the registry's cache.
+const maxModels = 10000
+
+// usageKey is one usage type of one tenant.
+type usageKey struct {
 	tenant domain.TenantID
 	usage  domain.UsageType
 }
 
-type cached struct {
-	model   domain.ChatModel
-	expires time.Time
-}
-
-// Registry caches each tenant's models for a TTL; a change drops them at
-// once in this process (Forget) and, through the invalidation that reaches
-// Forget, in the others.
+// Registry caches each tenant's model per usage type (a tenantcache.Cache)
+// for a TTL; a change of the tenant's configurations, here or in another
+// replica, drops all of them through the registry it is registered with
+// (domain.ConfigModels).
 type Registry struct {
-	store domain.LLMConfigStore
-	build Builder
-	ttl   time.Duration
-	// lookups counts hits and misses (CountLookups).
-	lookups domain.LookupCounter
-
-	mu    sync.Mutex
-	cache map[key]cached
-	// forgets counts Forget calls: a load that read the configuration
-	// before one is not cached after it, or an update would be undone by
-	// a lookup already under way (it is not per tenant, so it never grows;
-	// another tenant's change only costs a concurrent load its caching).
-	forgets uint64
+	c *tenantcache.Cache[usageKey, domain.ChatModel]
 }
 
 var _ domain.ChatModels = (*Registry)(nil)
 
-// NewRegistry returns a registry.
-func NewRegistry(store domain.LLMConfigStore, build Builder, ttl time.Duration) *Registry {
-	return &Registry{store: store, build: build, ttl: ttl, cache: make(map[key]cached)}
+// NewRegistry returns a registry that builds models from store's
+// configurations, keeps them for ttl and registers with inv (when not nil).
+func NewRegistry(store domain.LLMConfigStore, build Builder, ttl time.Duration, inv *tenantcache.Registry) *Registry {
+	return &Registry{c: tenantcache.New(tenantcache.Config[usageKey, domain.ChatModel]{
+		Name: "model configuration", TTL: ttl, MaxEntries: maxModels,
+		Invalidations: inv, Kind: domain.ConfigModels,
+		Tenant: func(k usageKey) domain.TenantID { return k.tenant },
+		Load: func(ctx context.Context, k usageKey) (domain.ChatModel, error) {
+			cfg, err := store.GetLLMConfig(ctx, k.tenant, k.usage)
+			if err != nil {
+				return nil, err
+			}
+			return build(cfg)
+		},
+	})}
 }
 
 // For implements domain.ChatModels.
 func (r *Registry) For(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (domain.ChatModel, error) {
-	k, now := key{tenant, usage}, time.Now()
-	r.mu.Lock()
-	c, ok := r.cache[k]
-	gen := r.forgets
-	r.mu.Unlock()
-	hit := ok && now.Before(c.expires)
-	r.lookups.Count(hit)
-	if hit {
-		return c.model, nil
-	}
-	cfg, err := r.store.GetLLMConfig(ctx, tenant, usage)
-	if err != nil {
-		return nil, err
-	}
-	m, err := r.build(cfg)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	if len(r.cache) > 10000 {
-		clear(r.cache)
-	}
-	if r.forgets == gen {
-		r.cache[k] = cached{model: m, expires: now.Add(r.ttl)}
-	}
-	r.mu.Unlock()
-	return m, nil
+	return r.c.Get(ctx, usageKey{tenant, usage})
 }
 
 // CountLookups makes the registry count its cache's hits and misses with
 // l; call it before the registry is used.
-func (r *Registry) CountLookups(l domain.LookupCounter) { r.lookups = l }
-
-// Forget drops a tenant's models.
-func (r *Registry) Forget(tenant domain.TenantID) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for k := range r.cache {
-		if k.tenant == tenant {
-			delete(r.cache, k)
-		}
-	}
-	r.forgets++
-}
+func (r *Registry) CountLookups(l domain.LookupCounter) { r.c.CountLookups(l) }
 
 // UsageTypes describes the usage types.
 func UsageTypes() map[domain.UsageType]string { return domain.LLMUsageTypes() }
@@ -106,11 +68,13 @@ type Configs struct {
 	store    domain.LLMConfigStore
 	build    Builder
 	registry *Registry
+	inv      domain.Invalidator
 }
 
-// NewConfigs returns the configuration service.
-func NewConfigs(store domain.LLMConfigStore, build Builder, registry *Registry) *Configs {
-	return &Configs{store: store, build: build, registry: registry}
+// NewConfigs returns the configuration service: it tries registry's
+// models and drops a changed tenant's through inv.
+func NewConfigs(store domain.LLMConfigStore, build Builder, registry *Registry, inv domain.Invalidator) *Configs {
+	return &Configs{store: store, build: build, registry: registry, inv: inv}
 }
 
 // Get returns a configuration and the model id it makes.
@@ -140,7 +104,7 @@ func (c *Configs) Update(ctx context.Context, cfg domain.LLMConfig) (domain.LLMC
 	if err != nil {
 		return domain.LLMConfig{}, "", err
 	}
-	c.registry.Forget(cfg.TenantID)
+	c.inv.Drop(domain.ConfigModels, cfg.TenantID)
 	return saved, m.Model(), nil
 }
 

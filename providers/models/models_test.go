@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 	"github.com/cs-assistant/assistant/providers/llm"
 	"github.com/cs-assistant/assistant/providers/models"
 )
@@ -170,12 +171,14 @@ type env struct {
 	builder  *builder
 	registry *models.Registry
 	configs  *models.Configs
+	// inv is where the registry is registered and the configs drop.
+	inv *tenantcache.Registry
 }
 
 func newEnv(ttl time.Duration) *env {
-	e := &env{store: newMemStore(), builder: &builder{}}
-	e.registry = models.NewRegistry(e.store, e.builder.build, ttl)
-	e.configs = models.NewConfigs(e.store, e.builder.build, e.registry)
+	e := &env{store: newMemStore(), builder: &builder{}, inv: tenantcache.NewRegistry()}
+	e.registry = models.NewRegistry(e.store, e.builder.build, ttl, e.inv)
+	e.configs = models.NewConfigs(e.store, e.builder.build, e.registry, e.inv)
 	return e
 }
 
@@ -254,7 +257,7 @@ func TestRegistryReadsTheConfigurationAgainAfterTheTTL(t *testing.T) {
 	})
 }
 
-func TestRegistryPicksUpAChangedConfigurationAfterTheTTLWithoutForget(t *testing.T) {
+func TestRegistryPicksUpAChangedConfigurationAfterTheTTLWithoutADrop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(time.Minute)
 		ctx := context.Background()
@@ -278,7 +281,7 @@ func TestRegistryPicksUpAChangedConfigurationAfterTheTTLWithoutForget(t *testing
 	})
 }
 
-func TestRegistryForgetDropsAllOfOneTenantsModelsAndNoOtherTenants(t *testing.T) {
+func TestRegistryDropDropsAllOfOneTenantsModelsAndNoOtherTenants(t *testing.T) {
 	e := newEnv(hour)
 	ctx := context.Background()
 	for _, tenant := range []domain.TenantID{acme, globex} {
@@ -288,7 +291,8 @@ func TestRegistryForgetDropsAllOfOneTenantsModelsAndNoOtherTenants(t *testing.T)
 		}
 	}
 
-	e.registry.Forget(acme)
+	e.inv.Drop(domain.ConfigEmbedding, acme) // another kind: nothing dropped
+	e.inv.Drop(domain.ConfigModels, acme)
 
 	for _, tenant := range []domain.TenantID{acme, globex} {
 		for _, usage := range []domain.UsageType{domain.UsageChat, domain.UsageKBProcessing} {
@@ -301,7 +305,7 @@ func TestRegistryForgetDropsAllOfOneTenantsModelsAndNoOtherTenants(t *testing.T)
 	assert.Equal(t, 1, e.store.getsOf(globex, domain.UsageChat), "globex's chat model stayed cached")
 	assert.Equal(t, 1, e.store.getsOf(globex, domain.UsageKBProcessing), "globex's processing model stayed cached")
 
-	assert.NotPanics(t, func() { e.registry.Forget("nobody") }, "forgetting an unknown tenant is harmless")
+	assert.NotPanics(t, func() { e.inv.Drop(domain.ConfigModels, "nobody") }, "dropping an unknown tenant is harmless")
 }
 
 func TestRegistryGivesEachTenantItsOwnConfiguredModel(t *testing.T) {
@@ -680,7 +684,7 @@ func TestConfigsUpdateValidatesEvenWhenTheBuilderWouldAcceptAnything(t *testing.
 		builds.Add(1)
 		return llm.New(domain.DefaultLLMConfig(acme, domain.UsageChat), nil)
 	}
-	configs := models.NewConfigs(store, lenient, models.NewRegistry(store, lenient, hour))
+	configs := models.NewConfigs(store, lenient, models.NewRegistry(store, lenient, hour, nil), tenantcache.NewRegistry())
 
 	cfg := domain.DefaultLLMConfig(acme, domain.UsageChat)
 	cfg.Provider = domain.LLMAzure // needs an endpoint, a deployment and an API version

@@ -14,5 +14,6 @@
 // are kept up to date on every upsert and delete. Only chunks holding at
 // least one query term are scored, from per-term posting lists.
 //
-// It keeps nothing on disk: its owner loads it at start and writes through.
+// It keeps nothing on disk: its owner (store/hybrid) loads a tenant on
+// first use, writes through, and bounds the memory tenants hold by Bytes.
 package lexical

@@ -48,9 +48,9 @@ func checkInvariants(t *testing.T, x *Index, tenant domain.TenantID) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var total int64
+	var total, meta int64
 	df := map[uint32]int32{}
-	live, dead := 0, 0
+	live, dead, idBytes, termRefs, termBytes, postingCap := 0, 0, 0, 0, 0, 0
 	for slot, l := range s.lens {
 		if l < 0 {
 			dead++
@@ -63,11 +63,18 @@ func checkInvariants(t *testing.T, x *Index, tenant domain.TenantID) {
 		for _, id := range s.terms[slot] {
 			df[id]++
 		}
+		idBytes += len(s.chunks[slot])
+		termRefs += len(s.terms[slot])
+		meta += metaBytes(s.meta[slot])
 	}
 	require.Equal(t, live, s.live())
 	require.Equal(t, dead, s.dead)
 	require.Equal(t, total, s.totalLen)
+	for _, list := range s.postings {
+		postingCap += cap(list)
+	}
 	for term, id := range s.dict {
+		termBytes += len(term)
 		require.Equal(t, term, s.names[id])
 		require.Equal(t, df[id], s.df[id], "df of %q", term)
 		require.Positive(t, s.df[id], "term %q without chunks", term)
@@ -83,4 +90,8 @@ func checkInvariants(t *testing.T, x *Index, tenant domain.TenantID) {
 		require.Equal(t, df[id], n, "live postings of %q", term)
 	}
 	require.Equal(t, len(df), len(s.dict), "terms of live chunks missing from the dictionary")
+	// The running sizes Bytes adds up.
+	require.Equal(t, []int{idBytes, termRefs, termBytes, postingCap}, []int{s.idBytes, s.termRefs, s.termBytes, s.postingCap},
+		"running sizes: id bytes, term refs, term bytes, posting capacity")
+	require.Equal(t, meta, s.metaBytes, "metadata bytes")
 }

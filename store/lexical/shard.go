@@ -56,6 +56,11 @@ type shard struct {
 	postings  [][]posting // by term id
 	df        []int32     // live chunks holding the term, by term id
 	freeTerms []uint32
+
+	// Running sizes for bytes: the chunk ids' and terms' lengths, the
+	// live slots' term ids, the posting lists' capacity, the metadata.
+	idBytes, termBytes, termRefs, postingCap int
+	metaBytes                                int64
 }
 
 // newShard returns an empty shard.
@@ -90,10 +95,15 @@ func (s *shard) insert(p *prepared) {
 	ids := make([]uint32, len(p.terms))
 	for i, tc := range p.terms {
 		id := s.term(tc.term)
+		before := cap(s.postings[id])
 		s.postings[id] = append(s.postings[id], posting{slot: slot, tf: tc.tf})
+		s.postingCap += cap(s.postings[id]) - before
 		s.df[id]++
 		ids[i] = id
 	}
+	s.idBytes += len(chunk)
+	s.termRefs += len(ids)
+	s.metaBytes += metaBytes(p.meta)
 	s.chunks = append(s.chunks, chunk)
 	s.lens = append(s.lens, p.length)
 	s.kbs = append(s.kbs, s.syms.Acquire(p.kb))
@@ -122,6 +132,7 @@ func (s *shard) term(t string) uint32 {
 		s.df = append(s.df, 0)
 	}
 	s.dict[t] = id
+	s.termBytes += len(t)
 	return id
 }
 
@@ -131,12 +142,17 @@ func (s *shard) kill(slot int32) {
 		s.df[id]--
 		if s.df[id] == 0 {
 			// Every posting left is dead: drop the list and the term.
+			s.termBytes -= len(s.names[id])
+			s.postingCap -= cap(s.postings[id])
 			delete(s.dict, s.names[id])
 			s.names[id], s.postings[id] = "", nil
 			s.freeTerms = append(s.freeTerms, id)
 		}
 	}
 	delete(s.rows, s.chunks[slot])
+	s.idBytes -= len(s.chunks[slot])
+	s.termRefs -= len(s.terms[slot])
+	s.metaBytes -= metaBytes(s.meta[slot])
 	s.totalLen -= int64(s.lens[slot])
 	s.syms.Release(s.kbs[slot])
 	s.syms.Release(s.docs[slot])
@@ -192,6 +208,7 @@ func (s *shard) compact() {
 	s.docs = slices.Clone(s.docs[:n])
 	s.terms = slices.Clone(s.terms[:n])
 	s.meta = slices.Clone(s.meta[:n])
+	s.postingCap = 0
 	for id, list := range s.postings {
 		kept := list[:0]
 		for _, p := range list {
@@ -203,6 +220,7 @@ func (s *shard) compact() {
 			kept = slices.Clip(slices.Clone(kept))
 		}
 		s.postings[id] = kept
+		s.postingCap += cap(kept)
 	}
 	rows := make(map[string]int32, n)
 	for slot, c := range s.chunks {

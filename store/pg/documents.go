@@ -78,16 +78,19 @@ func (s *Store) ListDocuments(ctx context.Context, tenant domain.TenantID, f dom
 }
 
 // DeleteDocument implements domain.DocumentStore; the file, chunks,
-// vectors and jobs go with the row (ON DELETE CASCADE).
+// vectors and jobs go with the row (ON DELETE CASCADE), and every
+// replica's index forgets the document (notifyIndex).
 func (s *Store) DeleteDocument(ctx context.Context, tenant domain.TenantID, id string) error {
-	n, err := s.q.DeleteDocument(ctx, db.DeleteDocumentParams{TenantID: string(tenant), ID: id})
-	if err != nil {
-		return mapError(err, docNotFound)
-	}
-	if n == 0 {
-		return domain.Errorf(domain.CodeNotFound, docNotFound)
-	}
-	return nil
+	return mapError(s.inTx(ctx, func(q *db.Queries) error {
+		n, err := q.DeleteDocument(ctx, db.DeleteDocumentParams{TenantID: string(tenant), ID: id})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return domain.Errorf(domain.CodeNotFound, docNotFound)
+		}
+		return notifyIndex(ctx, q, domain.IndexChange{Tenant: tenant, DocumentID: id, Deleted: true})
+	}), docNotFound)
 }
 
 // ListChunks implements domain.DocumentStore. The cursor is the last index.
@@ -125,7 +128,7 @@ func (s *Store) ChunksByIDs(ctx context.Context, tenant domain.TenantID, ids []s
 		c, err := chunkFromRow(db.Chunk{
 			ID: r.ID, TenantID: r.TenantID, KbID: r.KbID, DocumentID: r.DocumentID, Idx: r.Idx, Text: r.Text,
 			Tokens: r.Tokens, Page: r.Page, Sheet: r.Sheet, Heading: r.Heading, LineStart: r.LineStart,
-			LineEnd: r.LineEnd, Metadata: r.Metadata, ParentIdx: r.ParentIdx, HeadingPath: r.HeadingPath,
+			LineEnd: r.LineEnd, Metadata: r.Metadata, ParentIdx: r.ParentIdx, HeadingPath: r.HeadingPath, Kind: r.Kind,
 		})
 		if err != nil {
 			return nil, err
@@ -194,5 +197,6 @@ func chunkFromRow(r db.Chunk) (domain.Chunk, error) {
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID, Index: r.Idx,
 		Text: r.Text, Tokens: r.Tokens, Page: r.Page, Sheet: r.Sheet, Heading: r.Heading,
 		LineStart: r.LineStart, LineEnd: r.LineEnd, Metadata: meta, ParentIndex: r.ParentIdx, HeadingPath: r.HeadingPath,
+		Kind: domain.ChunkKind(r.Kind),
 	}, nil
 }

@@ -115,6 +115,7 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 			ID: c.ID, TenantID: string(job.TenantID), KbID: job.KBID, DocumentID: job.DocumentID, Idx: c.Index,
 			Text: c.Text, Tokens: c.Tokens, Page: c.Page, Sheet: c.Sheet, Heading: c.Heading,
 			LineStart: c.LineStart, LineEnd: c.LineEnd, Metadata: meta, ParentIdx: c.ParentIndex, HeadingPath: nonNil(c.HeadingPath),
+			Kind: string(chunkKind(c.Kind)),
 		}
 	}
 	prows := make([]db.InsertPassagesParams, len(passages))
@@ -135,8 +136,12 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 		if _, err := q.InsertPassages(ctx, prows); err != nil {
 			return err
 		}
-		_, err = q.InsertChunks(ctx, rows)
-		return err
+		if _, err := q.InsertChunks(ctx, rows); err != nil {
+			return err
+		}
+		// The old chunks' vectors went with them: every replica's index
+		// reads the document again (new words, no vectors until saved).
+		return notifyIndex(ctx, q, domain.IndexChange{Tenant: job.TenantID, DocumentID: job.DocumentID})
 	})
 	if errors.Is(err, domain.ErrLeaseLost) {
 		return err
@@ -207,4 +212,12 @@ func jobFromRow(r db.IndexJob) domain.IndexJob {
 		Reason: r.Reason, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt), RequestID: deref(r.RequestID),
 	}
+}
+
+// chunkKind stores an unset kind as a unit.
+func chunkKind(k domain.ChunkKind) domain.ChunkKind {
+	if k == "" {
+		return domain.ChunkUnit
+	}
+	return k
 }

@@ -129,18 +129,20 @@ func parseInvalidation(payload string) (domain.Invalidation, bool) {
 		hash, err := hex.DecodeString(h)
 		return domain.Invalidation{KeyHash: hash}, err == nil && len(hash) > 0
 	}
-	if t, ok := strings.CutPrefix(payload, tenantPayload); ok && t != "" {
-		return domain.Invalidation{Tenant: domain.TenantID(t)}, true
-	}
-	if t, ok := strings.CutPrefix(payload, embeddingPayload); ok && t != "" {
-		return domain.Invalidation{EmbeddingTenant: domain.TenantID(t)}, true
-	}
-	if t, ok := strings.CutPrefix(payload, llmPayload); ok && t != "" {
-		return domain.Invalidation{LLMTenant: domain.TenantID(t)}, true
+	// The payloads that name one kind of a tenant's state by a prefix of
+	// their own are older than "config:"; they stay, so that replicas of
+	// different versions understand each other.
+	for _, p := range [...]struct {
+		prefix string
+		kind   domain.ConfigKind
+	}{{tenantPayload, domain.ConfigTenant}, {embeddingPayload, domain.ConfigEmbedding}, {llmPayload, domain.ConfigModels}} {
+		if t, ok := strings.CutPrefix(payload, p.prefix); ok {
+			return domain.Invalidation{Kind: p.kind, Tenant: domain.TenantID(t)}, t != ""
+		}
 	}
 	if rest, ok := strings.CutPrefix(payload, configPayload); ok {
 		kind, t, ok := strings.Cut(rest, ":")
-		return domain.Invalidation{ConfigKind: domain.ConfigKind(kind), ConfigTenant: domain.TenantID(t)}, ok && kind != "" && t != ""
+		return domain.Invalidation{Kind: domain.ConfigKind(kind), Tenant: domain.TenantID(t)}, ok && kind != "" && t != ""
 	}
 	return domain.Invalidation{}, false
 }

@@ -12,14 +12,14 @@ const kbNotFound = "Knowledge base not found."
 // CreateKnowledgeBase implements domain.KnowledgeBaseStore.
 func (s *Store) CreateKnowledgeBase(ctx context.Context, kb domain.KnowledgeBase) (domain.KnowledgeBase, error) {
 	row, err := s.q.CreateKnowledgeBase(ctx, db.CreateKnowledgeBaseParams{
-		ID: kb.ID, TenantID: string(kb.TenantID), Name: kb.Name, Description: kb.Description,
+		ID: kb.ID, TenantID: string(kb.TenantID), Name: kb.Name, Description: kb.Description, QuestionGeneration: kb.QuestionGeneration,
 	})
 	if err != nil {
 		return domain.KnowledgeBase{}, kbNameConflict(mapError(err, kbNotFound))
 	}
 	return domain.KnowledgeBase{
 		ID: row.ID, TenantID: domain.TenantID(row.TenantID), Name: row.Name, Description: row.Description,
-		Version: row.Version, CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
+		QuestionGeneration: row.QuestionGeneration, Version: row.Version, CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
 	}, nil
 }
 
@@ -52,7 +52,8 @@ func (s *Store) UpdateKnowledgeBase(ctx context.Context, kb domain.KnowledgeBase
 	var out domain.KnowledgeBase
 	err := s.inTx(ctx, func(q *db.Queries) error {
 		_, err := q.UpdateKnowledgeBase(ctx, db.UpdateKnowledgeBaseParams{
-			TenantID: string(kb.TenantID), ID: kb.ID, Name: kb.Name, Description: kb.Description, Version: kb.Version,
+			TenantID: string(kb.TenantID), ID: kb.ID, Name: kb.Name, Description: kb.Description,
+			QuestionGeneration: kb.QuestionGeneration, Version: kb.Version,
 		})
 		if err != nil {
 			if domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
@@ -78,16 +79,19 @@ func (s *Store) UpdateKnowledgeBase(ctx context.Context, kb domain.KnowledgeBase
 }
 
 // DeleteKnowledgeBase implements domain.KnowledgeBaseStore. Its documents go
-// with it (ON DELETE CASCADE).
+// with it (ON DELETE CASCADE), and every replica's index forgets them
+// (notifyIndex).
 func (s *Store) DeleteKnowledgeBase(ctx context.Context, tenant domain.TenantID, id string) error {
-	n, err := s.q.DeleteKnowledgeBase(ctx, db.DeleteKnowledgeBaseParams{TenantID: string(tenant), ID: id})
-	if err != nil {
-		return mapError(err, kbNotFound)
-	}
-	if n == 0 {
-		return domain.Errorf(domain.CodeNotFound, kbNotFound)
-	}
-	return nil
+	return mapError(s.inTx(ctx, func(q *db.Queries) error {
+		n, err := q.DeleteKnowledgeBase(ctx, db.DeleteKnowledgeBaseParams{TenantID: string(tenant), ID: id})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return domain.Errorf(domain.CodeNotFound, kbNotFound)
+		}
+		return notifyIndex(ctx, q, domain.IndexChange{Tenant: tenant, KBID: id, Deleted: true})
+	}), kbNotFound)
 }
 
 // kbNameConflict gives the one unique rule of knowledge bases a precise message.
@@ -104,7 +108,7 @@ func kbNameConflict(err error) error {
 func knowledgeBaseFromRow(r db.ListKnowledgeBasesRow) domain.KnowledgeBase {
 	return domain.KnowledgeBase{
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), Name: r.Name, Description: r.Description,
-		DocumentCount: r.DocumentCount, Version: r.Version,
+		QuestionGeneration: r.QuestionGeneration, DocumentCount: r.DocumentCount, Version: r.Version,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }

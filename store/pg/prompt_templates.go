@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/db"
@@ -75,29 +74,14 @@ func (s *Store) ListPromptTemplates(ctx context.Context, tenant domain.TenantID,
 	return domain.PageOf(items, p, func(t domain.PromptTemplate) string { return t.ID }), nil
 }
 
-// UpdatePromptTemplate implements domain.PromptTemplateStore. The row lock
-// makes concurrent saves of one template number their versions one after
-// the other.
+// UpdatePromptTemplate implements domain.PromptTemplateStore: a changed
+// content becomes a new version (versioned.save).
 func (s *Store) UpdatePromptTemplate(ctx context.Context, t domain.PromptTemplate) (domain.PromptTemplate, error) {
 	var out domain.PromptTemplate
 	err := s.inTx(ctx, func(q *db.Queries) error {
-		lock, err := q.LockPromptTemplate(ctx, db.LockPromptTemplateParams{TenantID: string(t.TenantID), ID: t.ID})
+		latest, err := promptVersioned(ctx, q, t.TenantID, t.ID, nil).save(t.Version, t.Content)
 		if err != nil {
 			return err
-		}
-		if lock.Version != t.Version {
-			return staleVersion()
-		}
-		cur, err := getPromptTemplate(ctx, q, t.TenantID, t.ID)
-		if err != nil {
-			return err
-		}
-		latest := lock.LatestVersion
-		if !cur.Content.Equal(t.Content) {
-			latest++
-			if err := insertPromptVersion(ctx, q, t.TenantID, t.ID, latest, t.Content); err != nil {
-				return err
-			}
 		}
 		if err := q.UpdatePromptTemplate(ctx, db.UpdatePromptTemplateParams{
 			TenantID: string(t.TenantID), ID: t.ID, Name: t.Name, Description: t.Description, LatestVersion: latest,
@@ -111,6 +95,29 @@ func (s *Store) UpdatePromptTemplate(ctx context.Context, t domain.PromptTemplat
 		return domain.PromptTemplate{}, tplNameConflict(mapError(err, tplNotFound))
 	}
 	return out, nil
+}
+
+// promptVersioned binds the shared version writes to one prompt template;
+// scene, when not nil, receives the template's scene when it is locked.
+func promptVersioned(ctx context.Context, q *db.Queries, tenant domain.TenantID, id string, scene *string) versioned[domain.PromptContent] {
+	return versioned[domain.PromptContent]{
+		lock: func() (versionLock, error) {
+			r, err := q.LockPromptTemplate(ctx, db.LockPromptTemplateParams{TenantID: string(tenant), ID: id})
+			if err != nil {
+				return versionLock{}, err
+			}
+			if scene != nil {
+				*scene = r.Scene
+			}
+			return newVersionLock(r.LatestVersion, r.PublishedVersion, r.Version), nil
+		},
+		latest: func() (domain.PromptContent, error) {
+			t, err := getPromptTemplate(ctx, q, tenant, id)
+			return t.Content, err
+		},
+		insert: func(n int32, c domain.PromptContent) error { return insertPromptVersion(ctx, q, tenant, id, n, c) },
+		equal:  domain.PromptContent.Equal,
+	}
 }
 
 // DeletePromptTemplate implements domain.PromptTemplateStore. Versions
@@ -131,13 +138,9 @@ func (s *Store) DeletePromptTemplate(ctx context.Context, tenant domain.TenantID
 
 // ListPromptVersions implements domain.PromptTemplateStore.
 func (s *Store) ListPromptVersions(ctx context.Context, tenant domain.TenantID, id string, p domain.PageRequest) (domain.Page[domain.PromptVersion], error) {
-	before := 0
-	if p.After != "" {
-		n, err := strconv.Atoi(p.After)
-		if err != nil || n < 1 {
-			return domain.Page[domain.PromptVersion]{}, domain.Errorf(domain.CodeInvalidCursor, "The cursor is not one this service handed out.")
-		}
-		before = n
+	before, err := domain.VersionCursor(p)
+	if err != nil {
+		return domain.Page[domain.PromptVersion]{}, err
 	}
 	exists, err := s.q.PromptTemplateExists(ctx, db.PromptTemplateExistsParams{TenantID: string(tenant), ID: id})
 	if err != nil {
@@ -158,7 +161,7 @@ func (s *Store) ListPromptVersions(ctx context.Context, tenant domain.TenantID, 
 			return domain.Page[domain.PromptVersion]{}, mapError(err, "")
 		}
 	}
-	return domain.PageOf(items, p, func(v domain.PromptVersion) string { return strconv.Itoa(v.Version) }), nil
+	return domain.VersionPage(items, p, func(v domain.PromptVersion) int { return v.Version }), nil
 }
 
 // GetPromptVersion implements domain.PromptTemplateStore.
@@ -177,20 +180,9 @@ func (s *Store) GetPromptVersion(ctx context.Context, tenant domain.TenantID, id
 func (s *Store) PublishPromptVersion(ctx context.Context, tenant domain.TenantID, id string, version int, rollback bool) (domain.PromptTemplate, error) {
 	var out domain.PromptTemplate
 	err := s.inTx(ctx, func(q *db.Queries) error {
-		lock, err := q.LockPromptTemplate(ctx, db.LockPromptTemplateParams{TenantID: string(tenant), ID: id})
-		if err != nil {
+		var scene string
+		if err := promptVersioned(ctx, q, tenant, id, &scene).checkPublish(version, rollback); err != nil {
 			return err
-		}
-		if rollback {
-			if lock.PublishedVersion == nil {
-				return domain.Errorf(domain.CodeInvalidTransition, "Nothing is published yet, so there is nothing to roll back; publish a version instead.")
-			}
-			if version >= int(*lock.PublishedVersion) {
-				return domain.Invalid("/version", fmt.Sprintf("a rollback goes to a version earlier than the published version %d", *lock.PublishedVersion))
-			}
-		}
-		if version < 1 || version > int(lock.LatestVersion) {
-			return domain.Invalid("/version", fmt.Sprintf("the template has versions 1 to %d", lock.LatestVersion))
 		}
 		if _, err := q.MarkPromptVersionPublished(ctx, db.MarkPromptVersionPublishedParams{
 			TenantID: string(tenant), TemplateID: id, Version: int32(version),
@@ -204,13 +196,14 @@ func (s *Store) PublishPromptVersion(ctx context.Context, tenant domain.TenantID
 			return err
 		}
 		if err := q.SetActivePromptTemplate(ctx, db.SetActivePromptTemplateParams{
-			TenantID: string(tenant), Scene: lock.Scene, TemplateID: id,
+			TenantID: string(tenant), Scene: scene, TemplateID: id,
 		}); err != nil {
 			return err
 		}
 		if err := notifyConfig(ctx, q, domain.ConfigPromptTemplates, tenant); err != nil {
 			return err
 		}
+		var err error
 		out, err = getPromptTemplate(ctx, q, tenant, id)
 		return err
 	})

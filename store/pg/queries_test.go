@@ -21,17 +21,24 @@ func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 		"chat_sessions", "chat_messages", "tool_traces", "reply_events",
 		"intent_rules", "intent_hits", "intent_evaluations", "script_flows", "flow_events",
 		"prompt_templates", "prompt_template_versions", "prompt_scenes", "prompt_renders",
-		"guard_forbidden_words", "guard_behavior_rules", "guard_settings", "guard_hits"}
+		"guard_forbidden_words", "guard_behavior_rules", "guard_settings", "guard_hits",
+		"dashboard_rollups", "dashboard_rollup_marks",
+		"share_links", "share_devices",
+		"slot_definitions", "decomposition_templates", "decomposition_template_versions", "decomposition_active"}
 	// The worker's queue queries act on jobs by id across tenants: a worker
 	// serves every tenant, and holds the job it updates by its lease.
 	workerQueries := map[string]bool{"ClaimIndexJob": true, "RenewIndexJobLeases": true, "SetIndexJobStage": true,
-		"FinishIndexJob": true, "RequeueIndexJob": true, "ListVectorTenants": true, "ListChunkTenants": true,
-		// A replica's vector listener catches up on every tenant's writes.
-		"ListVectorDocumentsSince": true,
+		"FinishIndexJob": true, "RequeueIndexJob": true,
 		// The flow-timeout sweeper and the reply-event purge serve every tenant.
 		"ListDueFlows": true, "PurgeReplyEvents": true,
+		// The retention purge reads every tenant's retention (and deletes
+		// tenant by tenant, filtered).
+		"ListRetentionPolicies": true,
 		// The metrics count the whole queue, and return no tenant's rows.
-		"IndexJobQueueStats": true}
+		"IndexJobQueueStats": true,
+		// The public share page knows only a link's token; the link it
+		// finds names the tenant every later query filters by.
+		"ShareLinkByTokenHash": true}
 	files, err := filepath.Glob("../../queries/*.sql")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

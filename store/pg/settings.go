@@ -34,6 +34,8 @@ func (s *Store) UpdateSettings(ctx context.Context, in domain.TenantSettings) (d
 			Timezone:                    in.Timezone,
 			HandoffMessageEn:            in.HandoffMessageEN,
 			HandoffMessageZh:            in.HandoffMessageZH,
+			MonitoringRetentionDays:     in.Retention.MonitoringDays,
+			MessageRetentionDays:        in.Retention.MessageDays,
 			Version:                     in.Version,
 		})
 		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
@@ -64,6 +66,7 @@ func settingsFromRow(r db.TenantSetting) domain.TenantSettings {
 		Timezone:                    r.Timezone,
 		HandoffMessageEN:            r.HandoffMessageEn,
 		HandoffMessageZH:            r.HandoffMessageZh,
+		Retention:                   domain.Retention{MonitoringDays: r.MonitoringRetentionDays, MessageDays: r.MessageRetentionDays},
 		Version:                     r.Version,
 		UpdatedAt:                   r.UpdatedAt.UTC(),
 	}

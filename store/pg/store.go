@@ -19,8 +19,6 @@ import (
 type Store struct {
 	pool *pgxpool.Pool
 	q    *db.Queries
-	// origin tells this process's notifications from other replicas'.
-	origin string
 	// made is when the store was made: before the app loads anything it
 	// then keeps up to date through notifications, so the first LISTEN
 	// connection catches up from here.
@@ -45,7 +43,7 @@ var (
 
 // New returns a store on pool. The pool stays owned by the caller.
 func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, q: db.New(pool), origin: domain.NewID(""), made: time.Now()}
+	return &Store{pool: pool, q: db.New(pool), made: time.Now()}
 }
 
 // Open connects a pool to url and checks that the database answers. Each

@@ -12,10 +12,7 @@ import (
 	"github.com/cs-assistant/assistant/gen/db"
 )
 
-// vectorLoadBatch is how many vectors LoadVectors reads per query.
-const vectorLoadBatch = 5000
-
-// SaveVectors persists vectors of the embedded vector store, replacing
+// SaveVectors persists vectors of the embedded search index, replacing
 // those with the same chunk ids, in one transaction (COPY for the bulk).
 func (s *Store) SaveVectors(ctx context.Context, tenant domain.TenantID, recs []domain.VectorRecord) error {
 	ids := make([]string, len(recs))
@@ -43,7 +40,7 @@ func (s *Store) SaveVectors(ctx context.Context, tenant domain.TenantID, recs []
 			return err
 		}
 		for doc := range docs {
-			if err := s.notifyVectors(ctx, q, VectorChange{Tenant: tenant, DocumentID: doc}); err != nil {
+			if err := notifyIndex(ctx, q, domain.IndexChange{Tenant: tenant, DocumentID: doc}); err != nil {
 				return err
 			}
 		}
@@ -57,7 +54,7 @@ func (s *Store) DeleteDocumentVectors(ctx context.Context, tenant domain.TenantI
 		if err := q.DeleteDocumentVectors(ctx, db.DeleteDocumentVectorsParams{TenantID: string(tenant), DocumentID: documentID}); err != nil {
 			return err
 		}
-		return s.notifyVectors(ctx, q, VectorChange{Tenant: tenant, DocumentID: documentID, Deleted: true})
+		return notifyIndex(ctx, q, domain.IndexChange{Tenant: tenant, DocumentID: documentID, Deleted: true})
 	}), "")
 }
 
@@ -67,7 +64,7 @@ func (s *Store) DeleteKnowledgeBaseVectors(ctx context.Context, tenant domain.Te
 		if err := q.DeleteKnowledgeBaseVectors(ctx, db.DeleteKnowledgeBaseVectorsParams{TenantID: string(tenant), KbID: kbID}); err != nil {
 			return err
 		}
-		return s.notifyVectors(ctx, q, VectorChange{Tenant: tenant, KBID: kbID, Deleted: true})
+		return notifyIndex(ctx, q, domain.IndexChange{Tenant: tenant, KBID: kbID, Deleted: true})
 	}), "")
 }
 
@@ -78,48 +75,6 @@ func (s *Store) LoadDocumentVectors(ctx context.Context, tenant domain.TenantID,
 		return nil, mapError(err, "")
 	}
 	return vectorsFromRows(rows)
-}
-
-// LoadVectors hands every stored vector to fn, a tenant and a batch at a
-// time: how the embedded index is rebuilt at start.
-func (s *Store) LoadVectors(ctx context.Context, fn func(tenant domain.TenantID, recs []domain.VectorRecord) error) error {
-	afterTenant := ""
-	for {
-		tenants, err := s.q.ListVectorTenants(ctx, afterTenant)
-		if err != nil {
-			return mapError(err, "")
-		}
-		if len(tenants) == 0 {
-			return nil
-		}
-		for _, t := range tenants {
-			if err := s.loadTenantVectors(ctx, t, fn); err != nil {
-				return err
-			}
-		}
-		afterTenant = tenants[len(tenants)-1]
-	}
-}
-
-func (s *Store) loadTenantVectors(ctx context.Context, tenant string, fn func(domain.TenantID, []domain.VectorRecord) error) error {
-	after := ""
-	for {
-		rows, err := s.q.ListTenantVectors(ctx, db.ListTenantVectorsParams{TenantID: tenant, After: after, Lim: vectorLoadBatch})
-		if err != nil {
-			return mapError(err, "")
-		}
-		if len(rows) == 0 {
-			return nil
-		}
-		recs, err := vectorsFromRows(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(domain.TenantID(tenant), recs); err != nil {
-			return err
-		}
-		after = rows[len(rows)-1].ChunkID
-	}
 }
 
 func vectorsFromRows(rows []db.ChunkVector) ([]domain.VectorRecord, error) {

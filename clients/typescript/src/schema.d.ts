@@ -220,8 +220,10 @@ export interface paths {
          * @description `multipart/form-data` with the parts `file` (the file), `kbId`, `metadata` (a JSON object,
          *     validated against the tenant's active metadata fields of scope `document`; unknown keys,
          *     wrong types, missing required fields and values outside an enum are 400 `metadata_invalid`,
-         *     one field error each) and optionally `fileName` (overrides the file part's name; may be
-         *     URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded).
+         *     one field error each), optionally `fileName` (overrides the file part's name; may be
+         *     URL-encoded, e.g. `%E9%80%80%E6%AC%BE.pdf`, and is stored decoded) and `proposeMetadata`
+         *     (`true` or `false`: the active decomposition template proposes metadata; what it proposed
+         *     and the document took is `proposedMetadata`, `{}` otherwise).
          *
          *     The kind is detected from the content and must agree with the name: PDF, Word (.docx),
          *     Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
@@ -269,7 +271,7 @@ export interface paths {
         };
         /**
          * List a document's chunks
-         * @description In document order.
+         * @description In document order; the questions generated for its passages (kind `generated_question`) come after its units.
          */
         get: operations["listDocumentChunks"];
         put?: never;
@@ -1310,6 +1312,258 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List slot definitions */
+        get: operations["listSlotDefinitions"];
+        put?: never;
+        /**
+         * Define a session slot
+         * @description Defines the slot `key` of the tenant's sessions. Keys are unique within a tenant (409
+         *     `conflict`). `enumValues` are required (non-empty) for type `enum` and not allowed for other
+         *     types; `pattern` (RE2, matched against the whole value) is allowed for `string` and
+         *     `string_array` only and must compile; `metadataFieldId` must name a metadata field of the
+         *     tenant. Each is 400 `validation_failed` naming the body field.
+         */
+        post: operations["createSlotDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/slots/{slotId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A slot definition id. */
+                slotId: components["parameters"]["SlotDefinitionIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a slot definition
+         * @description A slot definition of another tenant is 404, exactly like one that does not exist.
+         */
+        get: operations["getSlotDefinition"];
+        /**
+         * Replace a slot definition
+         * @description `key` is fixed at creation. The rules of create apply; `version` must be current (409
+         *     `version_conflict`). Values already stored in sessions are kept as they are; the new rules
+         *     apply to the next write of the slot.
+         */
+        put: operations["updateSlotDefinition"];
+        post?: never;
+        /**
+         * Delete a slot definition
+         * @description Values stored in sessions under its key are kept. Once a tenant has no definition left, any
+         *     slot name is accepted again. A decomposition template naming the slot skips it.
+         */
+        delete: operations["deleteSlotDefinition"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the slots a conversation may hold
+         * @description The tenant's `active` slot definitions (`chat` scope), ordered by key: what a client may ask
+         *     the customer for (`label`, `prompt`, `required`) and which values it may send to
+         *     `PUT /chat/sessions/{sessionId}/slots`.
+         */
+        get: operations["listChatSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/decomposition-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List decomposition templates */
+        get: operations["listDecompositionTemplates"];
+        put?: never;
+        /**
+         * Create a decomposition template
+         * @description The content becomes version 1; nothing is published yet. Names are unique within a tenant
+         *     (409 `conflict`). A kind and key may be a target once (400 `validation_failed` naming
+         *     `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
+         *     may come later or change: a run skips a target that names no `active` slot definition (`kind:
+         *     slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
+         *     it under `skipped`.
+         */
+        post: operations["createDecompositionTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/decomposition-templates/{tplId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a decomposition template
+         * @description A template of another tenant is 404, exactly like one that does not exist.
+         */
+        get: operations["getDecompositionTemplate"];
+        /**
+         * Replace a decomposition template's name, description and content
+         * @description A content that differs from the latest version's becomes a new version (`latestVersion` + 1);
+         *     the published version does not change until a publish. The content rules of create apply.
+         *     `version` must be current (409 `version_conflict`).
+         */
+        put: operations["updateDecompositionTemplate"];
+        post?: never;
+        /**
+         * Delete a decomposition template and its versions
+         * @description If it was the tenant's active template, messages are no longer decomposed until another is published.
+         */
+        delete: operations["deleteDecompositionTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/decomposition-templates/{tplId}/versions": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        /** List a decomposition template's versions */
+        get: operations["listDecompositionTemplateVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/decomposition-templates/{tplId}/publish": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a version of a decomposition template
+         * @description The version becomes the template's published one and the template the tenant's active one
+         *     (replacing any other). A version the template does not have is 400.
+         */
+        post: operations["publishDecompositionTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/decomposition-templates/{tplId}/rollback": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a decomposition template back to an earlier version
+         * @description An earlier version than the published one becomes the published one, and the template the
+         *     tenant's active one; every version is kept. A version that is not earlier is 400; with
+         *     nothing published it is 409 `invalid_transition`.
+         */
+        post: operations["rollbackDecompositionTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/decomposition-templates/{tplId}/preview": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decompose a sample message with a version of a template
+         * @description Runs `version` (default: the published version, else the latest) over `message` exactly as
+         *     the dialogue would (the `kb_processing` model when one is configured, else the extractive
+         *     fallback) and answers what it extracted, what it refused and why. Nothing is stored.
+         */
+        post: operations["previewDecompositionTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/guardrails/forbidden-words": {
         parameters: {
             query?: never;
@@ -1494,7 +1748,8 @@ export interface paths {
          * @description Creates a session on a channel (`web` when left out), optionally with the tenant's own
          *     reference of the customer and initial slots (at most 50; names match
          *     `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-         *     `/slots/<name>`).
+         *     `/slots/<name>`; once the tenant has slot definitions, a slot they do not define or a value
+         *     that does not fit is 400 `slot_invalid`, one field error per slot).
          */
         post: operations["createChatSession"];
         delete?: never;
@@ -1651,8 +1906,10 @@ export interface paths {
          * Replace a session's slots
          * @description Replaces every slot (send `{}` to clear them): at most 50; names match
          *     `^[a-z][a-z0-9_]{0,63}$`, values have at most 500 characters; a bad one is 400 naming
-         *     `/slots/<name>`. Slots carry no version: the last write wins, and a running flow may fill
-         *     slots too.
+         *     `/slots/<name>`. Once the tenant has slot definitions (see the `slots` tag), every value is
+         *     checked against its definition and stored normalised; an undefined name or a value that does
+         *     not fit is 400 `slot_invalid`, one field error per slot. Slots carry no version: the last
+         *     write wins, and a running flow or the decomposition may fill slots too.
          */
         put: operations["replaceChatSessionSlots"];
         post?: never;
@@ -1728,6 +1985,281 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/chat/sessions/{sessionId}/shares": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a conversation by link
+         * @description Makes a share link of the session, for a key with the `chat` or the `admin` scope. The
+         *     answer holds the link's `token` and its `url` (the tenant's `frontend_base_url`, else the
+         *     service's `FRONTEND_BASE_URL`, followed by `/share/` and the token): shown once, here, and
+         *     never again: only a hash of the token is stored. That is also why this operation takes no
+         *     `Idempotency-Key` (a stored answer would hold the token): a retry makes a second link, which
+         *     `DELETE /admin/shares/{shareId}` revokes.
+         *
+         *     The link is open until `expiresAt` (`expiresInSeconds`, default 7 days, 60 s to 90 days) and
+         *     to at most `maxDevices` devices (default 2, at most 10), each bound with
+         *     `POST /share/{shareToken}/devices`. A session of another tenant is 404.
+         */
+        post: operations["createShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List share links
+         * @description The tenant's share links, newest first, revoked and expired ones included (with `active`
+         *     false) unless `active` filters them. Tokens are never shown again.
+         */
+        get: operations["listShares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/shares/{shareId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A share link id. */
+                shareId: components["parameters"]["ShareIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a share link
+         * @description The link with its bound devices (never its token). A link of another tenant is 404.
+         */
+        get: operations["getShare"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share link
+         * @description The link closes at once, on every replica (each request reads the link from the database):
+         *     its page and device binding answer 410 `share_gone` from then on, even to bound devices.
+         *     Revoking a revoked link is a no-op; the link stays listed with `revokedAt`.
+         */
+        delete: operations["revokeShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/share/{shareToken}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A share link's token, the last segment of its URL. */
+                shareToken: components["parameters"]["ShareTokenPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bind a device to a share link
+         * @description Public: no API key; the link's token is the credential, and the tenant is the link's. Binds
+         *     the device `deviceId` (the client's own stable id of the browser or app, kept by it) to the
+         *     link and answers a device token, shown once: only its hash is stored. The page is then read
+         *     with both, in `X-Device-Id` and `X-Device-Token`.
+         *
+         *     A link binds at most its `maxDevices` devices; one more is 403 `device_limit`. A device
+         *     already bound is 409 `conflict` (its token is not handed out again, so knowing a device's id
+         *     does not let another client take its place). An expired or revoked link is 410
+         *     `share_gone`, a token no link has 404 `not_found`, a link of a disabled tenant 403
+         *     `tenant_disabled`. Rate-limited per link and per client address (429 `rate_limited`).
+         */
+        post: operations["bindShareDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/share/{shareToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A share link's token, the last segment of its URL. */
+                shareToken: components["parameters"]["ShareTokenPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a shared conversation
+         * @description Public: no API key; the link's token and a bound device's `X-Device-Id` and `X-Device-Token`
+         *     are the credentials. Answers the conversation's messages **oldest first** (`limit` and
+         *     `cursor` page them): the customer's `text`, the assistant's `answer` and its `thought`
+         *     (reasoning) apart, with the sources cited; times in UTC.
+         *
+         *     A device token used with another device id is 403 `device_mismatch`; a device token the link
+         *     did not hand out is 403 `forbidden` (bind the device first). An expired or revoked link is
+         *     410 `share_gone` (checked first, on every request, so a revoke takes effect at once), a token
+         *     no link has 404 `not_found`, a link of a disabled tenant 403 `tenant_disabled`.
+         *     Rate-limited per link and per client address (429 `rate_limited`).
+         */
+        get: operations["getSharePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's dashboard figures over a time range
+         * @description Conversation, hand-off, confidence, latency, token, rule, guardrail and knowledge figures of
+         *     the range, and a time series of it per `granularity` bucket. The range is `[from, to)`
+         *     widened to whole UTC hours; buckets are UTC hours or UTC days (the first and last day
+         *     bucket may cover part of their day). At most 366 days (31 with `granularity=hour`); a
+         *     longer range, or `from` not before `to`, is 400 `validation_failed` naming the parameter.
+         *
+         *     Everything is computed by SQL over the stored messages and monitoring records. Records older
+         *     than 10 minutes are read from hourly roll-ups, which a job of the service adds them to every
+         *     minute; newer ones are computed live with the same query, so the figures are always current
+         *     and a range reads rows per hour, not per message. `rolledUpTo` tells where one ends and the
+         *     other begins.
+         */
+        get: operations["getDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the tenant's conversations
+         * @description Sessions with messages in `[from, to)` (no bound when left out) that match every filter
+         *     given, newest session first, each with the counts of its messages in the range. A filter
+         *     holds for a session when one of its messages in the range satisfies it: `transferred=true`
+         *     keeps sessions with a hand-off, `transferred=false` those without one; `transferReason`,
+         *     `ruleId` (the intent rule that decided a reply) and `flowId` (the script flow that
+         *     produced a reply or stands after it) match a reply exactly; `minConfidence` and
+         *     `maxConfidence` need one reply whose confidence is within both; `text` matches a customer
+         *     message or a reply that contains it (case folded). `minConfidence` above `maxConfidence`,
+         *     or `from` not before `to`, is 400 `validation_failed`.
+         */
+        get: operations["searchConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the messages of matching conversations
+         * @description Every message in `[from, to)` of the sessions that `GET /admin/conversations` finds with the
+         *     same filters, one row per message: sessions newest first, each session's messages oldest
+         *     first. The rows are streamed as the database returns them, so an export of any size takes
+         *     constant memory on the service; a failure after the first row ends the connection without
+         *     the final chunk, so a client never mistakes a cut export for a whole one.
+         *
+         *     `format=jsonl` (default): `application/x-ndjson`, one `ConversationExportRow` JSON object
+         *     per line. `format=csv`: `text/csv` (RFC 4180, UTF-8) with a header line naming the same
+         *     fields in snake_case (`session_id`, `channel`, `message_id`, `created_at`, `role`, `text`,
+         *     `answer`, `thought`, `response_type`, `confidence`, `should_transfer`, `transfer_reason`,
+         *     `transfer_code`, `rule_id`, `flow_id`, `flow_step`, `template_id`, `template_version`,
+         *     `sources`, `latency_ms`, `trace_id`, `status`); `sources` is the JSON array of the row, an
+         *     empty cell is null, and a text cell that a spreadsheet would read as a formula (starting
+         *     with `=`, `+`, `-`, `@`, tab or carriage return) is prefixed with `'`. Times are RFC 3339
+         *     UTC.
+         */
+        get: operations["exportConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations/traces/{traceId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A reply's trace id. */
+                traceId: components["parameters"]["TraceIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a reply by its trace id, with everything that decided it
+         * @description The reply whose `traceId` this is, with its session, the customer's message it answered,
+         *     its full stage trace and monitoring (rule, flow, template version, guard hits, tokens,
+         *     model, retries), the tool calls made for it, the prompt template version it was rendered
+         *     with (its content as it was) and its sources. A reply's trace id is its request's W3C trace
+         *     id; when a client sent several requests under one `traceparent`, the newest reply is
+         *     answered. A trace id of another tenant is 404.
+         */
+        get: operations["getConversationTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1793,6 +2325,7 @@ export interface components {
             metadata: components["schemas"]["Metadata"];
             /**
              * Format: int32
+             * @description The document's units (chunks of kind `unit`); generated questions are not counted.
              * @example 12
              */
             chunkCount: number;
@@ -1834,6 +2367,14 @@ export interface components {
              * @example %E9%80%80%E6%AC%BE.pdf
              */
             fileName?: string;
+            /**
+             * @description Ask the tenant's active decomposition template to propose metadata from the file (see the
+             *     `decomposition-templates` tag); `metadata` wins over a proposal. Without an active
+             *     template nothing is proposed.
+             * @default false
+             * @example true
+             */
+            proposeMetadata?: boolean;
         };
         /**
          * @example {
@@ -1886,6 +2427,7 @@ export interface components {
             jobIds: string[];
         };
         DocumentAccepted: {
+            proposedMetadata: components["schemas"]["Metadata"];
             document: components["schemas"]["Document"];
             job: components["schemas"]["IndexJob"];
             /**
@@ -1969,6 +2511,7 @@ export interface components {
         Chunk: {
             id: components["schemas"]["ChunkId"];
             documentId: components["schemas"]["DocumentId"];
+            kind: components["schemas"]["ChunkKind"];
             /**
              * Format: int32
              * @example 0
@@ -2000,6 +2543,15 @@ export interface components {
             headingPath: components["schemas"]["HeadingPath"];
             metadata: components["schemas"]["Metadata"];
         };
+        /**
+         * @description `unit`: a piece of the document (a line, a question with its answer, a sentence, a table row).
+         *     `generated_question`: a question the `kb_processing` model wrote for the unit's passage (see
+         *     `QuestionGeneration`), listed after the document's units; a hit on it reads and cites the
+         *     passage. Extensible: treat an unknown kind as `unit`.
+         * @example unit
+         * @enum {string}
+         */
+        ChunkKind: "unit" | "generated_question";
         ChunkList: {
             items: components["schemas"]["Chunk"][];
             /** @example null */
@@ -3020,7 +3572,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "idempotency_mismatch" | "unavailable" | "internal";
+            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "slot_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "idempotency_mismatch" | "device_limit" | "device_mismatch" | "share_gone" | "unavailable" | "internal";
             /**
              * @description A human-readable sentence about this occurrence.
              * @example Knowledge base not found.
@@ -3237,6 +3789,7 @@ export interface components {
             kb_vector_log_path: string;
             timezone: components["schemas"]["TenantTimezone"];
             handoffMessages: components["schemas"]["HandoffMessages"];
+            retention: components["schemas"]["TenantRetention"];
             version: components["schemas"]["Version"];
             /**
              * Format: date-time
@@ -3295,6 +3848,7 @@ export interface components {
             kb_vector_log_path: string;
             timezone?: components["schemas"]["TenantTimezone"];
             handoffMessages?: components["schemas"]["HandoffMessages"];
+            retention?: components["schemas"]["TenantRetention"];
             version: components["schemas"]["Version"];
         };
         /**
@@ -3319,6 +3873,32 @@ export interface components {
          * @example Europe/Paris
          */
         TenantTimezone: string;
+        /**
+         * @description How long the tenant's records are kept. Monitoring records (intent rule hits and evaluations,
+         *     flow events, prompt renders, guardrail hits, retrieval events, reply events) and the
+         *     dashboard's hourly figures older than `monitoringDays` are deleted (default 90), so monitoring
+         *     and the dashboard cover at most the last `monitoringDays` days. Chat messages older than `messageDays` are deleted with their tool
+         *     traces, and sessions idle that long with no message left go too; `null` (the default) keeps
+         *     messages. A background purge applies the settings, in small batches, within about an hour of
+         *     a record's expiry. In a settings update, leaving `retention` out keeps the current values.
+         * @example {
+         *       "monitoringDays": 90,
+         *       "messageDays": 365
+         *     }
+         */
+        TenantRetention: {
+            /**
+             * Format: int32
+             * @example 90
+             */
+            monitoringDays: number;
+            /**
+             * Format: int32
+             * @description Days a chat message is kept; null keeps messages.
+             * @example null
+             */
+            messageDays: number | null;
+        };
         KnowledgeBase: {
             id: components["schemas"]["KnowledgeBaseId"];
             tenantId: components["schemas"]["TenantId"];
@@ -3326,6 +3906,7 @@ export interface components {
             name: string;
             /** @example Everything about refunds and returns. */
             description: string;
+            questionGeneration: components["schemas"]["QuestionGeneration"];
             /**
              * Format: int32
              * @description Number of documents in the knowledge base.
@@ -3360,11 +3941,13 @@ export interface components {
             name: string;
             /** @example Everything about refunds and returns. */
             description?: string;
+            questionGeneration?: components["schemas"]["QuestionGeneration"];
         };
         /**
          * @example {
          *       "name": "Refund policy",
          *       "description": "Refunds, returns and exchanges.",
+         *       "questionGeneration": true,
          *       "version": 1
          *     }
          */
@@ -3373,8 +3956,23 @@ export interface components {
             name: string;
             /** @example Refunds, returns and exchanges. */
             description: string;
+            questionGeneration?: components["schemas"]["QuestionGeneration"];
             version: components["schemas"]["Version"];
         };
+        /**
+         * @description Whether indexing writes likely customer questions for the knowledge base's passages (default
+         *     false). When on and the tenant configured a `kb_processing` model (`PUT
+         *     /admin/llm/config/kb_processing`), indexing asks that model for up to 3 questions a customer
+         *     could ask about each passage and indexes them as extra retrieval units (chunks of kind
+         *     `generated_question`) that lead to their passage: a customer question worded like a
+         *     generated one finds the passage, and the reply cites and quotes the passage, not the
+         *     question. With the offline model nothing is generated and no model is called. A passage the
+         *     model fails on is indexed without questions. A change applies to documents indexed
+         *     afterwards (re-index a document to apply it to that one). Optional in a create (false) and
+         *     an update (absent keeps the current value).
+         * @example false
+         */
+        QuestionGeneration: boolean;
         /**
          * @example {
          *       "message": "Where is my order?"
@@ -3536,7 +4134,7 @@ export interface components {
          */
         StreamError: {
             /** @enum {string} */
-            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "idempotency_mismatch" | "unavailable" | "internal" | "interrupted";
+            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "slot_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "idempotency_mismatch" | "device_limit" | "device_mismatch" | "share_gone" | "unavailable" | "internal" | "interrupted";
             detail: string;
         };
         /** @description The citations of a RAG-lab run. */
@@ -4259,7 +4857,8 @@ export interface components {
          *     width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
          *     the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
          *     answer passes. The slot receives the option as written, else the regex's first group, else what
-         *     the regex matched, else the trimmed answer.
+         *     the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
+         *     tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.
          * @example {
          *       "options": [
          *         "Return",
@@ -4286,7 +4885,7 @@ export interface components {
              */
             slot?: string;
             /**
-             * @description Sent after a failed answer; empty repeats the prompt.
+             * @description Sent after a failed answer; empty repeats the prompt (or asks with the slot definition's `prompt` when the definition refused the value).
              * @example Please answer return or exchange.
              */
             retry_prompt?: string;
@@ -5015,6 +5614,440 @@ export interface components {
             /** @description Per scene, by scene name. */
             scenes: components["schemas"]["PromptSceneUsage"][];
         };
+        /** @example slot_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
+        SlotDefinitionId: string;
+        /**
+         * @description The slot's name in a session's slots.
+         * @example order_no
+         */
+        SlotKey: string;
+        /**
+         * @description How a value is read and stored (see the `slots` tag).
+         * @example string
+         * @enum {string}
+         */
+        SlotType: "string" | "number" | "boolean" | "date" | "enum" | "string_array";
+        /**
+         * @description `active`: listed at `GET /chat/slots` and filled by the decomposition. `deprecated`: still
+         *     accepted in sessions (stored conversations keep working), neither listed nor filled.
+         * @example active
+         * @enum {string}
+         */
+        SlotStatus: "active" | "deprecated";
+        SlotDefinition: {
+            id: components["schemas"]["SlotDefinitionId"];
+            tenantId: components["schemas"]["TenantId"];
+            key: components["schemas"]["SlotKey"];
+            /** @example Order number */
+            label: string;
+            type: components["schemas"]["SlotType"];
+            /** @example [] */
+            enumValues: string[];
+            /**
+             * @description A client should ask for it (with `prompt`) before the conversation goes far; the service does not refuse a session without it.
+             * @example true
+             */
+            required: boolean;
+            /**
+             * @description An RE2 pattern the whole value (each item of a `string_array`) must match; null for none.
+             * @example ^[A-Z][0-9]{5}$
+             */
+            pattern: string | null;
+            /**
+             * @description What to ask the customer for the value; a flow step whose answer the definition refuses asks with it when the step has no `retry_prompt`.
+             * @example What is your order number (a letter and five digits)?
+             */
+            prompt: string;
+            /**
+             * @description The metadata field whose filter the value feeds; null for none.
+             * @example null
+             */
+            metadataFieldId: string | null;
+            status: components["schemas"]["SlotStatus"];
+            /** @example The order the conversation is about. */
+            description: string;
+            version: components["schemas"]["Version"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            updatedAt: string;
+        };
+        SlotDefinitionList: {
+            items: components["schemas"]["SlotDefinition"][];
+            /** @example null */
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "key": "product",
+         *       "label": "Product",
+         *       "type": "enum",
+         *       "enumValues": [
+         *         "router",
+         *         "camera"
+         *       ],
+         *       "prompt": "Which product is it about, the router or the camera?"
+         *     }
+         */
+        SlotDefinitionCreateRequest: {
+            key: components["schemas"]["SlotKey"];
+            /** @example Product */
+            label?: string;
+            type: components["schemas"]["SlotType"];
+            /**
+             * @description Required, non-empty, for type `enum`; not allowed for other types.
+             * @example [
+             *       "router",
+             *       "camera"
+             *     ]
+             */
+            enumValues?: string[];
+            /**
+             * @default false
+             * @example false
+             */
+            required?: boolean;
+            /**
+             * @description An RE2 pattern the whole value must match; `string` and `string_array` only.
+             * @example ^[a-z]+$
+             */
+            pattern?: string;
+            /** @example Which product is it about, the router or the camera? */
+            prompt?: string;
+            metadataFieldId?: components["schemas"]["MetadataFieldId"];
+            status?: components["schemas"]["SlotStatus"];
+            /** @example The product the customer asks about. */
+            description?: string;
+        };
+        /**
+         * @example {
+         *       "label": "Order number",
+         *       "type": "string",
+         *       "enumValues": [],
+         *       "required": true,
+         *       "pattern": "^[A-Z][0-9]{5}$",
+         *       "prompt": "What is your order number (a letter and five digits)?",
+         *       "metadataFieldId": null,
+         *       "status": "active",
+         *       "description": "The order the conversation is about.",
+         *       "version": 1
+         *     }
+         */
+        SlotDefinitionUpdateRequest: {
+            /** @example Order number */
+            label: string;
+            type: components["schemas"]["SlotType"];
+            /** @example [] */
+            enumValues: string[];
+            /** @example true */
+            required: boolean;
+            /** @example ^[A-Z][0-9]{5}$ */
+            pattern: string | null;
+            /** @example What is your order number (a letter and five digits)? */
+            prompt: string;
+            /** @example null */
+            metadataFieldId: string | null;
+            status: components["schemas"]["SlotStatus"];
+            /** @example The order the conversation is about. */
+            description: string;
+            version: components["schemas"]["Version"];
+        };
+        /** @example dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
+        DecompositionTemplateId: string;
+        /**
+         * @description `slot`: a slot definition's key; `metadata`: a document metadata field's key.
+         * @example slot
+         * @enum {string}
+         */
+        DecompositionTargetKind: "slot" | "metadata";
+        /**
+         * @example {
+         *       "kind": "slot",
+         *       "key": "order_no",
+         *       "description": "The order number, a letter and five digits.",
+         *       "examples": [
+         *         "A10086"
+         *       ]
+         *     }
+         */
+        DecompositionTarget: {
+            kind: components["schemas"]["DecompositionTargetKind"];
+            key: components["schemas"]["SlotKey"];
+            /**
+             * @description What the value is, for the model.
+             * @default
+             * @example The order number, a letter and five digits.
+             */
+            description?: string;
+            /**
+             * @description Example values; the extractive fallback also looks for them in the message.
+             * @default []
+             * @example [
+             *       "A10086"
+             *     ]
+             */
+            examples?: string[];
+        };
+        /**
+         * @example {
+         *       "instruction": "Extract what the customer says about their order and product.",
+         *       "targets": [
+         *         {
+         *           "kind": "slot",
+         *           "key": "order_no",
+         *           "description": "The order number, a letter and five digits.",
+         *           "examples": [
+         *             "A10086"
+         *           ]
+         *         },
+         *         {
+         *           "kind": "metadata",
+         *           "key": "product",
+         *           "description": "The product the question is about.",
+         *           "examples": [
+         *             "router"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        DecompositionContent: {
+            /**
+             * @description What the model is told before the targets and the message.
+             * @example Extract what the customer says about their order and product.
+             */
+            instruction: string;
+            targets: components["schemas"]["DecompositionTarget"][];
+        };
+        DecompositionTemplate: {
+            id: components["schemas"]["DecompositionTemplateId"];
+            tenantId: components["schemas"]["TenantId"];
+            /** @example Orders and products */
+            name: string;
+            /** @example Fills the order number and the product. */
+            description: string;
+            content: components["schemas"]["DecompositionContent"];
+            /**
+             * Format: int32
+             * @description The newest content version.
+             * @example 3
+             */
+            latestVersion: number;
+            /**
+             * Format: int32
+             * @description The published content version; null until one is published.
+             * @example 2
+             */
+            publishedVersion: number | null;
+            /**
+             * @description This is the tenant's active template, the one the dialogue uses.
+             * @example true
+             */
+            active: boolean;
+            version: components["schemas"]["Version"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            updatedAt: string;
+        };
+        DecompositionTemplateList: {
+            items: components["schemas"]["DecompositionTemplate"][];
+            /** @example null */
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "name": "Orders and products",
+         *       "description": "Fills the order number and the product.",
+         *       "content": {
+         *         "instruction": "Extract what the customer says about their order and product.",
+         *         "targets": [
+         *           {
+         *             "kind": "slot",
+         *             "key": "order_no",
+         *             "description": "The order number, a letter and five digits.",
+         *             "examples": [
+         *               "A10086"
+         *             ]
+         *           },
+         *           {
+         *             "kind": "metadata",
+         *             "key": "product",
+         *             "description": "The product the question is about.",
+         *             "examples": [
+         *               "router"
+         *             ]
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DecompositionTemplateCreateRequest: {
+            /** @example Orders and products */
+            name: string;
+            /** @example Fills the order number and the product. */
+            description?: string;
+            content: components["schemas"]["DecompositionContent"];
+        };
+        /**
+         * @example {
+         *       "name": "Orders and products",
+         *       "description": "Fills the order number and the product.",
+         *       "content": {
+         *         "instruction": "Extract the order number and the product the customer names; leave out what they do not say.",
+         *         "targets": [
+         *           {
+         *             "kind": "slot",
+         *             "key": "order_no",
+         *             "description": "The order number, a letter and five digits.",
+         *             "examples": [
+         *               "A10086"
+         *             ]
+         *           },
+         *           {
+         *             "kind": "metadata",
+         *             "key": "product",
+         *             "description": "The product the question is about.",
+         *             "examples": [
+         *               "router"
+         *             ]
+         *           }
+         *         ]
+         *       },
+         *       "version": 1
+         *     }
+         */
+        DecompositionTemplateUpdateRequest: {
+            /** @example Orders and products */
+            name: string;
+            /** @example Fills the order number and the product. */
+            description: string;
+            content: components["schemas"]["DecompositionContent"];
+            version: components["schemas"]["Version"];
+        };
+        DecompositionTemplateVersion: {
+            templateId: components["schemas"]["DecompositionTemplateId"];
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version: number;
+            content: components["schemas"]["DecompositionContent"];
+            /**
+             * @description This is the template's published version.
+             * @example true
+             */
+            published: boolean;
+            /**
+             * Format: date-time
+             * @description When it last became the published version; null if it never was.
+             * @example 2026-11-22T08:05:00Z
+             */
+            lastPublishedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            createdAt: string;
+        };
+        DecompositionTemplateVersionList: {
+            items: components["schemas"]["DecompositionTemplateVersion"][];
+            /** @example null */
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "message": "My order A10086 has a broken router."
+         *     }
+         */
+        DecompositionPreviewRequest: {
+            /**
+             * @description A sample customer message.
+             * @example My order A10086 has a broken router.
+             */
+            message: string;
+            /**
+             * Format: int32
+             * @description The content version to run; default the published one, else the latest.
+             * @example 3
+             */
+            version?: number;
+        };
+        /**
+         * @example {
+         *       "kind": "slot",
+         *       "key": "order_no"
+         *     }
+         */
+        DecompositionTargetRef: {
+            kind: components["schemas"]["DecompositionTargetKind"];
+            key: components["schemas"]["SlotKey"];
+        };
+        DecompositionRefusal: {
+            kind: components["schemas"]["DecompositionTargetKind"];
+            /** @example order_no */
+            key: string;
+            /**
+             * @description The value as extracted (JSON text when it was not a string).
+             * @example 12
+             */
+            value: string;
+            /** @example must match ^[A-Z][0-9]{5}$ */
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "templateId": "dt_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c",
+         *       "version": 3,
+         *       "method": "fallback",
+         *       "slots": {
+         *         "order_no": "A10086"
+         *       },
+         *       "metadata": {
+         *         "product": "router"
+         *       },
+         *       "refused": [],
+         *       "skipped": [],
+         *       "modelError": null
+         *     }
+         */
+        DecompositionPreview: {
+            /** @description The version's targets that name no `active` slot definition or usable document metadata field of the tenant, so nothing fills them. */
+            skipped: components["schemas"]["DecompositionTargetRef"][];
+            templateId: components["schemas"]["DecompositionTemplateId"];
+            /**
+             * Format: int32
+             * @example 3
+             */
+            version: number;
+            /**
+             * @description `model`: the `kb_processing` model answered; `fallback`: the extractive fallback ran.
+             * @example fallback
+             * @enum {string}
+             */
+            method: "model" | "fallback";
+            slots: components["schemas"]["SlotValues"];
+            metadata: components["schemas"]["Metadata"];
+            /** @description Extracted values that the slot definitions or metadata fields refused. */
+            refused: components["schemas"]["DecompositionRefusal"][];
+            /**
+             * @description Why the model's answer was not used (the fallback ran instead); null when it was, or no model is configured.
+             * @example null
+             */
+            modelError: string | null;
+        };
         /** @example fw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
         ForbiddenWordId: string;
         /** @example br_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
@@ -5609,7 +6642,8 @@ export interface components {
         ChatChannel: string;
         /**
          * @description Slot values by name: at most 50; names match `^[a-z][a-z0-9_]{0,63}$` (checked by the
-         *     service, 400 naming `/slots/<name>`), values have at most 500 characters.
+         *     service, 400 naming `/slots/<name>`), values have at most 500 characters. With slot
+         *     definitions, names and values follow them (see the `slots` tag).
          * @example {
          *       "order_no": "A10086",
          *       "product": "router"
@@ -5993,6 +7027,672 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        /**
+         * @default day
+         * @example day
+         * @enum {string}
+         */
+        DashboardGranularity: "hour" | "day";
+        /** @description The assistant's replies by `responseType`. */
+        DashboardReplies: {
+            /**
+             * Format: int64
+             * @example 420
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @example 120
+             */
+            fixed: number;
+            /**
+             * Format: int64
+             * @example 250
+             */
+            rag: number;
+            /**
+             * Format: int64
+             * @example 20
+             */
+            flow: number;
+            /**
+             * Format: int64
+             * @example 30
+             */
+            transfer: number;
+        };
+        DashboardHandoffReason: {
+            /**
+             * @description The replies' `transferReason`, as stored.
+             * @example low_score
+             */
+            transferReason: string;
+            /**
+             * @description The stable category of the reason (as `ChatMessage.transferCode`); extensible.
+             * @example low_score
+             * @enum {string}
+             */
+            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason";
+            /**
+             * Format: int64
+             * @example 12
+             */
+            count: number;
+        };
+        DashboardHandoffs: {
+            /**
+             * Format: int64
+             * @description Replies with `shouldTransfer`.
+             * @example 30
+             */
+            count: number;
+            /**
+             * Format: double
+             * @description `count` divided by all replies; 0 when there were none.
+             * @example 0.0714
+             */
+            rate: number;
+            /** @description The 50 most frequent reasons, most frequent first (equal counts by reason). */
+            byReason: components["schemas"]["DashboardHandoffReason"][];
+        };
+        /**
+         * @description The confidence of the replies that have one. Percentiles are nearest-rank percentiles read
+         *     from 0.01-wide buckets (1 is a bucket of its own): the value given is the mean of the
+         *     confidences in the bucket holding the rank, so it is within 0.01 of the exact one. Null
+         *     when no reply has a confidence.
+         */
+        DashboardConfidence: {
+            /**
+             * Format: int64
+             * @example 380
+             */
+            replies: number;
+            /**
+             * Format: double
+             * @example 0.74
+             */
+            mean: number | null;
+            /**
+             * Format: double
+             * @example 0.78
+             */
+            p50: number | null;
+            /**
+             * Format: double
+             * @example 1
+             */
+            p95: number | null;
+        };
+        /**
+         * @description Reply latency: the sum of a reply's stage durations, from its request's arrival to the
+         *     reply stored. Percentiles are nearest-rank percentiles read from buckets 5% wide (from
+         *     0.1 ms): the value given is the mean of the latencies in the bucket holding the rank, so
+         *     it is within 5% of the exact one. Null when there were no replies.
+         */
+        DashboardLatency: {
+            /**
+             * Format: int64
+             * @example 420
+             */
+            replies: number;
+            /**
+             * Format: double
+             * @example 38.2
+             */
+            meanMs: number | null;
+            /**
+             * Format: double
+             * @example 21.7
+             */
+            p50Ms: number | null;
+            /**
+             * Format: double
+             * @example 140.3
+             */
+            p95Ms: number | null;
+        };
+        DashboardModelTokens: {
+            /**
+             * @description The model that generated the replies, as their monitoring names it.
+             * @example offline-extractive
+             */
+            model: string;
+            /**
+             * Format: int64
+             * @example 250
+             */
+            replies: number;
+            /**
+             * Format: int64
+             * @example 203000
+             */
+            tokensIn: number;
+            /**
+             * Format: int64
+             * @example 16000
+             */
+            tokensOut: number;
+        };
+        DashboardIntentRule: {
+            ruleId: components["schemas"]["IntentRuleId"];
+            /**
+             * @description The rule's name; null when the rule was deleted since.
+             * @example Opening hours
+             */
+            name: string | null;
+            /**
+             * Format: int64
+             * @example 96
+             */
+            hits: number;
+        };
+        DashboardUnanswered: {
+            /**
+             * @description A handed-off customer message, normalised: NFKC, lower case, punctuation removed, runs of
+             *     white space as one space, at most 200 characters.
+             * @example can i pay with bitcoin
+             */
+            text: string;
+            /**
+             * Format: int64
+             * @example 7
+             */
+            count: number;
+        };
+        DashboardGuardrails: {
+            /**
+             * Format: int64
+             * @example 14
+             */
+            hits: number;
+            /**
+             * Format: int64
+             * @description Hits whose action blocked the answer.
+             * @example 3
+             */
+            blocks: number;
+            /**
+             * Format: int64
+             * @description Hits whose action handed the conversation over.
+             * @example 2
+             */
+            transfers: number;
+            /**
+             * Format: int64
+             * @example 2
+             */
+            inputHits: number;
+            /**
+             * Format: int64
+             * @example 12
+             */
+            outputHits: number;
+        };
+        DashboardDocumentCount: {
+            status: components["schemas"]["DocumentStatus"];
+            /**
+             * Format: int64
+             * @example 40
+             */
+            count: number;
+        };
+        /** @description The tenant's documents now (not limited to the range). */
+        DashboardDocuments: {
+            /**
+             * Format: int64
+             * @example 42
+             */
+            total: number;
+            /** @description Every status, in the order of the `DocumentStatus` enum. */
+            byStatus: components["schemas"]["DashboardDocumentCount"][];
+        };
+        DashboardJobCount: {
+            state: components["schemas"]["IndexJobState"];
+            /**
+             * Format: int64
+             * @example 41
+             */
+            count: number;
+        };
+        /** @description The tenant's index jobs now (not limited to the range). */
+        DashboardIndexJobs: {
+            /**
+             * Format: int64
+             * @example 45
+             */
+            total: number;
+            /** @description Every state, in the order of the `IndexJobState` enum. */
+            byState: components["schemas"]["DashboardJobCount"][];
+        };
+        DashboardBucket: {
+            /**
+             * Format: date-time
+             * @description The start of the bucket's UTC hour or day.
+             * @example 2026-11-21T00:00:00Z
+             */
+            start: string;
+            /**
+             * Format: int64
+             * @example 60
+             */
+            customerMessages: number;
+            /**
+             * Format: int64
+             * @example 60
+             */
+            replies: number;
+            /**
+             * Format: int64
+             * @example 4
+             */
+            handoffs: number;
+            /**
+             * Format: double
+             * @example 35.5
+             */
+            latencyMeanMs: number | null;
+            /**
+             * Format: double
+             * @example 120.4
+             */
+            latencyP95Ms: number | null;
+        };
+        DashboardStats: {
+            /**
+             * Format: date-time
+             * @description The range's start, widened to a whole hour.
+             * @example 2026-11-15T08:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The range's end (exclusive), widened to a whole hour.
+             * @example 2026-11-22T09:00:00Z
+             */
+            to: string;
+            granularity: components["schemas"]["DashboardGranularity"];
+            /**
+             * Format: date-time
+             * @description Records before this come from the hourly roll-ups, later ones are computed live; null when nothing of the tenant is rolled up yet.
+             * @example 2026-11-22T08:50:00Z
+             */
+            rolledUpTo: string | null;
+            /**
+             * Format: int64
+             * @description Sessions started in the range.
+             * @example 120
+             */
+            sessions: number;
+            /**
+             * Format: int64
+             * @example 430
+             */
+            customerMessages: number;
+            replies: components["schemas"]["DashboardReplies"];
+            handoffs: components["schemas"]["DashboardHandoffs"];
+            confidence: components["schemas"]["DashboardConfidence"];
+            latency: components["schemas"]["DashboardLatency"];
+            /** @description Tokens by model, most replies first (the 100 models with the most). */
+            tokens: components["schemas"]["DashboardModelTokens"][];
+            /** @description The 10 intent rules with the most hits in the range, most first. */
+            topIntentRules: components["schemas"]["DashboardIntentRule"][];
+            /** @description The 10 most frequent handed-off customer messages (normalised), most first. */
+            topUnanswered: components["schemas"]["DashboardUnanswered"][];
+            guardrails: components["schemas"]["DashboardGuardrails"];
+            documents: components["schemas"]["DashboardDocuments"];
+            indexJobs: components["schemas"]["DashboardIndexJobs"];
+            /** @description One bucket per UTC hour or day of the range, oldest first, empty ones included. */
+            series: components["schemas"]["DashboardBucket"][];
+        };
+        /** @example trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
+        TraceId: string;
+        ConversationSummary: {
+            session: components["schemas"]["ChatSession"];
+            /**
+             * Format: int64
+             * @description The session's messages in the range.
+             * @example 6
+             */
+            messages: number;
+            /**
+             * Format: int64
+             * @example 3
+             */
+            customerMessages: number;
+            /**
+             * Format: int64
+             * @example 3
+             */
+            replies: number;
+            /**
+             * Format: int64
+             * @example 1
+             */
+            handoffs: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            firstMessageAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:03:10Z
+             */
+            lastMessageAt: string;
+        };
+        ConversationList: {
+            items: components["schemas"]["ConversationSummary"][];
+            /** @example null */
+            nextCursor: string | null;
+        };
+        /** @description The customer's message a reply answered; null for a reply no message asked for (a flow's timeout). */
+        ConversationQuestion: {
+            id: components["schemas"]["MessageId"];
+            /** @example How long does a refund take? */
+            content: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            createdAt: string;
+        } | null;
+        ConversationTrace: {
+            traceId: components["schemas"]["TraceId"];
+            session: components["schemas"]["ChatSession"];
+            question: components["schemas"]["ConversationQuestion"];
+            reply: components["schemas"]["ChatMessage"];
+            monitoring: components["schemas"]["MessageMonitoring"];
+            /**
+             * Format: double
+             * @description The sum of the stage durations.
+             * @example 42.7
+             */
+            latencyMs: number;
+            /** @description The tool calls made for the reply, in the order made. */
+            toolTraces: components["schemas"]["ChatToolTrace"][];
+            /**
+             * @description The prompt template version the reply was rendered with, as it is stored (versions are
+             *     immutable); empty when the built-in instruction was used or the template was deleted.
+             */
+            templateVersions: components["schemas"]["PromptTemplateVersion"][];
+        };
+        ConversationExportSource: {
+            /** @example doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
+            documentId: string;
+            /** @example 退款.pdf */
+            documentName: string;
+            /** @example chk_5f0c1e2d3b4a59687766554433221100 */
+            chunkId: string;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            page: number | null;
+            /**
+             * Format: double
+             * @example 0.82
+             */
+            score: number;
+        };
+        /** @description One line of `GET /admin/conversations/export?format=jsonl`. */
+        ConversationExportRow: {
+            sessionId: components["schemas"]["SessionId"];
+            channel: components["schemas"]["ChatChannel"];
+            messageId: components["schemas"]["MessageId"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:01.123Z
+             */
+            createdAt: string;
+            /**
+             * @example assistant
+             * @enum {string}
+             */
+            role: "user" | "assistant";
+            /**
+             * @description The customer's message; null on the assistant's rows.
+             * @example null
+             */
+            text: string | null;
+            /**
+             * @description The reply; null on the customer's rows.
+             * @example Refunds reach your account within 3 working days.
+             */
+            answer: string | null;
+            /** @example null */
+            thought: string | null;
+            /**
+             * @example rag
+             * @enum {string|null}
+             */
+            responseType: "fixed" | "rag" | "flow" | "transfer" | null;
+            /**
+             * Format: double
+             * @example 0.72
+             */
+            confidence: number | null;
+            /** @example false */
+            shouldTransfer: boolean;
+            /** @example null */
+            transferReason: string | null;
+            /**
+             * @description As `ChatMessage.transferCode`.
+             * @example null
+             * @enum {string|null}
+             */
+            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | null;
+            /** @example null */
+            ruleId: string | null;
+            /** @example null */
+            flowId: string | null;
+            /**
+             * Format: int32
+             * @example null
+             */
+            flowStep: number | null;
+            /** @example null */
+            templateId: string | null;
+            /**
+             * Format: int32
+             * @example null
+             */
+            templateVersion: number | null;
+            sources: components["schemas"]["ConversationExportSource"][];
+            /**
+             * Format: double
+             * @description The sum of the reply's stage durations; null on the customer's rows.
+             * @example 42.7
+             */
+            latencyMs: number | null;
+            /** @example trc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
+            traceId: string | null;
+            /**
+             * @example complete
+             * @enum {string}
+             */
+            status: "complete" | "interrupted";
+        };
+        /** @example shr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
+        ShareId: string;
+        /**
+         * @description `sh_` followed by 43 base62 characters (256 random bits).
+         * @example sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+         */
+        ShareToken: string;
+        /**
+         * @description The client's own id of one device (a browser or an app install), kept by the client.
+         * @example 7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b
+         */
+        DeviceId: string;
+        /**
+         * @description `sd_` followed by 43 base62 characters (256 random bits).
+         * @example sd_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI
+         */
+        DeviceToken: string;
+        /**
+         * @example {
+         *       "expiresInSeconds": 86400,
+         *       "maxDevices": 2
+         *     }
+         */
+        ShareCreateRequest: {
+            /**
+             * Format: int32
+             * @description How long the link stays open, 60 s to 90 days; 7 days when left out.
+             * @default 604800
+             * @example 86400
+             */
+            expiresInSeconds?: number;
+            /**
+             * Format: int32
+             * @description How many devices may bind to the link.
+             * @default 2
+             * @example 2
+             */
+            maxDevices?: number;
+        };
+        ShareCreated: {
+            id: components["schemas"]["ShareId"];
+            sessionId: components["schemas"]["SessionId"];
+            /**
+             * @description The page's address, to hand to the customer; shown once.
+             * @example http://localhost:3000/share/sh_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z
+             */
+            url: string;
+            token: components["schemas"]["ShareToken"];
+            /**
+             * Format: date-time
+             * @example 2026-11-23T08:00:00Z
+             */
+            expiresAt: string;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            maxDevices: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            createdAt: string;
+        };
+        ShareDevice: {
+            deviceId: components["schemas"]["DeviceId"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:01:00Z
+             */
+            boundAt: string;
+        };
+        Share: {
+            id: components["schemas"]["ShareId"];
+            sessionId: components["schemas"]["SessionId"];
+            /**
+             * Format: date-time
+             * @example 2026-11-23T08:00:00Z
+             */
+            expiresAt: string;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            maxDevices: number;
+            /** @description The devices bound so far, oldest first. */
+            devices: components["schemas"]["ShareDevice"][];
+            /**
+             * @description Open now, neither revoked nor expired.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00Z
+             */
+            createdAt: string;
+        };
+        ShareList: {
+            items: components["schemas"]["Share"][];
+            /** @example null */
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "deviceId": "7c1e4f2a-9b3d-4e5f-8a6b-0c2d1e3f4a5b"
+         *     }
+         */
+        ShareDeviceBindRequest: {
+            deviceId: components["schemas"]["DeviceId"];
+        };
+        ShareDeviceBinding: {
+            deviceId: components["schemas"]["DeviceId"];
+            deviceToken: components["schemas"]["DeviceToken"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:01:00Z
+             */
+            boundAt: string;
+            /**
+             * Format: date-time
+             * @description When the link, and so the binding, expires.
+             * @example 2026-11-23T08:00:00Z
+             */
+            expiresAt: string;
+        };
+        SharedMessage: {
+            id: components["schemas"]["MessageId"];
+            /**
+             * @example assistant
+             * @enum {string}
+             */
+            role: "user" | "assistant";
+            /**
+             * @description The customer's message; null on the assistant's.
+             * @example null
+             */
+            text: string | null;
+            /**
+             * @description The assistant's answer, without its reasoning; null on the customer's.
+             * @example Refunds reach your account within 3 working days.
+             */
+            answer: string | null;
+            /**
+             * @description The assistant's reasoning, kept apart from the answer; null when there was none.
+             * @example null
+             */
+            thought: string | null;
+            /** @description The evidence the answer cites; empty on the customer's messages. */
+            sources: components["schemas"]["ChatMessageSource"][];
+            /**
+             * @description The reply handed the conversation to a human.
+             * @example false
+             */
+            shouldTransfer: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:01Z
+             */
+            createdAt: string;
+        };
+        SharePage: {
+            /**
+             * Format: date-time
+             * @description When the link expires.
+             * @example 2026-11-23T08:00:00Z
+             */
+            expiresAt: string;
+            /** @description A page of the conversation's messages, oldest first. */
+            items: components["schemas"]["SharedMessage"][];
+            /**
+             * @description Continues the messages.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
     };
     responses: {
         /** @description The request is malformed or fails validation. */
@@ -6241,6 +7941,80 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The link binds no more devices (`device_limit`), the device token belongs to another device
+         *     (`device_mismatch`) or to no device of this link (`forbidden`), or the link's tenant is
+         *     disabled (`tenant_disabled`).
+         */
+        ShareForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:assistant:problem:device_mismatch",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "code": "device_mismatch",
+                 *       "detail": "This device token was issued to another device.",
+                 *       "requestId": "01JD8Z0QYB3M6V4T5X2W9N8K7C"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The share link has expired or was revoked (`share_gone`). */
+        ShareGone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:assistant:problem:share_gone",
+                 *       "title": "Gone",
+                 *       "status": 410,
+                 *       "code": "share_gone",
+                 *       "detail": "This share link was revoked.",
+                 *       "requestId": "01JD8Z0QYB3M6V4T5X2W9N8K7C"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Over a share page's rate limit: per link (`ASSISTANT_SHARE_RATE_LIMIT_PER_SHARE`, default
+         *     120 per minute) or per client address (`ASSISTANT_SHARE_RATE_LIMIT_PER_ADDRESS`, default 300
+         *     per minute; the address of the connection, an IPv6 one by its /64, so behind a proxy the
+         *     proxy's: `X-Forwarded-For` is not trusted). Wait `Retry-After` seconds; the `RateLimit-*` headers show where the tighter of the two stands.
+         */
+        ShareTooManyRequests: {
+            headers: {
+                /** @description Seconds until a request would be allowed. */
+                "Retry-After"?: number;
+                /** @description The tighter limit's size, in requests (its bucket holds one minute's worth). */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left now under the tighter limit. */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the tighter limit is full again. */
+                "RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:assistant:problem:rate_limited",
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "code": "rate_limited",
+                 *       "detail": "This share link is over its limit of 120 requests per minute; retry in 1 s.",
+                 *       "requestId": "01JD8Z0QYB3M6V4T5X2W9N8K7C"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -6293,6 +8067,12 @@ export interface components {
         PromptMonitoringFrom: string;
         /** @description End of the period (exclusive); default now. */
         PromptMonitoringTo: string;
+        /** @description A slot definition id. */
+        SlotDefinitionIdPath: components["schemas"]["SlotDefinitionId"];
+        /** @description Only definitions in this status. */
+        SlotStatusQuery: components["schemas"]["SlotStatus"];
+        /** @description A decomposition template id. */
+        DecompositionTemplateIdPath: components["schemas"]["DecompositionTemplateId"];
         /** @description A forbidden word id. */
         GuardWordIdPath: components["schemas"]["ForbiddenWordId"];
         /** @description A behaviour rule id. */
@@ -6303,6 +8083,47 @@ export interface components {
         GuardStatsTo: string;
         /** @description A chat session id. */
         SessionIdPath: components["schemas"]["SessionId"];
+        /** @description Start of the range (inclusive), widened down to a whole UTC hour; default `to` minus 7 days. */
+        DashboardFrom: string;
+        /**
+         * @description End of the range (exclusive), widened up to a whole UTC hour; default now. At most 366 days
+         *     after `from` (31 days with `granularity=hour`).
+         */
+        DashboardTo: string;
+        /** @description The buckets of the time series. */
+        DashboardGranularity: components["schemas"]["DashboardGranularity"];
+        /** @description A reply's trace id. */
+        TraceIdPath: components["schemas"]["TraceId"];
+        /** @description Only messages at or after this time; no bound when left out. */
+        ConversationFrom: string;
+        /** @description Only messages before this time; no bound when left out. */
+        ConversationTo: string;
+        /** @description Only sessions of this channel. */
+        ConversationChannel: components["schemas"]["ChatChannel"];
+        /** @description `true`: sessions with a hand-off in the range; `false`: sessions without one. */
+        ConversationTransferred: boolean;
+        /** @description Sessions with a reply handed off with exactly this reason (`low_score`, `high_risk:self_harm`, ...). */
+        ConversationTransferReason: string;
+        /** @description Sessions with a reply decided by this intent rule (deleted rules included). */
+        ConversationRuleId: components["schemas"]["IntentRuleId"];
+        /** @description Sessions with a reply of this script flow (deleted flows included). */
+        ConversationFlowId: components["schemas"]["ScriptFlowId"];
+        /** @description Sessions with a reply whose confidence is at least this (and at most `maxConfidence` when given). */
+        ConversationMinConfidence: number;
+        /** @description Sessions with a reply whose confidence is at most this (and at least `minConfidence` when given). */
+        ConversationMaxConfidence: number;
+        /** @description Sessions with a customer message or a reply containing this text (case folded). */
+        ConversationText: string;
+        /** @description `jsonl` (JSON Lines, `application/x-ndjson`) or `csv` (`text/csv`). */
+        ExportFormat: "jsonl" | "csv";
+        /** @description A share link id. */
+        ShareIdPath: components["schemas"]["ShareId"];
+        /** @description A share link's token, the last segment of its URL. */
+        ShareTokenPath: components["schemas"]["ShareToken"];
+        /** @description The id the device was bound with. */
+        DeviceIdHeader: components["schemas"]["DeviceId"];
+        /** @description The device token its binding answered. */
+        DeviceTokenHeader: components["schemas"]["DeviceToken"];
     };
     requestBodies: never;
     headers: never;
@@ -9033,6 +10854,557 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listSlotDefinitions: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only definitions in this status. */
+                status?: components["parameters"]["SlotStatusQuery"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of slot definitions, ordered by key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotDefinitionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSlotDefinition: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlotDefinitionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new slot definition. */
+            201: {
+                headers: {
+                    /** @description URL of the new slot definition. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlotDefinition: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A slot definition id. */
+                slotId: components["parameters"]["SlotDefinitionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The slot definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSlotDefinition: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A slot definition id. */
+                slotId: components["parameters"]["SlotDefinitionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlotDefinitionUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed slot definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSlotDefinition: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A slot definition id. */
+                slotId: components["parameters"]["SlotDefinitionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listChatSlots: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of active slot definitions, ordered by key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotDefinitionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDecompositionTemplates: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of templates, newest first, each with its latest content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionTemplateList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createDecompositionTemplate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecompositionTemplateCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new template. */
+            201: {
+                headers: {
+                    /** @description URL of the new template. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDecompositionTemplate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template with its latest content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateDecompositionTemplate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecompositionTemplateUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteDecompositionTemplate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with its versions. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDecompositionTemplateVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of versions, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionTemplateVersionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    publishDecompositionTemplate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptPublishRequest"];
+            };
+        };
+        responses: {
+            /** @description The template with its new published version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rollbackDecompositionTemplate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromptPublishRequest"];
+            };
+        };
+        responses: {
+            /** @description The template with its new published version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionTemplate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    previewDecompositionTemplate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A decomposition template id. */
+                tplId: components["parameters"]["DecompositionTemplateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecompositionPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description What the version extracts from the message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecompositionPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listForbiddenWords: {
         parameters: {
             query?: {
@@ -9934,6 +12306,413 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminSessionDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createShare: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new link, with its one-time token and URL. */
+            201: {
+                headers: {
+                    /** @description URL of the share (admin scope). */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listShares: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only the links of this session. */
+                sessionId?: components["schemas"]["SessionId"];
+                /** @description `true`: only links open now (neither revoked nor expired); `false`: only closed ones. */
+                active?: boolean;
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of share links, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getShare: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A share link id. */
+                shareId: components["parameters"]["ShareIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The share link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeShare: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A share link id. */
+                shareId: components["parameters"]["ShareIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bindShareDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A share link's token, the last segment of its URL. */
+                shareToken: components["parameters"]["ShareTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareDeviceBindRequest"];
+            };
+        };
+        responses: {
+            /** @description The device is bound; its one-time device token. */
+            201: {
+                headers: {
+                    /** @description `no-store`: the answer holds a credential. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareDeviceBinding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ShareForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["ShareGone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ShareTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSharePage: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header: {
+                /** @description The id the device was bound with. */
+                "X-Device-Id": components["parameters"]["DeviceIdHeader"];
+                /** @description The device token its binding answered. */
+                "X-Device-Token": components["parameters"]["DeviceTokenHeader"];
+            };
+            path: {
+                /** @description A share link's token, the last segment of its URL. */
+                shareToken: components["parameters"]["ShareTokenPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shared conversation, a page of its messages. */
+            200: {
+                headers: {
+                    /** @description `no-store`: the page is the customer's conversation. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ShareForbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["ShareGone"];
+            429: components["responses"]["ShareTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDashboardStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the range (inclusive), widened down to a whole UTC hour; default `to` minus 7 days. */
+                from?: components["parameters"]["DashboardFrom"];
+                /**
+                 * @description End of the range (exclusive), widened up to a whole UTC hour; default now. At most 366 days
+                 *     after `from` (31 days with `granularity=hour`).
+                 */
+                to?: components["parameters"]["DashboardTo"];
+                /** @description The buckets of the time series. */
+                granularity?: components["parameters"]["DashboardGranularity"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures of the range. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchConversations: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only messages at or after this time; no bound when left out. */
+                from?: components["parameters"]["ConversationFrom"];
+                /** @description Only messages before this time; no bound when left out. */
+                to?: components["parameters"]["ConversationTo"];
+                /** @description Only sessions of this channel. */
+                channel?: components["parameters"]["ConversationChannel"];
+                /** @description `true`: sessions with a hand-off in the range; `false`: sessions without one. */
+                transferred?: components["parameters"]["ConversationTransferred"];
+                /** @description Sessions with a reply handed off with exactly this reason (`low_score`, `high_risk:self_harm`, ...). */
+                transferReason?: components["parameters"]["ConversationTransferReason"];
+                /** @description Sessions with a reply decided by this intent rule (deleted rules included). */
+                ruleId?: components["parameters"]["ConversationRuleId"];
+                /** @description Sessions with a reply of this script flow (deleted flows included). */
+                flowId?: components["parameters"]["ConversationFlowId"];
+                /** @description Sessions with a reply whose confidence is at least this (and at most `maxConfidence` when given). */
+                minConfidence?: components["parameters"]["ConversationMinConfidence"];
+                /** @description Sessions with a reply whose confidence is at most this (and at least `minConfidence` when given). */
+                maxConfidence?: components["parameters"]["ConversationMaxConfidence"];
+                /** @description Sessions with a customer message or a reply containing this text (case folded). */
+                text?: components["parameters"]["ConversationText"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching sessions, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportConversations: {
+        parameters: {
+            query?: {
+                /** @description `jsonl` (JSON Lines, `application/x-ndjson`) or `csv` (`text/csv`). */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Only messages at or after this time; no bound when left out. */
+                from?: components["parameters"]["ConversationFrom"];
+                /** @description Only messages before this time; no bound when left out. */
+                to?: components["parameters"]["ConversationTo"];
+                /** @description Only sessions of this channel. */
+                channel?: components["parameters"]["ConversationChannel"];
+                /** @description `true`: sessions with a hand-off in the range; `false`: sessions without one. */
+                transferred?: components["parameters"]["ConversationTransferred"];
+                /** @description Sessions with a reply handed off with exactly this reason (`low_score`, `high_risk:self_harm`, ...). */
+                transferReason?: components["parameters"]["ConversationTransferReason"];
+                /** @description Sessions with a reply decided by this intent rule (deleted rules included). */
+                ruleId?: components["parameters"]["ConversationRuleId"];
+                /** @description Sessions with a reply of this script flow (deleted flows included). */
+                flowId?: components["parameters"]["ConversationFlowId"];
+                /** @description Sessions with a reply whose confidence is at least this (and at most `maxConfidence` when given). */
+                minConfidence?: components["parameters"]["ConversationMinConfidence"];
+                /** @description Sessions with a reply whose confidence is at most this (and at least `minConfidence` when given). */
+                maxConfidence?: components["parameters"]["ConversationMaxConfidence"];
+                /** @description Sessions with a customer message or a reply containing this text (case folded). */
+                text?: components["parameters"]["ConversationText"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, streamed. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="conversations-<tenant>-<UTC time>.jsonl"` (or `.csv`). */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getConversationTrace: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A reply's trace id. */
+                traceId: components["parameters"]["TraceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply and its trace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationTrace"];
                 };
             };
             400: components["responses"]["BadRequest"];

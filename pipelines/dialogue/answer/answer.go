@@ -255,13 +255,38 @@ func citations(res retrieve.Result) []Citation {
 }
 
 // evidenceUnits are the kept units, most relevant first, with their
-// passages: what the extractive answerer quotes from.
+// passages: what the extractive answerer quotes from. A generated question
+// is evidence through its passage: the passage is what is quoted, and the
+// question, which may share no word with it, travels with the headings as
+// what the passage is about.
 func evidenceUnits(res retrieve.Result) []domain.EvidenceUnit {
 	out := make([]domain.EvidenceUnit, len(res.Evidence))
 	for i, c := range res.Evidence {
 		out[i] = domain.EvidenceUnit{Text: c.Text, Context: c.Context, HeadingPath: c.HeadingPath}
+		if q := c.Quote(); q != c.Text {
+			out[i].Text, out[i].HeadingPath = quotable(q, c.HeadingPath), append(slices.Clip(c.HeadingPath), c.Text)
+		}
 	}
 	return out
+}
+
+// markdownHeading is a Markdown heading line of a passage.
+var markdownHeading = regexp.MustCompile(`^#{1,6}\s`)
+
+// quotable is a passage without its heading lines (Markdown headings, and
+// lines that are one of the unit's headings): a title alone is never an
+// answer, and a unit's own text never holds one.
+func quotable(passage string, headings []string) string {
+	lines := strings.Split(passage, "\n")
+	kept := lines[:0:0]
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || markdownHeading.MatchString(t) || slices.Contains(headings, t) {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return strings.Join(kept, "\n")
 }
 
 // used returns the citations an answer rests on: those of the units an

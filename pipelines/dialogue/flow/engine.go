@@ -48,10 +48,17 @@ func Advance(f Flow, s State, input string, now time.Time) (Reply, error) {
 		return Reply{}, fmt.Errorf("flow %s step %d: %w", f.ID, st.StepNo, err)
 	}
 	if !c.ok {
-		return r.invalid(st, input)
+		return r.invalid(st, input, "")
 	}
 	if st.Expect != nil && st.Expect.Slot != "" {
-		r.state.Slots[st.Expect.Slot] = c.slot
+		kept, ask, ok := c.slot, "", true
+		if f.Slots != nil {
+			kept, ask, ok = f.Slots(st.Expect.Slot, c.slot)
+		}
+		if !ok {
+			return r.invalid(st, input, ask)
+		}
+		r.state.Slots[st.Expect.Slot] = kept
 	}
 	then := r.afterAnswer(st, c)
 	r.taken = append(r.taken, Taken{StepNo: st.StepNo, Input: input, Matched: c.matched, Action: ActionAccepted, Then: then})
@@ -214,12 +221,16 @@ func (r *run) afterAnswer(st Step, c checked) Target {
 }
 
 // invalid handles an answer that failed the check: ask again while
-// retries remain, else take OnInvalid.
-func (r *run) invalid(st Step, input string) (Reply, error) {
+// retries remain (with the retry prompt, else ask, else the step's
+// prompt), else take OnInvalid.
+func (r *run) invalid(st Step, input, ask string) (Reply, error) {
 	e := st.Expect
 	if r.state.Retries < e.MaxRetries {
 		r.state.Retries++
 		prompt := e.RetryPrompt
+		if prompt == "" {
+			prompt = ask
+		}
 		if prompt == "" {
 			prompt = st.Prompt
 		}

@@ -13,7 +13,17 @@ type Flow struct {
 	// Steps may be listed in any order; StepNo, not the position, is what
 	// targets and "the next step in order" refer to.
 	Steps []Step
+	// Slots, when set, checks the values answers put in slots (the
+	// tenant's slot definitions); nil keeps every value as it is.
+	Slots SlotRule
 }
+
+// SlotRule checks a value an accepted answer is about to put in slot: it
+// returns the value as the slot keeps it (normalised), or ok=false with
+// the text that asks for the value again ("" for none), and the answer
+// then fails the step's check. A slot the rule does not know keeps its
+// value as it is.
+type SlotRule func(slot, value string) (kept, ask string, ok bool)
 
 // Step is one numbered step of a flow.
 type Step struct {
@@ -61,10 +71,11 @@ type Expect struct {
 	// Slot names the slot the accepted answer fills: the option as written
 	// in Options when one matched, else the regex's first capturing group
 	// when it has one, else the text the regex matched, else the trimmed
-	// answer.
+	// answer. A value the flow's Slots rule refuses fails the check.
 	Slot string
 	// RetryPrompt is sent after an answer that fails the check; empty
-	// repeats the step's Prompt.
+	// repeats the step's Prompt (or, for a value the slot rule refused,
+	// the rule's text when it has one).
 	RetryPrompt string
 	// MaxRetries is how many failed answers are asked again; the next one
 	// takes OnInvalid. 0 takes OnInvalid at the first failure.

@@ -24,7 +24,17 @@ const (
 type Service struct {
 	store  domain.ScriptFlowStore
 	events domain.FlowEventStore
-	now    func() time.Time
+	// slots, when set, are the slot definitions simulations check slot
+	// values against, as the dialogue does.
+	slots domain.SlotDefinitionLister
+	now   func() time.Time
+}
+
+// WithSlots makes simulations check the values steps put in slots against
+// the tenant's slot definitions (see SlotRuleOf); call it while wiring.
+func (s *Service) WithSlots(slots domain.SlotDefinitionLister) *Service {
+	s.slots = slots
+	return s
 }
 
 // NewService returns the flow administration over its stores.
@@ -78,7 +88,15 @@ func (s *Service) Simulate(ctx context.Context, tenant domain.TenantID, id strin
 	if err != nil {
 		return nil, err
 	}
-	return Simulate(FromDomain(f), inputs, s.now().UTC())
+	run := FromDomain(f)
+	if s.slots != nil {
+		rules, err := domain.LoadSlotRules(ctx, s.slots, tenant)
+		if err != nil {
+			return nil, err
+		}
+		run.Slots = SlotRuleOf(rules)
+	}
+	return Simulate(run, inputs, s.now().UTC())
 }
 
 // Report is a page of flow monitoring over [From, To).

@@ -61,8 +61,9 @@ func (p *problems) text(field, s string, required bool) {
 //   - expect has options, a regex or a slot; options are non-blank and
 //     unique as answers are compared (so "Yes" and "ＹＥＳ" clash), at most
 //     MaxOptions; the regex compiles (the message names the step); the
-//     slot is an identifier; retry_prompt, max_retries and on_invalid only
-//     with options or a regex, which are what an answer can fail;
+//     slot is an identifier (every expect can fail: an answer misses the
+//     options or the regex, or the slot's definition refuses the value, so
+//     retry_prompt, max_retries and on_invalid are allowed on all);
 //   - each branch names a declared option, each option at most one branch;
 //   - targets are next (to an existing step), end or transfer; step_no only
 //     on next, reason only on transfer;
@@ -147,8 +148,7 @@ func (p *problems) step(field string, s Step, declared map[int]bool) {
 
 // expect checks a step's answer check.
 func (p *problems) expect(field string, stepNo int, e Expect, declared map[int]bool) {
-	failable := len(e.Options) > 0 || e.Regex != ""
-	if !failable && e.Slot == "" {
+	if len(e.Options) == 0 && e.Regex == "" && e.Slot == "" {
 		p.add(field, "needs options, a regex or a slot (leave it out to accept any input)")
 	}
 	if len(e.Options) > MaxOptions {
@@ -175,19 +175,10 @@ func (p *problems) expect(field string, stepNo int, e Expect, declared map[int]b
 		p.add(field+"/slot", "must be a letter or _ followed by letters, digits or _, at most %d bytes", MaxSlotBytes)
 	}
 	p.text(field+"/retry_prompt", e.RetryPrompt, false)
-	switch {
-	case e.MaxRetries < 0 || e.MaxRetries > MaxRetries:
+	if e.MaxRetries < 0 || e.MaxRetries > MaxRetries {
 		p.add(field+"/max_retries", "must be between 0 and %d", MaxRetries)
-	case !failable && e.MaxRetries > 0:
-		p.add(field+"/max_retries", "needs options or a regex: without them no answer fails")
-	}
-	if !failable && e.RetryPrompt != "" {
-		p.add(field+"/retry_prompt", "needs options or a regex: without them no answer fails")
 	}
 	if e.OnInvalid != nil {
-		if !failable {
-			p.add(field+"/on_invalid", "needs options or a regex: without them no answer fails")
-		}
 		p.target(field+"/on_invalid", *e.OnInvalid, declared)
 	}
 }

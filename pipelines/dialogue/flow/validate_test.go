@@ -92,11 +92,6 @@ func TestValidateRules(t *testing.T) {
 		{"slot starting with a digit", func(f *Flow) { f.Steps[2].Expect.Slot = "1st" }, "/steps/2/expect/slot", "letter or _"},
 		{"negative retries", func(f *Flow) { f.Steps[1].Expect.MaxRetries = -1 }, "/steps/1/expect/max_retries", "between 0 and 10"},
 		{"too many retries", func(f *Flow) { f.Steps[1].Expect.MaxRetries = 11 }, "/steps/1/expect/max_retries", "between 0 and 10"},
-		{"retries with nothing to fail", func(f *Flow) { f.Steps[3].Expect = &Expect{Slot: "x", MaxRetries: 2} }, "/steps/3/expect/max_retries", "no answer fails"},
-		{"retry prompt with nothing to fail", func(f *Flow) { f.Steps[3].Expect = &Expect{Slot: "x", RetryPrompt: "again"} }, "/steps/3/expect/retry_prompt", "no answer fails"},
-		{"on_invalid with nothing to fail", func(f *Flow) {
-			f.Steps[3].Expect = &Expect{Slot: "x", OnInvalid: &Target{Kind: KindEnd}}
-		}, "/steps/3/expect/on_invalid", "no answer fails"},
 		{"on_invalid to a missing step", func(f *Flow) { f.Steps[1].Expect.OnInvalid = &Target{Kind: KindNext, StepNo: 9} }, "/steps/1/expect/on_invalid/step_no", "step 9 does not exist"},
 		{"branch on an undeclared option", func(f *Flow) { f.Steps[1].Branches[0].Option = "Refund" }, "/steps/1/branches/0/option", "not one of the step's options"},
 		{"two branches on one option", func(f *Flow) { f.Steps[1].Branches[1].Option = "EXCHANGE" }, "/steps/1/branches/1/option", "already has branch 0"},

@@ -3,8 +3,8 @@
 // input (high risk only) and to the answer, whole or streamed.
 //
 // A tenant's configuration (Config) compiles into a Guard (Compile), an
-// immutable value; a Set keeps each tenant's current Guard and swaps it
-// atomically when the configuration changes.
+// immutable value, so a check in flight keeps the Guard it started with
+// when the configuration changes (guardrails.Guards keeps each tenant's).
 //
 // # Matching
 //

@@ -2,16 +2,17 @@ package guardrails
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
 // fakeConfigs serves configurations per tenant and counts loads; a load
@@ -21,7 +22,6 @@ type fakeConfigs struct {
 	cfgs  map[domain.TenantID]domain.GuardConfig
 	loads atomic.Int32
 	gate  chan struct{}
-	err   error
 }
 
 // load reads the configuration, then waits for the gate (a slow read
@@ -29,24 +29,18 @@ type fakeConfigs struct {
 func (f *fakeConfigs) load(ctx context.Context, tenant domain.TenantID) (domain.GuardConfig, error) {
 	f.loads.Add(1)
 	f.mu.Lock()
-	cfg, err, gate := f.cfgs[tenant], f.err, f.gate
+	cfg, gate := f.cfgs[tenant], f.gate
 	f.mu.Unlock()
 	if gate != nil {
 		<-gate
 	}
-	return cfg, err
+	return cfg, nil
 }
 
 func (f *fakeConfigs) setGate(g chan struct{}) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gate = g
-}
-
-func (f *fakeConfigs) setErr(err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.err = err
 }
 
 func (f *fakeConfigs) set(tenant domain.TenantID, words ...string) {
@@ -61,67 +55,54 @@ func (f *fakeConfigs) set(tenant domain.TenantID, words ...string) {
 
 func newFake() *fakeConfigs { return &fakeConfigs{cfgs: map[domain.TenantID]domain.GuardConfig{}} }
 
+// The cache's mechanics (singleflight, cancellation, bounds, errors) are
+// tenantcache's and tested there; these tests check what this package
+// adds: compiling, and answering to guardrail changes.
+
 func TestGuardsCachesDropsAndExpires(t *testing.T) {
-	f := newFake()
-	f.set("acme", "cheap")
-	c := NewGuards(f.load, time.Minute)
-	clock := time.Now()
-	c.now = func() time.Time { return clock }
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake()
+		f.set("acme", "cheap")
+		inv := tenantcache.NewRegistry()
+		c := NewGuards(f.load, time.Minute, inv)
 
-	g, err := c.For(t.Context(), "acme")
-	require.NoError(t, err)
-	assert.Equal(t, "a ***** deal", g.CheckOutput("a cheap deal").Text)
-	again, err := c.For(t.Context(), "acme")
-	require.NoError(t, err)
-	assert.Same(t, g, again, "a fresh Guard is reused")
-	assert.EqualValues(t, 1, f.loads.Load())
-
-	t.Run("a write's drop loads the new configuration at once", func(t *testing.T) {
-		f.set("acme", "cheap", "deal")
-		c.Drop("acme")
 		g, err := c.For(t.Context(), "acme")
 		require.NoError(t, err)
-		assert.Equal(t, "a ***** ****", g.CheckOutput("a cheap deal").Text)
+		assert.Equal(t, "a ***** deal", g.CheckOutput("a cheap deal").Text)
+		again, err := c.For(t.Context(), "acme")
+		require.NoError(t, err)
+		assert.Same(t, g, again, "a fresh Guard is reused")
+		assert.EqualValues(t, 1, f.loads.Load())
+
+		// A write's drop loads the new configuration at once.
+		f.set("acme", "cheap", "deal")
+		inv.Drop(domain.ConfigIntentRules, "acme")
+		g, err = c.For(t.Context(), "acme")
+		require.NoError(t, err)
+		assert.Equal(t, "a ***** deal", g.CheckOutput("a cheap deal").Text, "another kind's change leaves it")
+		inv.Drop(domain.ConfigGuardrails, "acme")
+		g, err = c.For(t.Context(), "acme")
+		require.NoError(t, err)
+		assert.Equal(t, "a ***** ****", g.CheckOutput("a cheap deal").Text, "its kind's change drops it")
 		assert.EqualValues(t, 2, f.loads.Load())
-	})
-	t.Run("the TTL bounds a missed drop", func(t *testing.T) {
+
+		// The TTL bounds a missed drop.
 		f.set("acme")
-		clock = clock.Add(59 * time.Second)
-		g, err := c.For(t.Context(), "acme")
+		time.Sleep(59 * time.Second)
+		g, err = c.For(t.Context(), "acme")
 		require.NoError(t, err)
 		assert.Equal(t, "a ***** ****", g.CheckOutput("a cheap deal").Text, "still fresh")
-		clock = clock.Add(2 * time.Second)
+		time.Sleep(2 * time.Second)
 		g, err = c.For(t.Context(), "acme")
 		require.NoError(t, err)
 		assert.Equal(t, "a cheap deal", g.CheckOutput("a cheap deal").Text, "expired and reloaded")
-	})
-	t.Run("tenants are apart", func(t *testing.T) {
+
+		// Tenants are apart.
 		f.set("globex", "deal")
-		g, err := c.For(t.Context(), "globex")
+		g, err = c.For(t.Context(), "globex")
 		require.NoError(t, err)
 		assert.Equal(t, "a cheap ****", g.CheckOutput("a cheap deal").Text)
 	})
-}
-
-func TestGuardsConcurrentMissesShareOneLoad(t *testing.T) {
-	f := newFake()
-	f.set("acme", "cheap")
-	gate := make(chan struct{})
-	f.setGate(gate)
-	c := NewGuards(f.load, time.Minute)
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Go(func() {
-			g, err := c.For(context.Background(), "acme")
-			assert.NoError(t, err)
-			assert.NotNil(t, g)
-		})
-	}
-	require.Eventually(t, func() bool { return f.loads.Load() == 1 }, time.Second, time.Millisecond)
-	time.Sleep(20 * time.Millisecond) // the others queue on the same load
-	close(gate)
-	wg.Wait()
-	assert.EqualValues(t, 1, f.loads.Load())
 }
 
 func TestGuardsLoadBeforeADropIsNotKept(t *testing.T) {
@@ -129,20 +110,21 @@ func TestGuardsLoadBeforeADropIsNotKept(t *testing.T) {
 	f.set("acme", "cheap")
 	gate := make(chan struct{})
 	f.setGate(gate)
-	c := NewGuards(f.load, time.Minute)
+	inv := tenantcache.NewRegistry()
+	c := NewGuards(f.load, time.Minute, inv)
 	stale := make(chan string)
 	go func() {
 		g, err := c.For(context.Background(), "acme")
 		assert.NoError(t, err)
 		stale <- g.CheckOutput("cheap").Text
 	}()
-	require.Eventually(t, func() bool { return f.loads.Load() == 1 }, time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return f.loads.Load() == 1 }, 5*time.Second, time.Millisecond)
 
 	// A write commits and drops while that load, which read the old
 	// configuration, is still under way.
 	f.set("acme")
 	f.setGate(nil)
-	c.Drop("acme")
+	inv.Drop(domain.ConfigGuardrails, "acme")
 	g, err := c.For(t.Context(), "acme")
 	require.NoError(t, err)
 	assert.Equal(t, "cheap", g.CheckOutput("cheap").Text, "a new load sees the write")
@@ -155,28 +137,11 @@ func TestGuardsLoadBeforeADropIsNotKept(t *testing.T) {
 	assert.EqualValues(t, 2, f.loads.Load())
 }
 
-func TestGuardsErrorsAreNotCached(t *testing.T) {
-	f := newFake()
-	f.setErr(errors.New("database down"))
-	c := NewGuards(f.load, time.Minute)
+func TestGuardsStoredConfigurationThatNoLongerCompiles(t *testing.T) {
+	c := NewGuards(func(context.Context, domain.TenantID) (domain.GuardConfig, error) {
+		return domain.GuardConfig{Rules: []domain.BehaviorRule{{ID: "br_1", Name: "bad", Kind: domain.GuardRuleRegex, Pattern: "(", Action: domain.GuardMask, Enabled: true}}}, nil
+	}, time.Minute, nil)
 	_, err := c.For(t.Context(), "acme")
-	require.Error(t, err)
-	f.setErr(nil)
-	f.set("acme", "cheap")
-	g, err := c.For(t.Context(), "acme")
-	require.NoError(t, err)
-	assert.Equal(t, "*****", g.CheckOutput("cheap").Text)
-	assert.EqualValues(t, 2, f.loads.Load())
-}
-
-func TestGuardsCallerGivingUpStopsWaiting(t *testing.T) {
-	f := newFake()
-	gate := make(chan struct{})
-	f.setGate(gate)
-	defer close(gate)
-	c := NewGuards(f.load, time.Minute)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
-	defer cancel()
-	_, err := c.For(ctx, "acme")
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, domain.CodeInternal, domain.ErrorCodeOf(err))
+	assert.ErrorContains(t, err, "the stored guardrails of acme do not compile")
 }

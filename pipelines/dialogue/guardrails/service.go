@@ -28,12 +28,14 @@ type Store interface {
 type Service struct {
 	store  Store
 	guards *Guards
+	inv    domain.Invalidator
 	now    func() time.Time
 }
 
-// NewService returns the service over store, dropping from guards.
-func NewService(store Store, guards *Guards) *Service {
-	return &Service{store: store, guards: guards, now: time.Now}
+// NewService returns the service over store, testing with guards and
+// dropping the written tenant's guardrails through inv.
+func NewService(store Store, guards *Guards, inv domain.Invalidator) *Service {
+	return &Service{store: store, guards: guards, inv: inv, now: time.Now}
 }
 
 // CreateWord adds a forbidden word (MatchMode and Action default to exact
@@ -155,7 +157,7 @@ func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *t
 // written drops the tenant's cached Guard after a successful write.
 func (s *Service) written(tenant domain.TenantID, err error) error {
 	if err == nil {
-		s.guards.Drop(tenant)
+		s.inv.Drop(domain.ConfigGuardrails, tenant)
 	}
 	return err
 }

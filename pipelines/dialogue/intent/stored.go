@@ -28,9 +28,9 @@ func RulesFromDomain(rs []domain.IntentRule) []Rule {
 // StoreLoader returns the load function of a Cache over a store's listing
 // of all of a tenant's rules, enabled or not (disabled ones are compiled
 // too, and never match).
-func StoreLoader(all func(ctx context.Context, tenant domain.TenantID) ([]domain.IntentRule, error)) func(ctx context.Context, tenant string) ([]Rule, error) {
-	return func(ctx context.Context, tenant string) ([]Rule, error) {
-		rs, err := all(ctx, domain.TenantID(tenant))
+func StoreLoader(all func(ctx context.Context, tenant domain.TenantID) ([]domain.IntentRule, error)) func(ctx context.Context, tenant domain.TenantID) ([]Rule, error) {
+	return func(ctx context.Context, tenant domain.TenantID) ([]Rule, error) {
+		rs, err := all(ctx, tenant)
 		if err != nil {
 			return nil, err
 		}

@@ -50,7 +50,7 @@ func TestStoreLoaderFeedsTheCache(t *testing.T) {
 			{ID: "rule_b", Name: "off", Keywords: []string{"hello"}, KeywordMode: "any", Priority: 9, ResponseType: "fixed", FixedText: "No", Enabled: false},
 		}, nil
 	})
-	c := NewCache(load, DefaultTTL)
+	c := NewCache(load, 0, nil)
 	m, err := c.Matcher(t.Context(), "acme")
 	require.NoError(t, err)
 	best, ok := m.Best("Hello there")

@@ -19,12 +19,15 @@ type Service struct {
 	store    domain.PromptTemplateStore
 	settings domain.SettingsStore
 	tenants  domain.TenantStore
-	now      func() time.Time
+	// inv drops this replica's published prompts of a tenant after a
+	// publish, rollback or delete (the store notifies the others).
+	inv domain.Invalidator
+	now func() time.Time
 }
 
 // NewService returns the service over its stores.
-func NewService(store domain.PromptTemplateStore, settings domain.SettingsStore, tenants domain.TenantStore) *Service {
-	return &Service{store: store, settings: settings, tenants: tenants, now: time.Now}
+func NewService(store domain.PromptTemplateStore, settings domain.SettingsStore, tenants domain.TenantStore, inv domain.Invalidator) *Service {
+	return &Service{store: store, settings: settings, tenants: tenants, inv: inv, now: time.Now}
 }
 
 // Create validates t's content and stores it as version 1.
@@ -63,7 +66,9 @@ func (s *Service) List(ctx context.Context, tenant domain.TenantID, scene *domai
 // Delete deletes a template; a scene it was active for returns to the
 // built-in instruction. Returns CodeNotFound.
 func (s *Service) Delete(ctx context.Context, tenant domain.TenantID, id string) error {
-	return s.store.DeletePromptTemplate(ctx, tenant, id)
+	err := s.store.DeletePromptTemplate(ctx, tenant, id)
+	s.published(tenant, err)
+	return err
 }
 
 // Versions lists a template's versions newest first. Returns CodeNotFound.
@@ -74,12 +79,24 @@ func (s *Service) Versions(ctx context.Context, tenant domain.TenantID, id strin
 // Publish makes version the published one and the template the active one
 // of its scene.
 func (s *Service) Publish(ctx context.Context, tenant domain.TenantID, id string, version int) (domain.PromptTemplate, error) {
-	return s.store.PublishPromptVersion(ctx, tenant, id, version, false)
+	t, err := s.store.PublishPromptVersion(ctx, tenant, id, version, false)
+	s.published(tenant, err)
+	return t, err
 }
 
 // Rollback publishes an earlier version; later versions are kept.
 func (s *Service) Rollback(ctx context.Context, tenant domain.TenantID, id string, version int) (domain.PromptTemplate, error) {
-	return s.store.PublishPromptVersion(ctx, tenant, id, version, true)
+	t, err := s.store.PublishPromptVersion(ctx, tenant, id, version, true)
+	s.published(tenant, err)
+	return t, err
+}
+
+// published drops the tenant's published prompts once a write that
+// changed them has committed.
+func (s *Service) published(tenant domain.TenantID, err error) {
+	if err == nil {
+		s.inv.Drop(domain.ConfigPromptTemplates, tenant)
+	}
 }
 
 // PreviewResult is a rendered version.
@@ -99,15 +116,9 @@ func (s *Service) Preview(ctx context.Context, tenant domain.TenantID, id string
 	if err != nil {
 		return PreviewResult{}, err
 	}
-	n := t.LatestVersion
-	switch {
-	case version != nil:
-		if *version < 1 || *version > t.LatestVersion {
-			return PreviewResult{}, domain.Invalid("/version", "the template has no such version")
-		}
-		n = *version
-	case t.PublishedVersion != nil:
-		n = *t.PublishedVersion
+	n, err := t.Versions().Pick(version)
+	if err != nil {
+		return PreviewResult{}, err
 	}
 	v, err := s.store.GetPromptVersion(ctx, tenant, id, n)
 	if err != nil {

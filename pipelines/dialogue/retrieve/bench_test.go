@@ -3,6 +3,7 @@ package retrieve_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -17,9 +18,7 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/providers/embed/offline"
-	"github.com/cs-assistant/assistant/store/lexical"
-	"github.com/cs-assistant/assistant/store/vector/embedded"
-	"github.com/cs-assistant/assistant/store/vector/withlexical"
+	"github.com/cs-assistant/assistant/store/hybrid"
 )
 
 // The benchmark corpus: one tenant, 100,000 chunks of 200 words drawn
@@ -41,8 +40,8 @@ const (
 )
 
 // benchFixture is a Retriever over the corpus, wired as the service wires
-// it: the embedded vector store (memindex, with a persistence that keeps
-// nothing) behind withlexical, so every write reaches the BM25 index too.
+// it: the embedded index (store/hybrid, with a persistence that keeps
+// nothing), so every write reaches the vectors and the BM25 words.
 type benchFixture struct {
 	retriever  *retrieve.Retriever
 	strategies *fakeStrategyStore
@@ -69,8 +68,11 @@ func buildBenchFixture() (*benchFixture, error) {
 	start := time.Now()
 	ctx := context.Background()
 	emb := offline.New()
-	lex := lexical.New()
-	vectors := &withlexical.Store{VectorStore: embedded.New(nopPersistence{}, offline.Dims), Lexical: lex}
+	index := hybrid.New(nopPersistence{}, hybrid.Options{Dims: offline.Dims, Log: slog.New(slog.DiscardHandler)})
+	// Resident (and empty) before the writes, so that they reach memory.
+	if _, err := index.TermStats(ctx, benchTenant, nil); err != nil {
+		return nil, err
+	}
 	docs := &fakeDocumentStore{chunks: make(map[string]domain.Chunk, benchChunks)}
 
 	// Texts first (one generator, fixed seed), then embedding in parallel
@@ -142,12 +144,13 @@ func buildBenchFixture() (*benchFixture, error) {
 			docs.chunks[id] = domain.Chunk{ID: id, TenantID: benchTenant, KBID: "kb_bench", DocumentID: doc, Index: int32(i % 20),
 				Text: texts[i], Tokens: int32(benchWords * 4 / 3), Metadata: meta, DocumentName: doc + ".txt"}
 		}
-		if err := vectors.Upsert(ctx, benchTenant, recs); err != nil {
+		if err := index.Upsert(ctx, benchTenant, recs); err != nil {
 			return nil, err
 		}
 	}
-	if n := lex.Len(benchTenant); n != benchChunks {
-		return nil, fmt.Errorf("the lexical index holds %d chunks, want %d", n, benchChunks)
+	last, err := index.SearchWords(ctx, benchTenant, domain.LexicalQuery{Text: texts[benchChunks-1], TopK: 1})
+	if err != nil || len(last) == 0 || last[0].ChunkID != fmt.Sprintf("chk_%06d", benchChunks-1) {
+		return nil, fmt.Errorf("the last chunk is not found by its words: %v, %v", last, err)
 	}
 
 	queries := make([]string, numQueries)
@@ -161,7 +164,7 @@ func buildBenchFixture() (*benchFixture, error) {
 		ID: "mf_tags", TenantID: benchTenant, Key: "tags", Type: domain.MetaStringArray,
 		Scope: domain.ScopeDocument, Role: domain.RoleFilter, Status: domain.FieldActive,
 	}}}
-	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}), fixedEmbedders{emb}, vectors, lex, docs, metadata, strategies, analysis.NewSynonyms())
+	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}), fixedEmbedders{emb}, index, index, docs, metadata, strategies, analysis.NewSynonyms())
 	return &benchFixture{retriever: r, strategies: strategies, queries: queries, setup: time.Since(start)}, nil
 }
 
@@ -261,8 +264,8 @@ func percentileMs(sorted []time.Duration, p float64) float64 {
 	return float64(sorted[i]) / 1e6
 }
 
-// nopPersistence keeps nothing: the embedded store's memory index is all
-// the benchmark searches, and there is nothing to load.
+// nopPersistence keeps nothing: the embedded index's memory is all the
+// benchmark searches, and there is nothing to load.
 type nopPersistence struct{}
 
 func (nopPersistence) SaveVectors(context.Context, domain.TenantID, []domain.VectorRecord) error {
@@ -274,8 +277,20 @@ func (nopPersistence) DeleteDocumentVectors(context.Context, domain.TenantID, st
 func (nopPersistence) DeleteKnowledgeBaseVectors(context.Context, domain.TenantID, string) error {
 	return nil
 }
-func (nopPersistence) LoadVectors(context.Context, func(domain.TenantID, []domain.VectorRecord) error) error {
+func (nopPersistence) CountTenantVectors(context.Context, domain.TenantID) (int, error) {
+	return 0, nil
+}
+func (nopPersistence) StreamTenantVectors(context.Context, domain.TenantID, func([]domain.VectorRecord) error) error {
 	return nil
+}
+func (nopPersistence) StreamTenantChunks(context.Context, domain.TenantID, func([]domain.Chunk) error) error {
+	return nil
+}
+func (nopPersistence) DocumentChunkTexts(context.Context, domain.TenantID, string) ([]domain.Chunk, error) {
+	return nil, nil
+}
+func (nopPersistence) ListMetadataFields(context.Context, domain.TenantID, domain.MetadataFieldFilter, domain.PageRequest) (domain.Page[domain.MetadataField], error) {
+	return domain.Page[domain.MetadataField]{}, nil
 }
 func (nopPersistence) LoadDocumentVectors(context.Context, domain.TenantID, string) ([]domain.VectorRecord, error) {
 	return nil, nil

@@ -50,3 +50,10 @@ func TestEvidenceCountsEachPassageOnceAndJudgesTheBestHit(t *testing.T) {
 	assert.Equal(t, confidence.Evidence{Hits: 2, TopScore: 0.9, MeanTopScore: 0.7, Answerability: 0.8, EvidenceTokens: 100}, e)
 	assert.InDelta(t, 0.4, margin(cands), 1e-9)
 }
+
+func TestHybridHitsAreJudgedAsMergedOnes(t *testing.T) {
+	v, l := 0.5, 7.5
+	got := fromHybrid([]domain.HybridHit{{ChunkID: "a", VectorScore: &v, LexicalScore: &l}, {ChunkID: "b", VectorScore: &v}})
+	want := merge([]domain.VectorHit{{ChunkID: "a", Score: 0.5}, {ChunkID: "b", Score: 0.5}}, []domain.LexicalHit{{ChunkID: "a", Score: 7.5}})
+	assert.Equal(t, want, got, "a hybrid store's candidates carry the raw scores the two lists would")
+}

@@ -127,25 +127,42 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 	}
 	t = lap("embed", t)
 	pool := min(int(st.TopK)*poolFactor, maxPool)
-	vhits, err := r.vectors.Search(ctx, tenant, domain.VectorQuery{Vector: vecs[0], Model: embedder.Model(), KBIDs: q.KBIDs, Filter: filter, TopK: pool})
-	if err != nil {
-		return Result{}, err
-	}
-	t = lap("vector", t)
-	question, err := r.question(ctx, tenant, q.Text)
-	if err != nil {
-		return Result{}, err
-	}
-	res.QuestionTerms, res.Synonyms = question.Terms(), question.Synonyms()
-	var lhits []domain.LexicalHit
-	if st.Mode == domain.ModeHybrid {
-		lq := domain.LexicalQuery{Text: q.Text, Expand: res.Synonyms, KBIDs: q.KBIDs, Filter: filter, TopK: pool}
-		if lhits, err = r.lexical.SearchWords(ctx, tenant, lq); err != nil {
+	var cands []Candidate
+	var question confidence.Question
+	if hybrid, ok := r.vectors.(domain.HybridSearcher); ok && st.Mode == domain.ModeHybrid {
+		// The store searches both ways and fuses, in one request, which
+		// needs the question's synonyms first.
+		if question, err = r.question(ctx, tenant, q.Text); err != nil {
 			return Result{}, err
 		}
-		t = lap("lexical", t)
+		res.QuestionTerms, res.Synonyms = question.Terms(), question.Synonyms()
+		hits, err := hybrid.SearchHybrid(ctx, tenant, domain.HybridQuery{Vector: vecs[0], Model: embedder.Model(),
+			Text: q.Text, Expand: res.Synonyms, KBIDs: q.KBIDs, Filter: filter, TopK: pool})
+		if err != nil {
+			return Result{}, err
+		}
+		t = lap("vector", t) // both lists, one request
+		cands = fromHybrid(hits)
+	} else {
+		vhits, err := r.vectors.Search(ctx, tenant, domain.VectorQuery{Vector: vecs[0], Model: embedder.Model(), KBIDs: q.KBIDs, Filter: filter, TopK: pool})
+		if err != nil {
+			return Result{}, err
+		}
+		t = lap("vector", t)
+		if question, err = r.question(ctx, tenant, q.Text); err != nil {
+			return Result{}, err
+		}
+		res.QuestionTerms, res.Synonyms = question.Terms(), question.Synonyms()
+		var lhits []domain.LexicalHit
+		if st.Mode == domain.ModeHybrid {
+			lq := domain.LexicalQuery{Text: q.Text, Expand: res.Synonyms, KBIDs: q.KBIDs, Filter: filter, TopK: pool}
+			if lhits, err = r.lexical.SearchWords(ctx, tenant, lq); err != nil {
+				return Result{}, err
+			}
+			t = lap("lexical", t)
+		}
+		cands = merge(vhits, lhits)
 	}
-	cands := merge(vhits, lhits)
 	if err := r.attach(ctx, tenant, cands); err != nil {
 		return Result{}, err
 	}
@@ -222,6 +239,16 @@ func merge(vhits []domain.VectorHit, lhits []domain.LexicalHit) []Candidate {
 	for _, h := range lhits {
 		s := h.Score
 		get(h.ChunkID).LexicalScore = &s
+	}
+	return out
+}
+
+// fromHybrid lists the candidates of a hybrid store's search with their
+// raw scores; they are judged as merge's are.
+func fromHybrid(hits []domain.HybridHit) []Candidate {
+	out := make([]Candidate, len(hits))
+	for i, h := range hits {
+		out[i] = Candidate{Chunk: domain.Chunk{ID: h.ChunkID}, VectorScore: h.VectorScore, LexicalScore: h.LexicalScore}
 	}
 	return out
 }

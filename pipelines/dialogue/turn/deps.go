@@ -7,6 +7,7 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/decompose"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
@@ -14,7 +15,7 @@ import (
 
 // Rules gives a tenant's compiled intent rules (an *intent.Cache).
 type Rules interface {
-	Matcher(ctx context.Context, tenant string) (*intent.Matcher, error)
+	Matcher(ctx context.Context, tenant domain.TenantID) (*intent.Matcher, error)
 }
 
 // Flows gives a tenant's script flow by id, and whether it is enabled.
@@ -28,6 +29,13 @@ type Flows interface {
 // instruction is used).
 type Prompts interface {
 	PublishedPrompt(ctx context.Context, tenant domain.TenantID, scene string) (domain.PromptVersion, error)
+}
+
+// Decomposer decomposes a customer message with the tenant's active
+// decomposition template (*decompose.Decomposer); ok is false when the
+// tenant has none.
+type Decomposer interface {
+	Message(ctx context.Context, tenant domain.TenantID, message string) (res decompose.Result, ok bool, err error)
 }
 
 // Guards gives a tenant's compiled guardrails.
@@ -64,6 +72,11 @@ type Deps struct {
 	Prompts  Prompts
 	Guards   Guards
 	Answerer Answerer
+	// Slots gives the tenant's slot definitions, which session slots
+	// follow (nil: slots are free-form).
+	Slots domain.SlotDefinitionLister
+	// Decomposer, when set, decomposes messages before retrieval.
+	Decomposer Decomposer
 	// Models gives the kb_processing model for conversation summaries.
 	Models   domain.ChatModels
 	Recorder Recorder

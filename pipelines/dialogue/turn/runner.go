@@ -78,6 +78,11 @@ type run struct {
 	guard  *guard.Guard
 
 	flowState *flow.State
+	// rules are the tenant's slot definitions, read once (slotRules).
+	rules *domain.SlotRules
+	// refusedSlots are slots a flow or the decomposition filled that the
+	// definitions do not allow in the session.
+	refusedSlots []string
 	// ranStages are the stages recorded so far, by name.
 	ranStages map[string]bool
 

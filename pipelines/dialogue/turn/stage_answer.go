@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -17,11 +16,12 @@ import (
 // the generation (streamed through a guard stream when the reply is) and
 // the output guard.
 func (t *run) answer(kbIDs []string) error {
-	filter, err := t.slotFilter()
+	retrieval := t.stage(StageRetrieval)
+	dec := t.decompose()
+	filter, err := t.retrievalFilter(dec)
 	if err != nil {
 		return err
 	}
-	retrieval := t.stage(StageRetrieval)
 	out, query, expanded, err := t.find(kbIDs, filter)
 	if err != nil {
 		return err
@@ -35,6 +35,12 @@ func (t *run) answer(kbIDs []string) error {
 	}
 	if filter != nil {
 		detail["filter"] = filter
+	}
+	if dec != nil {
+		detail["decomposition"] = dec.Detail()
+	}
+	if len(t.refusedSlots) > 0 {
+		detail["refusedSlots"] = t.refusedSlots
 	}
 	outcome := "sufficient"
 	if out.Transfer != nil {
@@ -206,38 +212,11 @@ func (t *run) sendFinal(reset bool) error {
 	return t.emit(Event{Name: EventSources, Sources: t.reply.Sources})
 }
 
-// slotFilter turns the session's slots that name a filter field of the
-// tenant's metadata (string or enum) into an equality filter.
-func (t *run) slotFilter() (map[string]any, error) {
-	if len(t.session.Slots) == 0 || t.r.d.Metadata == nil {
-		return nil, nil
-	}
-	fields, err := domain.AllMetadataFields(t.ctx, t.r.d.Metadata, t.in.Tenant, domain.MetadataFieldFilter{Role: ptr(domain.RoleFilter)})
-	if err != nil {
-		return nil, err
-	}
-	var f map[string]any
-	for _, fd := range fields {
-		v, ok := t.session.Slots[fd.Key]
-		if !ok || !fd.Status.Usable() || (fd.Type != domain.MetaString && fd.Type != domain.MetaEnum) {
-			continue
-		}
-		if fd.Type == domain.MetaEnum && !slices.Contains(fd.EnumValues, v) {
-			continue
-		}
-		if f == nil {
-			f = map[string]any{}
-		}
-		f[fd.Key] = v
-	}
-	return f, nil
-}
-
 func sources(cs []answer.Citation) []domain.MessageSource {
 	out := make([]domain.MessageSource, 0, len(cs))
 	for _, c := range cs {
 		s := domain.MessageSource{DocumentID: c.Chunk.DocumentID, DocumentName: c.Chunk.DocumentName, ChunkID: c.Chunk.ID, Score: c.Score,
-			HeadingPath: c.Chunk.HeadingPath, Quote: c.Chunk.Text}
+			HeadingPath: c.Chunk.HeadingPath, Quote: c.Chunk.Quote()}
 		if c.Chunk.Page != nil {
 			s.Page = ptr(int(*c.Chunk.Page))
 		}

@@ -2,6 +2,8 @@ package turn
 
 import (
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
@@ -49,6 +51,9 @@ func (t *run) stageFlow() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if f.Slots, err = t.flowSlotRule(); err != nil {
+		return false, err
+	}
 	rep, err := flow.Advance(f, *st, t.in.Message, t.r.d.now())
 	if errors.Is(err, flow.ErrStaleState) {
 		t.dropFlow(*st)
@@ -58,8 +63,14 @@ func (t *run) stageFlow() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	t.applyFlow(rep, false)
-	done("advanced", map[string]any{"flowId": st.FlowID, "taken": takenSummary(rep), "ended": rep.Ended})
+	if err := t.applyFlow(rep, false); err != nil {
+		return false, err
+	}
+	detail := map[string]any{"flowId": st.FlowID, "taken": takenSummary(rep), "ended": rep.Ended}
+	if len(t.refusedSlots) > 0 {
+		detail["refusedSlots"] = t.refusedSlots
+	}
+	done("advanced", detail)
 	return true, nil
 }
 
@@ -69,14 +80,19 @@ func (t *run) dropFlow(st flow.State) {
 	t.flowState = nil
 }
 
-// applyFlow makes an engine call's reply the message's.
-func (t *run) applyFlow(rep flow.Reply, started bool) {
+// applyFlow makes an engine call's reply the message's. The slots the
+// flow filled go into the session's, where the tenant's slot definitions
+// allow them (the engine already checked the values).
+func (t *run) applyFlow(rep flow.Reply, started bool) error {
 	t.flowEvents = append(t.flowEvents, flowEvents(t.in.Tenant, t.session.ID, rep, started, false, t.r.d.now().UTC())...)
 	st := rep.State
 	t.flowState = &st
-	for k, v := range st.Slots {
-		if t.session.Slots[k] != v {
-			t.session.Slots[k] = v
+	rules, err := t.slotRules()
+	if err != nil {
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(st.Slots)) {
+		if v := st.Slots[k]; t.fillSlot(rules, k, v) {
 			t.trace(toolSlotFill, map[string]any{"slot": k, "value": v, "flowId": st.FlowID}, "filled "+k, 0, nil)
 		}
 	}
@@ -89,6 +105,7 @@ func (t *run) applyFlow(rep flow.Reply, started bool) {
 	if rep.Transfer {
 		t.transfer(rep.TransferReason, t.reply.Answer)
 	}
+	return nil
 }
 
 // stageIntent matches the tenant's rules. A fixed, flow or transfer rule
@@ -96,7 +113,7 @@ func (t *run) applyFlow(rep flow.Reply, started bool) {
 // knowledge bases.
 func (t *run) stageIntent() (bool, []string, error) {
 	done := t.stage(StageIntent)
-	m, err := t.r.d.Rules.Matcher(t.ctx, string(t.in.Tenant))
+	m, err := t.r.d.Rules.Matcher(t.ctx, t.in.Tenant)
 	if err != nil {
 		return false, nil, err
 	}
@@ -141,7 +158,9 @@ func (t *run) stageIntent() (bool, []string, error) {
 		if err != nil {
 			return false, nil, err
 		}
-		t.applyFlow(rep, true)
+		if err := t.applyFlow(rep, true); err != nil {
+			return false, nil, err
+		}
 		detail["taken"] = takenSummary(rep)
 		done("flow_started", detail)
 		return true, nil, nil

@@ -102,7 +102,9 @@ func (r *Runner) fireTimeout(ctx context.Context, s domain.ChatSession, now time
 		return false, err
 	}
 	t.flowEvents = append(t.flowEvents, flowEvents(s.TenantID, s.ID, rep, false, true, now.UTC())...)
-	t.applyFlowState(rep)
+	if err := t.applyFlowState(rep); err != nil {
+		return false, err
+	}
 	done("timed_out", map[string]any{"flowId": st.FlowID, "taken": takenSummary(rep), "ended": rep.Ended})
 	if g, err := r.d.Guards.For(ctx, s.TenantID); err == nil && !t.reply.ShouldTransfer {
 		v := g.CheckOutput(t.reply.Answer)
@@ -126,8 +128,9 @@ func (r *Runner) fireTimeout(ctx context.Context, s domain.ChatSession, now time
 
 // applyFlowState is applyFlow without the flow events (the caller records
 // them as following a timeout).
-func (t *run) applyFlowState(rep flow.Reply) {
+func (t *run) applyFlowState(rep flow.Reply) error {
 	n := len(t.flowEvents)
-	t.applyFlow(rep, false)
+	err := t.applyFlow(rep, false)
 	t.flowEvents = t.flowEvents[:n]
+	return err
 }

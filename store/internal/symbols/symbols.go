@@ -15,6 +15,8 @@ type Table struct {
 	strs []string // by id; "" for a free id
 	refs []uint32 // by id
 	free []uint32
+	// strBytes is the length of the live strings, for Bytes.
+	strBytes int
 }
 
 // Acquire returns the symbol of s, adding a reference to it.
@@ -40,6 +42,7 @@ func (t *Table) Acquire(s string) uint32 {
 		t.refs = append(t.refs, 1)
 	}
 	t.ids[s] = id
+	t.strBytes += len(s)
 	return id
 }
 
@@ -47,6 +50,7 @@ func (t *Table) Acquire(s string) uint32 {
 func (t *Table) Release(id uint32) {
 	t.refs[id]--
 	if t.refs[id] == 0 {
+		t.strBytes -= len(t.strs[id])
 		delete(t.ids, t.strs[id])
 		t.strs[id] = ""
 		t.free = append(t.free, id)
@@ -84,6 +88,22 @@ func (t *Table) Len() int { return len(t.strs) }
 
 // Live returns the number of live symbols.
 func (t *Table) Live() int { return len(t.ids) }
+
+// Bytes estimates the memory the table holds: its strings, its slices by
+// capacity, and its map at MapEntryBytes an entry.
+func (t *Table) Bytes() int64 {
+	return int64(t.strBytes) + int64(cap(t.strs))*StringHeaderBytes + int64(cap(t.refs)+cap(t.free))*4 +
+		int64(len(t.ids))*MapEntryBytes
+}
+
+// Sizes the in-memory indexes estimate their memory with (Bytes): what a
+// string header takes, and what one entry of a map keyed by a string
+// takes on average (a slot of key and value with the swiss table's control
+// byte, at its 7/8 load, plus the slack between doublings).
+const (
+	StringHeaderBytes = 16
+	MapEntryBytes     = 48
+)
 
 // Set is a set of symbols as a bitmap: one load and a mask per test,
 // whatever the set's size.

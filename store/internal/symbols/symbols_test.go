@@ -46,6 +46,22 @@ func TestTableClones(t *testing.T) {
 	assert.Equal(t, "x", tab.Name(id))
 }
 
+// Bytes grows with the strings a table holds and gives their bytes back
+// when they are freed.
+func TestTableBytes(t *testing.T) {
+	var tab Table
+	assert.Zero(t, tab.Bytes())
+	long := string(make([]byte, 1000))
+	id := tab.Acquire(long)
+	held := tab.Bytes()
+	assert.GreaterOrEqual(t, held, int64(1000+MapEntryBytes))
+	tab.Acquire(long)
+	assert.Equal(t, held, tab.Bytes(), "a second reference holds nothing more")
+	tab.Release(id)
+	tab.Release(id)
+	assert.Less(t, tab.Bytes(), int64(1000), "the freed string's bytes are given back")
+}
+
 func TestLookupAll(t *testing.T) {
 	var tab Table
 	assert.Nil(t, tab.LookupAll([]string{"a"}), "empty table")

@@ -22,7 +22,7 @@
 // takes ~3,165 bytes exact and ~3,937 with its int8 code (772 more),
 // since the float32 vectors stay for rescoring.
 //
-// It keeps nothing on disk. A persistent store wraps it: it loads every
-// vector at start (Grow, then Upsert in batches) and writes through on
-// change, and the index answers searches.
+// It keeps nothing on disk. Its owner (store/hybrid) loads a tenant's
+// vectors from PostgreSQL on first use (Grow, then Upsert in batches),
+// writes through, and bounds the memory tenants hold by Bytes.
 package memindex

@@ -34,6 +34,8 @@ type column struct {
 	// present counts the rows that have the field; the column is dropped
 	// when it reaches zero.
 	present int
+	// listElems counts the symbols in lists, for bytes.
+	listElems int
 }
 
 // newColumn returns a column for n rows, none of which has the field.
@@ -69,6 +71,7 @@ func (c *column) setList(r int, ids []uint32) {
 		c.lists = make([][]uint32, len(c.kinds), cap(c.kinds))
 	}
 	c.kinds[r], c.lists[r] = kindStrings, ids
+	c.listElems += len(ids)
 }
 
 // clearCell removes row r's value, releasing its symbols.
@@ -82,6 +85,7 @@ func clearCell(c *column, r int, syms *symbols.Table) {
 		for _, id := range c.lists[r] {
 			syms.Release(id)
 		}
+		c.listElems -= len(c.lists[r])
 		c.lists[r] = nil
 	}
 	c.kinds[r], c.vals[r] = kindMissing, 0

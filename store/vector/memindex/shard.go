@@ -28,6 +28,8 @@ type shard struct {
 	rows   map[string]int32
 	cols   map[string]*column
 	syms   symbols.Table
+	// idBytes is the length of the chunk ids, for bytes.
+	idBytes int
 }
 
 // newShard returns an empty shard for vectors of dims, coded as kind.
@@ -80,6 +82,7 @@ func (s *shard) appendRow(chunk string) int {
 	r := len(s.chunks)
 	chunk = strings.Clone(chunk) // see symbols.Table.Acquire
 	s.chunks = append(s.chunks, chunk)
+	s.idBytes += len(chunk)
 	s.rows[chunk] = int32(r)
 	s.docs = append(s.docs, 0)
 	s.kbs = append(s.kbs, 0)
@@ -134,6 +137,7 @@ func (s *shard) releaseRow(r int) {
 // run dropEmptyColumns and compact after a batch of removals.
 func (s *shard) removeRow(r int) {
 	s.releaseRow(r)
+	s.idBytes -= len(s.chunks[r])
 	delete(s.rows, s.chunks[r])
 	last := len(s.chunks) - 1
 	if r != last {

@@ -66,11 +66,14 @@ func (k FieldKind) schemaType() (qc.FieldType, qc.PayloadSchemaType, bool) {
 const hnswPayloadM = 16
 
 // EnsureCollection creates the collection if it is missing (Dims-long
-// cosine vectors, HNSW per tenant) and the payload indexes of our own
-// fields: tenant_id (keyword, is_tenant), kb_id, document_id and model
-// (keyword). It is idempotent and safe to run from several instances at
-// once. An existing collection of another vector size or distance is an
-// error: its vectors cannot be compared with ours.
+// cosine vectors, HNSW per tenant, the sparse vector "text" with the IDF
+// modifier, sharded and replicated as Config says) and the payload
+// indexes of our own fields: tenant_id (keyword, is_tenant), kb_id,
+// document_id, model and terms (keyword); a tiered collection gets its
+// shared shard key. It is idempotent and safe to run from several
+// instances at once. An existing collection of another vector size or
+// distance, or without the sparse vector, is an error: its points cannot
+// be searched as ours.
 func (s *Store) EnsureCollection(ctx context.Context) error {
 	exists, err := s.exists(ctx)
 	if err != nil {
@@ -78,16 +81,7 @@ func (s *Store) EnsureCollection(ctx context.Context) error {
 	}
 	if !exists {
 		err = s.call(ctx, "create collection", func(ctx context.Context) error {
-			return s.client.CreateCollection(ctx, &qc.CreateCollection{
-				CollectionName: s.collection,
-				VectorsConfig: qc.NewVectorsConfig(&qc.VectorParams{
-					Size:     uint64(s.dims),
-					Distance: qc.Distance_Cosine,
-				}),
-				// m=0 skips the global graph, which no search uses (each is
-				// of one tenant); payload_m builds one per tenant_id value.
-				HnswConfig: &qc.HnswConfigDiff{M: qc.PtrOf(uint64(0)), PayloadM: qc.PtrOf(uint64(hnswPayloadM))},
-			})
+			return s.client.CreateCollection(ctx, s.createRequest())
 		})
 		if err != nil && domain.ErrorCodeOf(err) != domain.CodeUnavailable {
 			// Another instance may have created it meanwhile.
@@ -106,10 +100,18 @@ func (s *Store) EnsureCollection(ctx context.Context) error {
 	if err := s.checkVectors(info); err != nil {
 		return err
 	}
+	if err := s.checkSharding(info); err != nil {
+		return err
+	}
+	if s.tiered.Load() {
+		if err := s.ensureSharedKey(ctx); err != nil {
+			return err
+		}
+	}
 	for _, f := range []struct {
 		key    string
 		tenant bool
-	}{{keyTenant, true}, {keyKB, false}, {keyDocument, false}, {keyModel, false}} {
+	}{{keyTenant, true}, {keyKB, false}, {keyDocument, false}, {keyModel, false}, {keyTerms, false}} {
 		if hasIndex(info, f.key, qc.PayloadSchemaType_Keyword, f.tenant) {
 			continue
 		}
@@ -144,18 +146,69 @@ func (s *Store) info(ctx context.Context) (*qc.CollectionInfo, error) {
 	return info, err
 }
 
+// createRequest is the collection EnsureCollection creates.
+func (s *Store) createRequest() *qc.CreateCollection {
+	req := &qc.CreateCollection{
+		CollectionName: s.collection,
+		VectorsConfig: qc.NewVectorsConfig(&qc.VectorParams{
+			Size:     uint64(s.dims),
+			Distance: qc.Distance_Cosine,
+		}),
+		// Qdrant weighs each term of a query by its idf over the points of
+		// the shard it searches (see sparse.go for the values).
+		SparseVectorsConfig: qc.NewSparseVectorsConfig(map[string]*qc.SparseVectorParams{
+			sparseName: {Modifier: qc.Modifier_Idf.Enum()},
+		}),
+		// m=0 skips the global graph, which no search uses (each is
+		// of one tenant); payload_m builds one per tenant_id value.
+		HnswConfig: &qc.HnswConfigDiff{M: qc.PtrOf(uint64(0)), PayloadM: qc.PtrOf(uint64(hnswPayloadM))},
+	}
+	if s.cfg.ReplicationFactor > 0 {
+		req.ReplicationFactor = qc.PtrOf(s.cfg.ReplicationFactor)
+	}
+	if s.cfg.Sharding == ShardingTiered {
+		// The shards belong to shard keys; the shared one is made next.
+		req.ShardingMethod = qc.ShardingMethod_Custom.Enum()
+	} else if s.cfg.ShardNumber > 0 {
+		req.ShardNumber = qc.PtrOf(s.cfg.ShardNumber)
+	}
+	return req
+}
+
 // checkVectors refuses a collection whose vectors are not ours.
 func (s *Store) checkVectors(info *qc.CollectionInfo) error {
-	p := info.GetConfig().GetParams().GetVectorsConfig().GetParams()
+	params := info.GetConfig().GetParams()
+	p := params.GetVectorsConfig().GetParams()
 	if p == nil || p.GetSize() != uint64(s.dims) || p.GetDistance() != qc.Distance_Cosine {
-		return &domain.Error{
-			Code:    domain.CodeInternal,
-			Message: "The vector store is misconfigured.",
-			Err: fmt.Errorf("qdrant collection %q has vectors %v, want one unnamed %d-dimension cosine vector",
-				s.collection, info.GetConfig().GetParams().GetVectorsConfig(), s.dims),
-		}
+		return misconfigured(fmt.Errorf("qdrant collection %q has vectors %v, want one unnamed %d-dimension cosine vector",
+			s.collection, params.GetVectorsConfig(), s.dims))
+	}
+	sp := params.GetSparseVectorsConfig().GetMap()[sparseName]
+	if sp == nil || sp.GetModifier() != qc.Modifier_Idf {
+		// Qdrant cannot add a vector to an existing collection.
+		return misconfigured(fmt.Errorf("qdrant collection %q has no sparse vector %q with the idf modifier, which "+
+			"hybrid search needs: name a new collection (QDRANT_COLLECTION) and index every document into it again "+
+			"(assistant reindex --all)", s.collection, sparseName))
 	}
 	return nil
+}
+
+// checkSharding reads the collection's sharding, which every request
+// follows whatever Config says, and refuses a tiered Config on an
+// auto-sharded collection, whose sharding cannot change.
+func (s *Store) checkSharding(info *qc.CollectionInfo) error {
+	tiered := info.GetConfig().GetParams().GetShardingMethod() == qc.ShardingMethod_Custom
+	s.tiered.Store(tiered)
+	if s.cfg.Sharding == ShardingTiered && !tiered {
+		return misconfigured(fmt.Errorf("qdrant collection %q is auto-sharded, want tiered: a collection's sharding "+
+			"cannot change, so name a new collection and index every document into it again", s.collection))
+	}
+	return nil
+}
+
+// misconfigured is the error of a collection this store cannot use.
+func misconfigured(cause error) error {
+	return &domain.Error{Code: domain.CodeInternal, Message: "The vector store is misconfigured.", Err: cause}
 }
 
 // hasIndex reports whether the collection has an index of type t on key

@@ -10,28 +10,32 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/qdrantfake"
 )
 
 func TestNewCreatesCollectionAndIndexes(t *testing.T) {
 	e := newEnv(t)
 	f := e.fake
-	f.mu.Lock()
-	defer f.mu.Unlock()
-
-	require.Len(t, f.creates, 1)
-	c := f.creates[0]
+	creates, indexes := f.Creates(), f.Indexes()
+	require.Len(t, creates, 1)
+	c := creates[0]
 	assert.Equal(t, testCollection, c.GetCollectionName())
 	assert.Equal(t, uint64(testDims), c.GetVectorsConfig().GetParams().GetSize())
 	assert.Equal(t, qc.Distance_Cosine, c.GetVectorsConfig().GetParams().GetDistance())
 	assert.Equal(t, uint64(0), c.GetHnswConfig().GetM())
 	assert.Equal(t, uint64(16), c.GetHnswConfig().GetPayloadM())
 
+	sp := c.GetSparseVectorsConfig().GetMap()["text"]
+	require.NotNil(t, sp, "the sparse vector of the words")
+	assert.Equal(t, qc.Modifier_Idf, sp.GetModifier())
+	assert.Nil(t, c.ShardingMethod, "auto-sharded by default")
+
 	got := map[string]*qc.CreateFieldIndexCollection{}
-	for _, ix := range f.indexes {
+	for _, ix := range indexes {
 		got[ix.GetFieldName()] = ix
 	}
-	require.Len(t, got, 4, "indexes: %v", f.indexes)
-	for _, key := range []string{"tenant_id", "kb_id", "document_id", "model"} {
+	require.Len(t, got, 5, "indexes: %v", indexes)
+	for _, key := range []string{"tenant_id", "kb_id", "document_id", "model", "terms"} {
 		ix := got[key]
 		require.NotNil(t, ix, key)
 		assert.Equal(t, qc.FieldType_FieldTypeKeyword, ix.GetFieldType(), key)
@@ -45,41 +49,41 @@ func TestNewReusesCollection(t *testing.T) {
 	s2, err := New(context.Background(), Config{URL: e.addr, Collection: testCollection, Dims: testDims})
 	require.NoError(t, err)
 	defer s2.Close()
-	assert.Equal(t, 1, e.fake.count("/Create"), "created once")
-	assert.Equal(t, 4, e.fake.count("/CreateFieldIndex"), "indexes that exist are not made again")
+	assert.Equal(t, 1, e.fake.Calls("/Create"), "created once")
+	assert.Equal(t, 5, e.fake.Calls("/CreateFieldIndex"), "indexes that exist are not made again")
 }
 
 func TestNewCompletesMissingIndexes(t *testing.T) {
-	f, addr, _ := startFake(t, testDims, "")
-	f.addCollection("old", testDims, qc.Distance_Cosine)
-	s, err := New(context.Background(), Config{URL: addr, Collection: "old", Dims: testDims})
+	f := qdrantfake.Start(t, testDims, "")
+	f.AddCollection("old", testDims, qc.Distance_Cosine, true)
+	s, err := New(context.Background(), Config{URL: f.Addr(), Collection: "old", Dims: testDims})
 	require.NoError(t, err)
 	defer s.Close()
-	assert.Equal(t, 0, f.count("/Create"))
-	assert.Equal(t, 4, f.count("/CreateFieldIndex"))
+	assert.Equal(t, 0, f.Calls("/Create"))
+	assert.Equal(t, 5, f.Calls("/CreateFieldIndex"))
 }
 
 func TestNewRacingAnotherInstance(t *testing.T) {
-	f, addr, _ := startFake(t, testDims, "")
-	f.addCollection(testCollection, testDims, qc.Distance_Cosine)
-	f.mu.Lock()
-	f.hideOnce = true
-	f.mu.Unlock()
-	s, err := New(context.Background(), Config{URL: addr, Collection: testCollection, Dims: testDims})
+	f := qdrantfake.Start(t, testDims, "")
+	f.AddCollection(testCollection, testDims, qc.Distance_Cosine, true)
+	f.HideNextExists()
+	s, err := New(context.Background(), Config{URL: f.Addr(), Collection: testCollection, Dims: testDims})
 	require.NoError(t, err, "the collection another instance made is fine")
 	defer s.Close()
-	assert.Equal(t, 1, f.count("/Create"), "it tried, and was told the collection exists")
+	assert.Equal(t, 1, f.Calls("/Create"), "it tried, and was told the collection exists")
 }
 
 func TestNewRefusesOtherVectors(t *testing.T) {
 	for name, c := range map[string]struct {
-		size uint64
-		d    qc.Distance
-	}{"size": {testDims + 1, qc.Distance_Cosine}, "distance": {testDims, qc.Distance_Dot}} {
+		size   uint64
+		d      qc.Distance
+		sparse bool
+	}{"size": {testDims + 1, qc.Distance_Cosine, true}, "distance": {testDims, qc.Distance_Dot, true},
+		"no sparse vector": {testDims, qc.Distance_Cosine, false}} {
 		t.Run(name, func(t *testing.T) {
-			f, addr, _ := startFake(t, testDims, "")
-			f.addCollection("other", c.size, c.d)
-			_, err := New(context.Background(), Config{URL: addr, Collection: "other", Dims: testDims})
+			f := qdrantfake.Start(t, testDims, "")
+			f.AddCollection("other", c.size, c.d, c.sparse)
+			_, err := New(context.Background(), Config{URL: f.Addr(), Collection: "other", Dims: testDims})
 			requireCode(t, domain.CodeInternal, err)
 		})
 	}
@@ -109,16 +113,15 @@ func TestEnsureFieldIndex(t *testing.T) {
 		{"released", FieldDatetime, qc.FieldType_FieldTypeDatetime},
 	} {
 		require.NoError(t, e.store.EnsureFieldIndex(ctx, c.key, c.kind))
-		e.fake.mu.Lock()
-		ix := e.fake.indexes[len(e.fake.indexes)-1]
-		e.fake.mu.Unlock()
+		indexes := e.fake.Indexes()
+		ix := indexes[len(indexes)-1]
 		assert.Equal(t, "m_"+c.key, ix.GetFieldName())
 		assert.Equal(t, c.want, ix.GetFieldType())
 		assert.True(t, ix.GetWait())
 	}
-	n := e.fake.count("/CreateFieldIndex")
+	n := e.fake.Calls("/CreateFieldIndex")
 	require.NoError(t, e.store.EnsureFieldIndex(ctx, "price", FieldFloat))
-	assert.Equal(t, n, e.fake.count("/CreateFieldIndex"), "an existing index is not made again")
+	assert.Equal(t, n, e.fake.Calls("/CreateFieldIndex"), "an existing index is not made again")
 
 	requireCode(t, domain.CodeValidation, e.store.EnsureFieldIndex(ctx, "", FieldKeyword))
 	requireCode(t, domain.CodeValidation, e.store.EnsureFieldIndex(ctx, "x", "geo"))
@@ -138,7 +141,8 @@ func TestFieldKindFor(t *testing.T) {
 }
 
 func TestAPIKey(t *testing.T) {
-	_, addr, _ := startFake(t, testDims, "secret")
+	f := qdrantfake.Start(t, testDims, "secret")
+	addr := f.Addr()
 	ctx := context.Background()
 	s, err := New(ctx, Config{URL: addr, APIKey: "secret", Dims: testDims, Timeout: 5 * time.Second})
 	require.NoError(t, err)

@@ -31,7 +31,32 @@ type Config struct {
 	// Timeout bounds each call to Qdrant (one batch of an upsert);
 	// defaults to DefaultTimeout.
 	Timeout time.Duration
+	// Sharding, ShardNumber and ReplicationFactor shape a collection that
+	// New creates (see Sharding); an existing collection keeps its own.
+	Sharding Sharding
+	// ShardNumber is the number of shards of a new auto-sharded
+	// collection, or of the shared shard key of a tiered one (0: Qdrant's
+	// default, 1).
+	ShardNumber uint32
+	// ReplicationFactor is how many copies of every shard Qdrant keeps (0:
+	// Qdrant's default, 1); 2 or more survives the loss of a node.
+	ReplicationFactor uint32
 }
+
+// Sharding is how a new collection spreads its points over shards.
+type Sharding string
+
+const (
+	// ShardingAuto (the default, also for "") lets Qdrant place points on
+	// ShardNumber shards by id: every search asks every shard.
+	ShardingAuto Sharding = "auto"
+	// ShardingTiered makes the collection user-sharded: every tenant's
+	// points go to the shared shard key (SharedShardKey) until the tenant
+	// is promoted to a shard key of its own (PromoteTenant), and every
+	// request names the tenant's key with the shared one as its fallback,
+	// so a replica needs to know nothing about which tenants are promoted.
+	ShardingTiered Sharding = "tiered"
+)
 
 // endpoint is a parsed Config.URL.
 type endpoint struct {
@@ -50,6 +75,13 @@ func (c Config) withDefaults() (Config, endpoint, error) {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
+	}
+	switch c.Sharding {
+	case "":
+		c.Sharding = ShardingAuto
+	case ShardingAuto, ShardingTiered:
+	default:
+		return c, endpoint{}, fmt.Errorf("qdrant: Sharding must be %q or %q, got %q", ShardingAuto, ShardingTiered, c.Sharding)
 	}
 	ep, err := parseURL(c.URL)
 	return c, ep, err

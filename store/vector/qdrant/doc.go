@@ -20,6 +20,33 @@
 // Times are RFC 3339 strings in UTC to the microsecond, which Qdrant's
 // datetime conditions and index read.
 //
+// # Words, and hybrid search
+//
+// The lexical side of retrieval lives in the collection too, so that a
+// replica keeps no search state of its own: every point has a sparse
+// vector "text" of its text's analysed terms (package analysis, as the
+// embedded BM25 index), indexed by the terms' FNV-1a hashes and weighted
+// by BM25's saturation against a fixed mean length, which the collection's
+// IDF modifier turns into BM25 at query time (sparse.go), and a keyword
+// payload "terms" whose counts give the per-tenant idf of TermStats.
+// SearchWords searches the sparse vectors; SearchHybrid fuses the dense
+// and the sparse lists by RRF in one Query API request and scores the
+// fused candidates by their cosine, which the retriever calibrates as with
+// the embedded store (hybrid.go says why). A collection made before the
+// sparse vector is refused: Qdrant cannot add one, so the documents are
+// indexed into a new collection (QDRANT_COLLECTION, assistant reindex
+// --all). A change of the analysis needs the same.
+//
+// # Sharding
+//
+// A collection is auto-sharded (Qdrant spreads points by id) or tiered
+// (Config.Sharding): user-sharded, with every request naming the tenant's
+// own shard key and the shared key "_shared" as fallback, so that a large
+// tenant can be promoted to its own key (PromoteTenant, then
+// FinishPromotion) without any replica knowing. Qdrant weighs words by
+// their idf within the shard searched, so a promoted tenant's words weigh
+// by its own knowledge alone.
+//
 // # Filters
 //
 // domain.Filter is translated as follows (k is the field's payload key):

@@ -39,9 +39,6 @@ func TestFakeRejectsUnsafeRequests(t *testing.T) {
 	_, err = c.Upsert(ctx, &qc.UpsertPoints{CollectionName: testCollection, Points: []*qc.PointStruct{{Id: qc.NewID(PointID(chunk(9)))}}})
 	assert.Error(t, err, "upsert without wait")
 
-	e.fake.mu.Lock()
-	defer e.fake.mu.Unlock()
-	require.Len(t, e.fake.violations, 6)
-	e.fake.violations = nil // expected ones
-	assert.Equal(t, 1, len(e.fake.collections[testCollection].points), "nothing was deleted or added")
+	require.Len(t, e.fake.ForgetViolations(), 6, "the expected ones")
+	assert.Equal(t, 1, e.fake.Points(testCollection), "nothing was deleted or added")
 }

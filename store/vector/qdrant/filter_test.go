@@ -146,7 +146,7 @@ func TestSearchRequestShape(t *testing.T) {
 	q.TopK = 7
 	e.search("t1", q)
 
-	got := e.fake.lastQuery()
+	got := e.fake.LastQuery()
 	require.NotNil(t, got)
 	requireProtoEqual(t, &qc.Filter{Must: []*qc.Condition{
 		qc.NewMatchKeyword("tenant_id", "t1"),
@@ -160,7 +160,7 @@ func TestSearchRequestShape(t *testing.T) {
 	assert.ElementsMatch(t, []string{"chunk_id", "kb_id", "document_id"}, got.GetWithPayload().GetInclude().GetFields())
 
 	// A filter that can match nothing is answered without Qdrant.
-	n := e.fake.count("/Query")
+	n := e.fake.Calls("/Query")
 	assert.Empty(t, e.search("t1", query(&domain.Filter{Field: "p", Op: domain.OpIn, Value: []string{}})))
-	assert.Equal(t, n, e.fake.count("/Query"))
+	assert.Equal(t, n, e.fake.Calls("/Query"))
 }

@@ -9,32 +9,27 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/qdrantfake"
 )
 
 // TestHealth: nil while Qdrant answers (the call carries the API key, or
 // the fake would refuse it); unavailable, within the timeout, when it
 // hangs or is gone.
 func TestHealth(t *testing.T) {
-	f, addr, stop := startFake(t, testDims, "secret")
-	s, err := New(context.Background(), Config{URL: addr, APIKey: "secret", Dims: testDims, Timeout: 300 * time.Millisecond})
+	f := qdrantfake.Start(t, testDims, "secret")
+	s, err := New(context.Background(), Config{URL: f.Addr(), APIKey: "secret", Dims: testDims, Timeout: 300 * time.Millisecond})
 	require.NoError(t, err)
 	defer s.Close()
 	require.NoError(t, s.Health(context.Background()))
-	f.mu.Lock()
-	assert.Equal(t, 1, f.calls["/qdrant.Qdrant/HealthCheck"])
-	f.mu.Unlock()
+	assert.Equal(t, 1, f.Calls("/qdrant.Qdrant/HealthCheck"))
 
-	f.mu.Lock()
-	f.hang = true
-	f.mu.Unlock()
+	f.SetHang(true)
 	start := time.Now()
 	requireCode(t, domain.CodeUnavailable, s.Health(context.Background()))
 	assert.Less(t, time.Since(start), 2*time.Second)
 
-	f.mu.Lock()
-	f.hang = false
-	f.mu.Unlock()
+	f.SetHang(false)
 	require.NoError(t, s.Health(context.Background()))
-	stop()
+	f.Stop()
 	requireCode(t, domain.CodeUnavailable, s.Health(context.Background()))
 }

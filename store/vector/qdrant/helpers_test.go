@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/qdrantfake"
 	"github.com/cs-assistant/assistant/store/vector/memindex"
 )
 
@@ -25,7 +26,7 @@ const (
 type env struct {
 	t      *testing.T
 	store  *Store
-	fake   *fake
+	fake   *qdrantfake.Server
 	addr   string
 	stop   func() // stops the fake server
 	oracle *memindex.Index
@@ -36,11 +37,11 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	f, addr, stop := startFake(t, testDims, "")
-	s, err := New(context.Background(), Config{URL: "http://" + addr, Collection: testCollection, Dims: testDims, Timeout: 5 * time.Second})
+	f := qdrantfake.Start(t, testDims, "")
+	s, err := New(context.Background(), Config{URL: f.URL(), Collection: testCollection, Dims: testDims, Timeout: 5 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	return &env{t: t, store: s, fake: f, addr: addr, stop: stop, oracle: memindex.NewWithOptions(testDims, memindex.Options{Quantization: memindex.QuantizeNone}), tol: 1e-6}
+	return &env{t: t, store: s, fake: f, addr: f.Addr(), stop: f.Stop, oracle: memindex.NewWithOptions(testDims, memindex.Options{Quantization: memindex.QuantizeNone}), tol: 1e-6}
 }
 
 // upsert writes recs through the adapter and into the oracle.

@@ -19,7 +19,9 @@ const (
 )
 
 // Upsert implements domain.VectorStore: it inserts or replaces records by
-// ChunkID (within records the last of a ChunkID wins), in batches, each
+// ChunkID (within records the last of a ChunkID wins), each with the
+// sparse vector and the terms of its Text (the lexical side of hybrid
+// search, see sparse.go), in batches, each
 // waited for (wait=true), so a search right after sees them. The records
 // are validated whole first: every one needs a ChunkID, a Model and a
 // finite vector of length Dims, its TenantID (if set) must be tenant, and
@@ -49,9 +51,10 @@ func (s *Store) Upsert(ctx context.Context, tenant domain.TenantID, records []do
 		n := min(batch, len(points))
 		err := s.call(ctx, "upsert", func(ctx context.Context) error {
 			res, err := s.client.Upsert(ctx, &qc.UpsertPoints{
-				CollectionName: s.collection,
-				Wait:           qc.PtrOf(true),
-				Points:         points[:n],
+				CollectionName:   s.collection,
+				Wait:             qc.PtrOf(true),
+				Points:           points[:n],
+				ShardKeySelector: s.shardKeys(tenant),
 			})
 			return checkUpdate("upsert", res, err)
 		})
@@ -99,11 +102,23 @@ func (s *Store) point(tenant domain.TenantID, rec *domain.VectorRecord) (*qc.Poi
 			payload[metaKey(field)] = pv
 		}
 	}
+	// The vectors go in the plain data (and indices) fields, which every
+	// server version reads (the dense and sparse variants are newer than
+	// some servers). The dense vector is the collection's unnamed one,
+	// whose name in a map is "".
+	vectors := map[string]*qc.Vector{"": {Data: rec.Vector}}
+	sparse, terms := documentVector(rec.Text)
+	if !sparse.empty() {
+		vectors[sparseName] = &qc.Vector{Data: sparse.values, Indices: &qc.SparseIndices{Data: sparse.indices}}
+		list := make([]*qc.Value, len(terms))
+		for i, t := range terms {
+			list[i] = qc.NewValueString(t)
+		}
+		payload[keyTerms] = qc.NewValueFromList(list...)
+	}
 	return &qc.PointStruct{
-		Id: qc.NewID(PointID(rec.ChunkID)),
-		// The vector goes in the plain data field, which every server
-		// version reads (the dense variant is newer than some servers).
-		Vectors: &qc.Vectors{VectorsOptions: &qc.Vectors_Vector{Vector: &qc.Vector{Data: rec.Vector}}},
+		Id:      qc.NewID(PointID(rec.ChunkID)),
+		Vectors: qc.NewVectorsMap(vectors),
 		Payload: payload,
 	}, nil
 }
@@ -127,8 +142,9 @@ func (s *Store) deleteWhere(ctx context.Context, tenant domain.TenantID, key, va
 	}
 	return s.call(ctx, "delete", func(ctx context.Context) error {
 		res, err := s.client.Delete(ctx, &qc.DeletePoints{
-			CollectionName: s.collection,
-			Wait:           qc.PtrOf(true),
+			CollectionName:   s.collection,
+			Wait:             qc.PtrOf(true),
+			ShardKeySelector: s.shardKeys(tenant),
 			Points: qc.NewPointsSelectorFilter(&qc.Filter{Must: []*qc.Condition{
 				qc.NewMatchKeyword(keyTenant, string(tenant)),
 				qc.NewMatchKeyword(key, value),

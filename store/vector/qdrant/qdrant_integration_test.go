@@ -12,13 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/lexical"
 	"github.com/cs-assistant/assistant/store/vector/memindex"
 )
 
-// TestQdrantIntegration runs the adapter against a real Qdrant at
-// $QDRANT_URL (gRPC, e.g. http://localhost:6334; $QDRANT_API_KEY if it
-// needs one) in a collection of its own, which it drops at the end. The
-// answers must be memindex's, as with the fake.
+// TestQdrantIntegration runs the adapter against a real Qdrant (1.16 or
+// later: fallback shard keys, RRF's k) at $QDRANT_URL (gRPC, e.g.
+// http://localhost:6334; $QDRANT_API_KEY if it needs one) in a collection
+// of its own, which it drops at the end. The answers must be memindex's
+// and store/lexical's, and those of the fake's hybrid tests.
 func TestQdrantIntegration(t *testing.T) {
 	url := os.Getenv("QDRANT_URL")
 	if url == "" {
@@ -78,6 +80,42 @@ func TestQdrantIntegration(t *testing.T) {
 		require.Len(t, sub.search("t1", q), 3)
 		q.TopK, q.MinScore = 100, 0.9
 		sub.search("t1", q)
+	})
+	t.Run("hybrid", func(t *testing.T) {
+		// The fixture of the fake's hybrid tests, in a tenant of its own:
+		// Qdrant's RRF, rescoring, sparse IDF and counts must agree.
+		texts := map[int]string{11: "shipping times to every country", 12: "refund policy for all orders placed in the shop last year",
+			13: "refund refund", 14: "opening hours"}
+		vecs := map[int][]float32{11: axis(1), 12: axis(0.1, 1), 13: axis(1, 1), 14: axis(0, 0, 1)}
+		oracle := lexical.New()
+		var recs []domain.VectorRecord
+		for n, text := range texts {
+			r := textRecord(n, text, vecs[n])
+			r.TenantID = "t3"
+			recs = append(recs, r)
+			require.NoError(t, oracle.Upsert("t3", []lexical.Doc{{ChunkID: chunk(n), Text: text}}))
+		}
+		require.NoError(t, s.Upsert(ctx, "t3", recs))
+
+		hits, err := s.SearchHybrid(ctx, "t3", domain.HybridQuery{Vector: axis(1), Model: "m1", Text: "refund", TopK: 2})
+		require.NoError(t, err)
+		require.Equal(t, []string{chunk(11), chunk(13)}, chunkIDs(toVectorHits(hits), false), "RRF keeps C and A, scored by cosine")
+		assert.InDelta(t, 1.0, *hits[0].VectorScore, 1e-5)
+		assert.Nil(t, hits[0].LexicalScore)
+		require.NotNil(t, hits[1].LexicalScore)
+		hits, err = s.SearchHybrid(ctx, "t3", domain.HybridQuery{Vector: axis(1), Model: "m1", Text: "refund", TopK: 3})
+		require.NoError(t, err)
+		require.Equal(t, []string{chunk(11), chunk(13), chunk(12)}, chunkIDs(toVectorHits(hits), false))
+		assert.Less(t, *hits[2].LexicalScore, *hits[1].LexicalScore)
+
+		words, err := s.SearchWords(ctx, "t3", domain.LexicalQuery{Text: "refund", TopK: 10})
+		require.NoError(t, err)
+		require.Len(t, words, 2)
+		assert.Equal(t, chunk(13), words[0].ChunkID)
+		terms := []string{"refund", "canada", "polici"}
+		stats, err := s.TermStats(ctx, "t3", terms)
+		require.NoError(t, err)
+		assert.Equal(t, oracle.IDFs("t3", terms), stats)
 	})
 	t.Run("replace and delete", func(t *testing.T) {
 		sub := *e

@@ -3,7 +3,6 @@ package qdrant
 import (
 	"cmp"
 	"context"
-	"math"
 	"slices"
 
 	qc "github.com/qdrant/go-client/qdrant"
@@ -28,25 +27,10 @@ const MaxTopK = 1000
 // MinScore or a malformed filter; CodeUnavailable when Qdrant is
 // unreachable or slower than the timeout.
 func (s *Store) Search(ctx context.Context, tenant domain.TenantID, q domain.VectorQuery) ([]domain.VectorHit, error) {
-	switch {
-	case tenant == "":
-		return nil, domain.Errorf(domain.CodeValidation, "The tenant is missing.")
-	case len(q.Vector) != s.dims:
-		return nil, domain.Errorf(domain.CodeValidation, "The query vector has %d dimensions, want %d.", len(q.Vector), s.dims)
-	case q.Model == "":
-		return nil, domain.Errorf(domain.CodeValidation, "The query names no embedding model.")
-	case q.TopK <= 0:
-		return nil, domain.Errorf(domain.CodeValidation, "topK must be at least 1, got %d.", q.TopK)
-	case math.IsNaN(float64(q.MinScore)):
-		return nil, domain.Errorf(domain.CodeValidation, "minScore is not a number.")
+	if err := s.checkQuery(tenant, q); err != nil {
+		return nil, err
 	}
-	zero := true
-	for _, f := range q.Vector {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return nil, domain.Errorf(domain.CodeValidation, "The query vector has a NaN or infinite element.")
-		}
-		zero = zero && f == 0
-	}
+	zero := isZero(q.Vector)
 	filter, o, err := s.queryFilter(tenant, q)
 	if err != nil {
 		return nil, err
@@ -64,8 +48,9 @@ func (s *Store) Search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 			Limit:          qc.PtrOf(uint64(min(q.TopK, MaxTopK))),
 			// Always sent: a MinScore of 0 still excludes opposed vectors,
 			// as in memindex, where Qdrant alone would return them.
-			ScoreThreshold: qc.PtrOf(q.MinScore),
-			WithPayload:    qc.NewWithPayloadInclude(keyChunk, keyKB, keyDocument),
+			ScoreThreshold:   qc.PtrOf(q.MinScore),
+			WithPayload:      qc.NewWithPayloadInclude(keyChunk, keyKB, keyDocument),
+			ShardKeySelector: s.shardKeys(tenant),
 		})
 		return err
 	})
@@ -95,17 +80,24 @@ func (s *Store) Search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 // then the knowledge bases and the translated metadata filter. never
 // means the metadata filter can match nothing.
 func (s *Store) queryFilter(tenant domain.TenantID, q domain.VectorQuery) (*qc.Filter, outcome, error) {
-	out := &qc.Filter{Must: []*qc.Condition{
-		qc.NewMatchKeyword(keyTenant, string(tenant)),
-		qc.NewMatchKeyword(keyModel, q.Model),
-	}}
-	if len(q.KBIDs) > 0 {
-		out.Must = append(out.Must, qc.NewMatchKeywords(keyKB, q.KBIDs...))
+	return buildFilter(tenant, q.Model, q.KBIDs, q.Filter)
+}
+
+// buildFilter is the filter of a request of tenant: the tenant always,
+// the model unless it is "" (a search by words alone), the knowledge
+// bases, and the translated metadata filter.
+func buildFilter(tenant domain.TenantID, model string, kbIDs []string, filter *domain.Filter) (*qc.Filter, outcome, error) {
+	out := &qc.Filter{Must: []*qc.Condition{qc.NewMatchKeyword(keyTenant, string(tenant))}}
+	if model != "" {
+		out.Must = append(out.Must, qc.NewMatchKeyword(keyModel, model))
 	}
-	if q.Filter == nil {
+	if len(kbIDs) > 0 {
+		out.Must = append(out.Must, qc.NewMatchKeywords(keyKB, kbIDs...))
+	}
+	if filter == nil {
 		return out, depends, nil
 	}
-	f, o, err := translate(q.Filter, 0)
+	f, o, err := translate(filter, 0)
 	if err != nil {
 		return nil, 0, err
 	}

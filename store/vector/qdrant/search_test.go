@@ -88,7 +88,7 @@ func TestUpsertReplaces(t *testing.T) {
 	last := record(2, map[string]any{"product": "gamma"})
 	e.upsert("t1", record(2, map[string]any{"product": "delta"}), last)
 
-	assert.Equal(t, 2, e.fake.points(testCollection), "no duplicates")
+	assert.Equal(t, 2, e.fake.Points(testCollection), "no duplicates")
 	assert.Equal(t, []string{chunk(1), chunk(2)}, e.chunks("t1", query(nil)))
 	assert.Empty(t, e.chunks("t1", query(&domain.Filter{Field: "product", Op: domain.OpEq, Value: "alpha"})))
 	assert.Equal(t, []string{chunk(1)}, e.chunks("t1", query(&domain.Filter{Field: "product", Op: domain.OpEq, Value: "beta"})))
@@ -111,10 +111,8 @@ func TestUpsertBatches(t *testing.T) {
 		recs[i] = record(i+1, nil)
 	}
 	e.upsert("t1", recs...)
-	e.fake.mu.Lock()
-	assert.Equal(t, []int{256, 256, 88}, e.fake.upserts)
-	e.fake.mu.Unlock()
-	assert.Equal(t, 600, e.fake.points(testCollection))
+	assert.Equal(t, []int{256, 256, 88}, e.fake.Upserts())
+	assert.Equal(t, 600, e.fake.Points(testCollection))
 	q := query(nil)
 	q.TopK = 1000
 	assert.Len(t, e.search("t1", q), 600)
@@ -141,7 +139,7 @@ func TestUpsertValidation(t *testing.T) {
 		mutate(&bad)
 		// The good record first: nothing of a batch with a bad record is written.
 		requireCode(t, domain.CodeValidation, e.store.Upsert(ctx, "t1", []domain.VectorRecord{good, bad}))
-		assert.Equal(t, 0, e.fake.points(testCollection), name)
+		assert.Equal(t, 0, e.fake.Points(testCollection), name)
 	}
 	requireCode(t, domain.CodeValidation, e.store.Upsert(ctx, "", []domain.VectorRecord{good}))
 	// The tenant may be left to the argument.
@@ -172,14 +170,12 @@ func TestDeletes(t *testing.T) {
 	// Deleting what is not there is no error.
 	require.NoError(t, e.store.DeleteDocument(ctx, "t1", "d1"))
 	require.NoError(t, e.store.DeleteKnowledgeBase(ctx, "t9", "kb1"))
-	assert.Equal(t, 1, e.fake.points(testCollection))
+	assert.Equal(t, 1, e.fake.Points(testCollection))
 
 	requireCode(t, domain.CodeValidation, e.store.DeleteDocument(ctx, "", "d3"))
 	requireCode(t, domain.CodeValidation, e.store.DeleteKnowledgeBase(ctx, "t1", ""))
 
-	e.fake.mu.Lock()
-	defer e.fake.mu.Unlock()
-	for _, d := range e.fake.deletes {
+	for _, d := range e.fake.Deletes() {
 		assert.True(t, d.GetWait())
 	}
 }
@@ -221,7 +217,7 @@ func TestTopKAndMinScore(t *testing.T) {
 	q.MinScore = 0
 	q.TopK = MaxTopK + 5
 	assert.Len(t, e.search("t1", q), 20)
-	assert.Equal(t, uint64(MaxTopK), e.fake.lastQuery().GetLimit(), "TopK is capped")
+	assert.Equal(t, uint64(MaxTopK), e.fake.LastQuery().GetLimit(), "TopK is capped")
 }
 
 func TestSearchValidation(t *testing.T) {
@@ -249,9 +245,9 @@ func TestSearchValidation(t *testing.T) {
 
 	// A zero vector is similar to nothing, and Qdrant is not asked.
 	e.upsert("t1", record(1, nil))
-	n := e.fake.count("/Query")
+	n := e.fake.Calls("/Query")
 	zero := good
 	zero.Vector = make([]float32, testDims)
 	assert.Empty(t, e.search("t1", zero))
-	assert.Equal(t, n, e.fake.count("/Query"))
+	assert.Equal(t, n, e.fake.Calls("/Query"))
 }

@@ -3,6 +3,7 @@ package qdrant
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	qc "github.com/qdrant/go-client/qdrant"
@@ -17,6 +18,10 @@ type Store struct {
 	collection string
 	dims       int
 	timeout    time.Duration
+	// cfg shapes what EnsureCollection creates; tiered is the existing
+	// collection's own sharding, which every request follows.
+	cfg    Config
+	tiered atomic.Bool
 }
 
 var _ domain.VectorStore = (*Store)(nil)
@@ -47,7 +52,7 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, wrapErr("connect", err)
 	}
-	s := &Store{client: client, collection: cfg.Collection, dims: cfg.Dims, timeout: cfg.Timeout}
+	s := &Store{client: client, collection: cfg.Collection, dims: cfg.Dims, timeout: cfg.Timeout, cfg: cfg}
 	if err := s.EnsureCollection(ctx); err != nil {
 		_ = client.Close()
 		return nil, err

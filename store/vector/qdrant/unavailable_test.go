@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/qdrantfake"
 )
 
 func TestNothingListening(t *testing.T) {
@@ -61,13 +62,11 @@ func TestSilentServer(t *testing.T) {
 // TestSlowServer: calls that Qdrant does not answer within Timeout fail
 // as unavailable.
 func TestSlowServer(t *testing.T) {
-	f, addr, _ := startFake(t, testDims, "")
-	s, err := New(context.Background(), Config{URL: addr, Dims: testDims, Timeout: 300 * time.Millisecond})
+	f := qdrantfake.Start(t, testDims, "")
+	s, err := New(context.Background(), Config{URL: f.Addr(), Dims: testDims, Timeout: 300 * time.Millisecond})
 	require.NoError(t, err)
 	defer s.Close()
-	f.mu.Lock()
-	f.hang = true
-	f.mu.Unlock()
+	f.SetHang(true)
 
 	start := time.Now()
 	_, err = s.Search(context.Background(), "t1", query(nil))

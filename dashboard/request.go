@@ -1,0 +1,82 @@
+package dashboard
+
+import (
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+)
+
+// Range limits.
+const (
+	// DefaultRange is the range when the request names no from.
+	DefaultRange = 7 * 24 * time.Hour
+	// MaxRange bounds a range with day buckets.
+	MaxRange = 366 * 24 * time.Hour
+	// MaxHourRange bounds a range with hour buckets.
+	MaxHourRange = 31 * 24 * time.Hour
+	// topUnanswered, topRules, topReasons and topModels bound the lists.
+	topUnanswered = 10
+	topRules      = 10
+	topReasons    = 50
+	topModels     = 100
+)
+
+// Request is one dashboard read as the client asked for it: nil from, to
+// and empty granularity take their defaults.
+type Request struct {
+	From, To    *time.Time
+	Granularity domain.DashboardGranularity
+}
+
+// query applies the defaults (to = now, from = 7 days before to, day
+// buckets), checks the range and widens it to whole UTC hours. Returns
+// CodeValidation naming the parameter at fault.
+func (r Request) query(now time.Time) (domain.DashboardQuery, error) {
+	end := now
+	if r.To != nil {
+		end = *r.To
+	}
+	start := end.Add(-DefaultRange)
+	if r.From != nil {
+		start = *r.From
+	}
+	g := r.Granularity
+	if g == "" {
+		g = domain.GranularityDay
+	}
+	switch {
+	case g != domain.GranularityDay && g != domain.GranularityHour:
+		return domain.DashboardQuery{}, domain.Invalid("query.granularity", "must be hour or day")
+	case !start.Before(end):
+		return domain.DashboardQuery{}, domain.Invalid("query.from", "must be before to")
+	case end.Sub(start) > MaxRange:
+		return domain.DashboardQuery{}, domain.Invalid("query.from", "the range is longer than 366 days")
+	case g == domain.GranularityHour && end.Sub(start) > MaxHourRange:
+		return domain.DashboardQuery{}, domain.Invalid("query.from", "with hour buckets the range is at most 31 days")
+	case end.After(lastHour()):
+		// Widened, a later end would not be an RFC 3339 time.
+		return domain.DashboardQuery{}, domain.Invalid("query.to", "must be before 9999-12-31T23:00:00Z")
+	}
+	from, to := domain.HourRange(start, end)
+	return domain.DashboardQuery{From: from, To: to, Granularity: g, TopUnanswered: topUnanswered}, nil
+}
+
+// lastHour is the latest end a range may have.
+func lastHour() time.Time { return time.Date(9999, 12, 31, 23, 0, 0, 0, time.UTC) }
+
+// bucketOf is the start of the UTC hour or day holding t.
+func bucketOf(t time.Time, g domain.DashboardGranularity) time.Time {
+	t = t.UTC()
+	if g == domain.GranularityHour {
+		return t.Truncate(time.Hour)
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// next is the start of the bucket after the one starting at t.
+func next(t time.Time, g domain.DashboardGranularity) time.Time {
+	if g == domain.GranularityHour {
+		return t.Add(time.Hour)
+	}
+	return t.AddDate(0, 0, 1)
+}

@@ -1,0 +1,175 @@
+package hybrid
+
+import (
+	"container/list"
+	"context"
+	"sync"
+
+	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/lexical"
+	"github.com/cs-assistant/assistant/store/vector/memindex"
+)
+
+// entry is one tenant in the index: being loaded, then loaded. Each has
+// indexes of its own, so an evicted or resynced entry is simply let go:
+// whoever still uses it finishes on it, and a new entry loads afresh,
+// never mixing with the old one's late writes.
+type entry struct {
+	id domain.TenantID
+	// ready is closed when the load ends; err, set before, says why it
+	// failed.
+	ready chan struct{}
+	err   error
+	// vectors and words are set before ready is closed and never change.
+	vectors *memindex.Index
+	words   *lexical.Index
+	// writing serialises the writes to the indexes, each with the database
+	// reads it makes: a change read before another write committed is
+	// applied before that write, never over it. (Every write is announced
+	// and read again after its commit, so the indexes would come right
+	// anyway; this keeps a replica's own writes visible in between.)
+	writing sync.Mutex
+
+	// Guarded by Index.mu.
+	loaded bool
+	// gone: evicted or resynced, out of the map and of the count.
+	gone bool
+	// pins counts the searches and writes using the indexes now.
+	pins  int
+	bytes int64         // as counted in Index.resident
+	elem  *list.Element // in Index.lru once loaded
+	// pending are the changes that arrived during the load, applied when
+	// it is done; resync says some may have been missed: load again.
+	pending []domain.IndexChange
+	resync  bool
+}
+
+// use returns tenant id's entry, loaded and pinned (release it after),
+// starting its load unless one is under way and waiting for it: the
+// searches that arrive during a load share it.
+func (x *Index) use(ctx context.Context, id domain.TenantID) (*entry, error) {
+	if id == "" {
+		return nil, domain.Errorf(domain.CodeValidation, "The tenant is missing.")
+	}
+	x.mu.Lock()
+	t := x.tenants[id]
+	if t == nil {
+		t = &entry{id: id, ready: make(chan struct{})}
+		x.tenants[id] = t
+		x.loads.Go(func() { x.load(t) })
+	}
+	t.pins++
+	if t.loaded {
+		x.lru.MoveToFront(t.elem)
+	}
+	x.mu.Unlock()
+	select {
+	case <-t.ready:
+	case <-ctx.Done():
+		x.release(t)
+		return nil, &domain.Error{Code: domain.CodeUnavailable, Message: "The search index was still loading when the search was cancelled or ran out of time.", Err: ctx.Err()}
+	}
+	if t.err != nil {
+		x.release(t)
+		return nil, t.err
+	}
+	return t, nil
+}
+
+// release unpins t, and evicts what the bound no longer holds.
+func (x *Index) release(t *entry) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	t.pins--
+	x.evictLocked()
+}
+
+// write runs fn on tenant id's indexes if it is loaded, pinned meanwhile,
+// and counts its bytes again after. A tenant being loaded gets changes
+// queued instead, which its load applies when done (fn could race with
+// the rows it streams); one not resident gets nothing, since it loads
+// fresh on use.
+func (x *Index) write(id domain.TenantID, changes []domain.IndexChange, fn func(*entry) error) error {
+	x.mu.Lock()
+	t := x.tenants[id]
+	switch {
+	case t == nil:
+		x.mu.Unlock()
+		return nil
+	case !t.loaded:
+		t.pending = append(t.pending, changes...)
+		x.mu.Unlock()
+		return nil
+	}
+	t.pins++
+	x.mu.Unlock()
+	t.writing.Lock()
+	err := fn(t)
+	t.writing.Unlock()
+	bytes := t.vectors.Bytes(id) + t.words.Bytes(id)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !t.gone {
+		x.resident += bytes - t.bytes
+		t.bytes = bytes
+	}
+	t.pins--
+	x.evictLocked()
+	return err
+}
+
+// evictLocked drops the least recently used tenants not in use while the
+// resident bytes are past the bound, but never the most recently used
+// one: a tenant larger than the bound alone stays, rather than loading
+// again for every search.
+func (x *Index) evictLocked() {
+	for e := x.lru.Back(); x.resident > x.limit && e != nil && e != x.lru.Front(); {
+		prev := e.Prev()
+		if t := e.Value.(*entry); t.pins == 0 {
+			x.dropLocked(t)
+			x.stats.Evictions++
+		}
+		e = prev
+	}
+}
+
+// dropLocked forgets the loaded tenant t: its next use loads it again.
+func (x *Index) dropLocked(t *entry) {
+	if t.gone {
+		return
+	}
+	t.gone = true
+	x.lru.Remove(t.elem)
+	x.resident -= t.bytes
+	if x.tenants[t.id] == t {
+		delete(x.tenants, t.id)
+	}
+}
+
+// forget drops tenant id if it is loaded, as when a change of it could not
+// be followed; a load under way starts again.
+func (x *Index) forget(id domain.TenantID) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.forgetLocked(x.tenants[id])
+}
+
+// resync forgets every tenant: changes may have been missed.
+func (x *Index) resync() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, t := range x.tenants {
+		x.forgetLocked(t)
+	}
+}
+
+// forgetLocked drops t if loaded, or has its load start again.
+func (x *Index) forgetLocked(t *entry) {
+	switch {
+	case t == nil:
+	case t.loaded:
+		x.dropLocked(t)
+	default:
+		t.resync = true
+	}
+}
