@@ -9,6 +9,7 @@ import (
 	"github.com/cs-assistant/assistant/dashboard"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
@@ -75,6 +76,19 @@ type ModelConfigs interface {
 	Test(ctx context.Context, tenant domain.TenantID, usage domain.UsageType) (domain.LLMTest, error)
 }
 
+// IntentRules is what the server needs of the intent rule service: the
+// rules, their test and their monitoring.
+type IntentRules interface {
+	Create(ctx context.Context, r domain.IntentRule) (domain.IntentRule, error)
+	Get(ctx context.Context, tenant domain.TenantID, id string) (domain.IntentRule, error)
+	List(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.IntentRule], error)
+	Update(ctx context.Context, r domain.IntentRule) (domain.IntentRule, error)
+	Delete(ctx context.Context, tenant domain.TenantID, id string) error
+	Test(ctx context.Context, tenant domain.TenantID, id, message string) (intent.TestResult, error)
+	Stats(ctx context.Context, tenant domain.TenantID, from, to time.Time, p domain.PageRequest) (domain.IntentStatsPage, error)
+	Hits(ctx context.Context, tenant domain.TenantID, id string, p domain.PageRequest) (domain.Page[domain.IntentHitRecord], error)
+}
+
 // Answerer is what the server needs of the answering pipeline.
 type Answerer interface {
 	Run(ctx context.Context, tenant domain.TenantID, req answer.Request) (answer.Outcome, error)
@@ -114,14 +128,8 @@ type Deps struct {
 	Answerer       Answerer
 	// Dialogue runs customer messages (the turn runner).
 	Dialogue Dialogue
-	// IntentRules stores intent rules and their monitoring.
+	// IntentRules administers intent rules and reports their monitoring.
 	IntentRules IntentRules
-	// Invalidations drops this replica's cached state of a tenant after a
-	// write the handlers make themselves (intent rules), so that this
-	// replica never matches with rules older than its own write; other
-	// replicas drop theirs when the write's notification arrives (nil:
-	// nothing to drop).
-	Invalidations domain.Invalidator
 	// ScriptFlows administers script flows and reports their monitoring.
 	ScriptFlows     ScriptFlows
 	PromptTemplates PromptTemplates

@@ -26,7 +26,7 @@ func (h *handlers) ListIntentRuleStats(ctx context.Context, r api.ListIntentRule
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.d.IntentRules.IntentRuleStats(ctx, tenant, from, to, page)
+	res, err := h.d.IntentRules.Stats(ctx, tenant, from, to, page)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (h *handlers) ListIntentRuleHits(ctx context.Context, r api.ListIntentRuleH
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.d.IntentRules.ListIntentHits(ctx, tenant, r.RuleId, page)
+	res, err := h.d.IntentRules.Hits(ctx, tenant, r.RuleId, page)
 	if err != nil {
 		return nil, err
 	}

@@ -2,19 +2,11 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 )
-
-// IntentRules is what the server needs of the intent rule store: the rules
-// and their monitoring.
-type IntentRules interface {
-	domain.IntentRuleStore
-	domain.IntentMonitoringStore
-}
 
 // CreateIntentRule implements POST /admin/intent-rules.
 func (h *handlers) CreateIntentRule(ctx context.Context, r api.CreateIntentRuleRequestObject) (api.CreateIntentRuleResponseObject, error) {
@@ -23,15 +15,11 @@ func (h *handlers) CreateIntentRule(ctx context.Context, r api.CreateIntentRuleR
 		return nil, err
 	}
 	in := intentRuleFromCreate(*r.Body)
-	in.ID, in.TenantID = domain.NewID(domain.PrefixIntentRule), tenant
-	if err := h.validateIntentRule(ctx, in); err != nil {
-		return nil, err
-	}
-	out, err := h.d.IntentRules.CreateIntentRule(ctx, in)
+	in.TenantID = tenant
+	out, err := h.d.IntentRules.Create(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	h.dropIntentRules(tenant)
 	return api.CreateIntentRule201JSONResponse{
 		Body:    toAPIIntentRule(out),
 		Headers: api.CreateIntentRule201ResponseHeaders{Location: BasePath + "/admin/intent-rules/" + out.ID},
@@ -44,7 +32,7 @@ func (h *handlers) ListIntentRules(ctx context.Context, r api.ListIntentRulesReq
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.d.IntentRules.ListIntentRules(ctx, tenant, page)
+	res, err := h.d.IntentRules.List(ctx, tenant, page)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +45,7 @@ func (h *handlers) GetIntentRule(ctx context.Context, r api.GetIntentRuleRequest
 	if err != nil {
 		return nil, err
 	}
-	rule, err := h.d.IntentRules.GetIntentRule(ctx, tenant, r.RuleId)
+	rule, err := h.d.IntentRules.Get(ctx, tenant, r.RuleId)
 	if err != nil {
 		return nil, err
 	}
@@ -72,14 +60,10 @@ func (h *handlers) UpdateIntentRule(ctx context.Context, r api.UpdateIntentRuleR
 	}
 	in := intentRuleFromUpdate(*r.Body)
 	in.ID, in.TenantID = r.RuleId, tenant
-	if err := h.validateIntentRule(ctx, in); err != nil {
-		return nil, err
-	}
-	out, err := h.d.IntentRules.UpdateIntentRule(ctx, in)
+	out, err := h.d.IntentRules.Update(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	h.dropIntentRules(tenant)
 	return api.UpdateIntentRule200JSONResponse(toAPIIntentRule(out)), nil
 }
 
@@ -89,26 +73,20 @@ func (h *handlers) DeleteIntentRule(ctx context.Context, r api.DeleteIntentRuleR
 	if err != nil {
 		return nil, err
 	}
-	if err := h.d.IntentRules.DeleteIntentRule(ctx, tenant, r.RuleId); err != nil {
+	if err := h.d.IntentRules.Delete(ctx, tenant, r.RuleId); err != nil {
 		return nil, err
 	}
-	h.dropIntentRules(tenant)
 	return api.DeleteIntentRule204Response{}, nil
 }
 
-// TestIntentRule implements POST /admin/intent-rules/{ruleId}/test. It
-// compiles the tenant's rules as stored (not the cached matcher), so that
-// the answer reflects a write made a moment ago on any replica.
+// TestIntentRule implements POST /admin/intent-rules/{ruleId}/test, on the
+// tenant's rules as stored (not the cached matcher).
 func (h *handlers) TestIntentRule(ctx context.Context, r api.TestIntentRuleRequestObject) (api.TestIntentRuleResponseObject, error) {
 	tenant, err := domain.TenantFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rules, err := h.d.IntentRules.AllIntentRules(ctx, tenant)
-	if err != nil {
-		return nil, err
-	}
-	res, err := intent.Test(intent.RulesFromDomain(rules), r.RuleId, r.Body.Message)
+	res, err := h.d.IntentRules.Test(ctx, tenant, r.RuleId, r.Body.Message)
 	if err != nil {
 		return nil, err
 	}
@@ -122,55 +100,6 @@ func (h *handlers) TestIntentRule(ctx context.Context, r api.TestIntentRuleReque
 		out.Winner = &w
 	}
 	return api.TestIntentRule200JSONResponse(out), nil
-}
-
-// validateIntentRule checks a rule before it is written: the matcher's own
-// rules (patterns compile, the target fits the response type) and that the
-// knowledge bases of a rag rule and the flow of a flow rule exist in the
-// tenant (a flow deleted later is skipped at run time: the message goes on
-// to retrieval, and the trace says why).
-func (h *handlers) validateIntentRule(ctx context.Context, r domain.IntentRule) error {
-	if err := intent.Validate(intent.RuleFromDomain(r)); err != nil {
-		return err
-	}
-	var bad *domain.Error
-	for i, id := range r.KBIDs {
-		_, err := h.d.KnowledgeBases.GetKnowledgeBase(ctx, r.TenantID, id)
-		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
-			field, msg := fmt.Sprintf("/kbIds/%d", i), "no such knowledge base in this tenant"
-			if bad == nil {
-				bad = domain.Invalid(field, msg)
-			} else {
-				bad.Fields = append(bad.Fields, domain.FieldError{Field: field, Message: msg})
-			}
-		} else if err != nil {
-			return err
-		}
-	}
-	if r.FlowID != "" && h.d.ScriptFlows != nil {
-		_, err := h.d.ScriptFlows.Get(ctx, r.TenantID, r.FlowID)
-		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
-			if bad == nil {
-				bad = domain.Invalid("/flowId", "no such script flow in this tenant")
-			} else {
-				bad.Fields = append(bad.Fields, domain.FieldError{Field: "/flowId", Message: "no such script flow in this tenant"})
-			}
-		} else if err != nil {
-			return err
-		}
-	}
-	if bad != nil {
-		return bad
-	}
-	return nil
-}
-
-// dropIntentRules drops this replica's compiled rules of tenant after a
-// successful write (Deps.Invalidations).
-func (h *handlers) dropIntentRules(tenant domain.TenantID) {
-	if h.d.Invalidations != nil {
-		h.d.Invalidations.Drop(domain.ConfigIntentRules, tenant)
-	}
 }
 
 // intentRuleFromCreate applies the contract's defaults: keyword mode any,
