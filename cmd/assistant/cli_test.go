@@ -15,6 +15,14 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/pgtest"
+	"github.com/cs-assistant/assistant/operate"
+)
+
+// The commands' exit codes.
+const (
+	exitOK    = operate.ExitOK
+	exitFail  = operate.ExitFail
+	exitUsage = operate.ExitUsage
 )
 
 // cliRun is one finished command.
@@ -90,30 +98,6 @@ func TestCLIUsage(t *testing.T) {
 			}
 		})
 	}
-}
-
-// Flags may come before or after the positional argument; "--" ends them.
-func TestCLIParseArgs(t *testing.T) {
-	c := cli{getenv: func(string) string { return "" }, stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
-	for _, args := range [][]string{
-		{"docs", "--kb", "kb_1", "--tenant", "acme"},
-		{"--kb", "kb_1", "docs", "--tenant", "acme"},
-		{"--kb=kb_1", "--tenant=acme", "docs"},
-	} {
-		fs := c.flagSet("ingest", "", "")
-		kb, tenant := fs.String("kb", "", ""), fs.String("tenant", "", "")
-		pos, err := parseArgs(fs, args)
-		require.NoError(t, err, "%v", args)
-		assert.Equal(t, []string{"docs"}, pos, "%v", args)
-		assert.Equal(t, "kb_1", *kb, "%v", args)
-		assert.Equal(t, "acme", *tenant, "%v", args)
-	}
-	fs := c.flagSet("ingest", "", "")
-	kb := fs.String("kb", "", "")
-	pos, err := parseArgs(fs, []string{"--kb", "kb_1", "--", "--odd-folder", "two"})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"--odd-folder", "two"}, pos)
-	assert.Equal(t, "kb_1", *kb)
 }
 
 // migrate brings an empty database to the current schema and says so;

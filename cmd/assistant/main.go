@@ -3,8 +3,8 @@
 // It reads its configuration from the environment (see config.go), applies
 // the database migrations, makes sure a default platform API key exists,
 // and serves until SIGINT or SIGTERM, letting in-flight requests finish.
-// Its commands (keys, ingest, reindex, migrate; see cli.go) run with the
-// same configuration.
+// Its commands (keys, ingest, reindex, migrate; package operate, wired in
+// cli.go) run with the same configuration.
 package main
 
 import (
@@ -21,7 +21,8 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] != "serve" {
-		// A command (cli.go); `assistant` alone or `assistant serve` serves.
+		// A command (package operate, wired in cli.go); `assistant` alone
+		// or `assistant serve` serves.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := runCLI(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 		stop()

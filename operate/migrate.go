@@ -1,4 +1,4 @@
-package main
+package operate
 
 import (
 	"context"
@@ -22,20 +22,12 @@ func (c cli) migrate(ctx context.Context, args []string) int {
 	if len(pos) > 0 {
 		return c.usageError("migrate", "takes no arguments, got %q", pos[0])
 	}
-	cfg, log, err := c.loadConfig(c.stderr)
+	mig, err := c.OpenMigrator(ctx, c.stderr)
 	if err != nil {
 		return c.fail("migrate", err)
 	}
-	pool, err := pg.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return c.fail("migrate", err)
-	}
-	defer pool.Close()
-	m, err := pg.NewMigrator(pool)
-	if err != nil {
-		return c.fail("migrate", err)
-	}
-	defer m.Close()
+	defer mig.Close()
+	m, log := mig.Migrator, mig.Log
 	before, err := m.Status(ctx)
 	if err != nil {
 		return c.fail("migrate", err)

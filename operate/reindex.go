@@ -1,4 +1,4 @@
-package main
+package operate
 
 import (
 	"context"
@@ -39,23 +39,23 @@ func (c cli) reindex(ctx context.Context, args []string) int {
 		return c.usageError(cmd, "%v", err)
 	}
 
-	prog := newProgress(c.stderr, c.getenv, cmd)
-	a, svc, err := c.openIndexing(ctx, prog)
+	prog := newProgress(c.stderr, c.Getenv, cmd)
+	a, err := c.OpenIndexing(ctx, prog)
 	if err != nil {
 		return c.fail(cmd, err)
 	}
-	defer a.close()
-	tenants, err := c.reindexTenants(ctx, a, tenant, *kbID)
+	defer a.Close()
+	tenants, err := reindexTenants(ctx, a, tenant, *kbID)
 	if err != nil {
 		return c.fail(cmd, err)
 	}
 
-	tracker := ingest.NewTracker(a.store)
+	tracker := ingest.NewTracker(a.Store)
 	names := make(map[string]string) // job id → document
 	alreadyQueued := 0
 	scope := ingest.ReindexScope{KBID: *kbID, StaleOnly: *stale}
 	for _, t := range tenants {
-		res, err := svc.ReindexAll(ctx, t, scope)
+		res, err := a.Ingest.ReindexAll(ctx, t, scope)
 		if err != nil {
 			return c.fail(cmd, fmt.Errorf("tenant %s: %s (%d job(s) queued before; they go on)", t, describe(err), len(names)))
 		}
@@ -67,33 +67,21 @@ func (c cli) reindex(ctx context.Context, args []string) int {
 		alreadyQueued += res.AlreadyQueued
 	}
 	total := len(names)
-	waitErr := tracker.Wait(ctx, trackEvery, func(t ingest.Tally) {
+	show := func(t ingest.Tally) {
 		prog.update(counts{Total: total, Sent: total, Succeeded: t.Succeeded, Failed: t.Failed})
-	})
-	prog.done()
-
-	var failed []outcome
-	for _, j := range tracker.Failed() {
-		failed = append(failed, outcome{names[j.ID], jobError(j)})
 	}
-	t := tracker.Tally()
-	fmt.Fprintf(c.stdout, "%d document(s) queued, %d indexed, %d failed; %d already queued or running, left alone\n",
-		total, t.Succeeded, t.Failed, alreadyQueued)
-	c.printOutcomes("failed", failed)
-	if waitErr != nil {
-		return c.interrupted(cmd, waitErr, t.Remaining)
-	}
-	if len(failed) > 0 {
-		return exitFail
-	}
-	return exitOK
+	return c.finish(ctx, jobs{cmd: cmd, prog: prog, tracker: tracker, names: names}, show, nil, nil,
+		func(t ingest.Tally, _ int) string {
+			return fmt.Sprintf("%d document(s) queued, %d indexed, %d failed; %d already queued or running, left alone\n",
+				total, t.Succeeded, t.Failed, alreadyQueued)
+		})
 }
 
 // reindexTenants picks the tenants to re-index in: the one named (or the
 // knowledge base's), else every active tenant.
-func (c cli) reindexTenants(ctx context.Context, a *app, tenant domain.TenantID, kbID string) ([]domain.TenantID, error) {
+func reindexTenants(ctx context.Context, a *Core, tenant domain.TenantID, kbID string) ([]domain.TenantID, error) {
 	if kbID != "" {
-		t, err := c.knowledgeBaseTenant(ctx, a, tenant, kbID)
+		t, err := knowledgeBaseTenant(ctx, a, tenant, kbID)
 		return []domain.TenantID{t}, err
 	}
 	if tenant != "" {

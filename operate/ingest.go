@@ -1,4 +1,4 @@
-package main
+package operate
 
 import (
 	"context"
@@ -62,18 +62,18 @@ func (c cli) ingest(ctx context.Context, args []string) int {
 		return c.usageError(cmd, "%s is not a readable folder", pos[0])
 	}
 
-	prog := newProgress(c.stderr, c.getenv, cmd)
-	a, svc, err := c.openIndexing(ctx, prog)
+	prog := newProgress(c.stderr, c.Getenv, cmd)
+	a, err := c.OpenIndexing(ctx, prog)
 	if err != nil {
 		return c.fail(cmd, err)
 	}
-	defer a.close()
-	if tenant, err = c.knowledgeBaseTenant(ctx, a, tenant, *kbID); err != nil {
+	defer a.Close()
+	if tenant, err = knowledgeBaseTenant(ctx, a, tenant, *kbID); err != nil {
 		return c.fail(cmd, err)
 	}
-	files, skipped, failed := collectFiles(pos[0], a.cfg.MaxUploadBytes)
+	files, skipped, failed := collectFiles(pos[0], a.MaxUploadBytes)
 
-	tracker := ingest.NewTracker(a.store)
+	tracker := ingest.NewTracker(a.Store)
 	names := make(map[string]string) // job id → file
 	total, sent := len(files)+len(failed), 0
 	show := func(t ingest.Tally) {
@@ -85,7 +85,7 @@ func (c cli) ingest(ctx context.Context, args []string) int {
 		if ctx.Err() != nil {
 			break
 		}
-		job, err := uploadFile(ctx, svc, tenant, *kbID, f)
+		job, err := uploadFile(ctx, a.Ingest, tenant, *kbID, f)
 		if err != nil && !refusal(err) {
 			prog.done()
 			return c.fail(cmd, fmt.Errorf("%s: %s (%d file(s) sent; their jobs go on)", f.rel, describe(err), sent))
@@ -106,23 +106,10 @@ func (c cli) ingest(ctx context.Context, args []string) int {
 		}
 		show(tracker.Tally())
 	}
-	waitErr := tracker.Wait(ctx, trackEvery, show)
-	prog.done()
-
-	for _, j := range tracker.Failed() {
-		failed = append(failed, outcome{names[j.ID], jobError(j)})
-	}
-	t := tracker.Tally()
-	fmt.Fprintf(c.stdout, "%s (tenant %s): %d file(s) indexed, %d failed, %d skipped\n", *kbID, tenant, t.Succeeded, len(failed), len(skipped))
-	c.printOutcomes("skipped", skipped)
-	c.printOutcomes("failed", failed)
-	if waitErr != nil {
-		return c.interrupted(cmd, waitErr, t.Remaining)
-	}
-	if len(failed) > 0 {
-		return exitFail
-	}
-	return exitOK
+	return c.finish(ctx, jobs{cmd: cmd, prog: prog, tracker: tracker, names: names}, show, failed, skipped,
+		func(t ingest.Tally, failed int) string {
+			return fmt.Sprintf("%s (tenant %s): %d file(s) indexed, %d failed, %d skipped\n", *kbID, tenant, t.Succeeded, failed, len(skipped))
+		})
 }
 
 // uploadFile reads one file and hands it to the ingestion service.
@@ -223,6 +210,40 @@ func (c cli) printOutcomes(heading string, list []outcome) {
 	fmt.Fprintf(c.stdout, "%s:\n%s", heading, joinLines(lines))
 }
 
+// jobs is a command's index jobs as they run: the tracker following them,
+// each job's item (file or document) by job id, and the progress display.
+type jobs struct {
+	cmd     string
+	prog    *progress
+	tracker *ingest.Tracker
+	names   map[string]string
+}
+
+// finish waits until every tracked job has finished, showing each change
+// with show, then reports: the summary line (given the last tally and how
+// many items failed, those in failed and the failed jobs), the skipped
+// and the failed items. Returns ExitFail when any item failed or the wait
+// was cut short.
+func (c cli) finish(ctx context.Context, j jobs, show func(ingest.Tally), failed, skipped []outcome, summary func(t ingest.Tally, failed int) string) int {
+	waitErr := j.tracker.Wait(ctx, trackEvery, show)
+	j.prog.done()
+
+	for _, job := range j.tracker.Failed() {
+		failed = append(failed, outcome{j.names[job.ID], jobError(job)})
+	}
+	t := j.tracker.Tally()
+	fmt.Fprint(c.stdout, summary(t, len(failed)))
+	c.printOutcomes("skipped", skipped)
+	c.printOutcomes("failed", failed)
+	if waitErr != nil {
+		return c.interrupted(j.cmd, waitErr, t.Remaining)
+	}
+	if len(failed) > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
 // interrupted reports a command stopped before its jobs finished.
 func (c cli) interrupted(cmd string, err error, remaining int) int {
 	if errors.Is(err, context.Canceled) {
@@ -232,39 +253,15 @@ func (c cli) interrupted(cmd string, err error, remaining int) int {
 	return c.fail(cmd, err)
 }
 
-// openIndexing opens the app with index workers running in this process,
-// built and run as the server builds and runs them; jobs are leased, so a
-// running server's workers may take some of them. Log lines go through
-// prog, above its bar.
-func (c cli) openIndexing(ctx context.Context, prog *progress) (*app, *ingest.Service, error) {
-	cfg, log, err := c.loadConfig(prog)
-	if err != nil {
-		return nil, nil, err
-	}
-	a, err := openCore(ctx, cfg, log)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := a.buildIngestion(ctx); err != nil {
-		a.close()
-		return nil, nil, err
-	}
-	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	a.stopBackground = stop
-	a.background.Go(func() { a.worker.Run(bg) })
-	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
-	return a, ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake), nil
-}
-
 // knowledgeBaseTenant checks that knowledge base kbID exists in tenant and
 // that the tenant is active; with no tenant named, it finds the active
 // tenant that has it. Returns CodeNotFound when none has it.
-func (c cli) knowledgeBaseTenant(ctx context.Context, a *app, tenant domain.TenantID, kbID string) (domain.TenantID, error) {
+func knowledgeBaseTenant(ctx context.Context, a *Core, tenant domain.TenantID, kbID string) (domain.TenantID, error) {
 	if tenant != "" {
 		if err := activeTenant(ctx, a, tenant); err != nil {
 			return "", err
 		}
-		_, err := a.store.GetKnowledgeBase(ctx, tenant, kbID)
+		_, err := a.Store.GetKnowledgeBase(ctx, tenant, kbID)
 		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
 			return "", fmt.Errorf("--kb %s: tenant %s has no such knowledge base", kbID, tenant)
 		}
@@ -277,7 +274,7 @@ func (c cli) knowledgeBaseTenant(ctx context.Context, a *app, tenant domain.Tena
 	// may look in each.
 	var found domain.TenantID
 	err := eachActiveTenant(ctx, a, func(t domain.TenantID) (bool, error) {
-		_, err := a.store.GetKnowledgeBase(ctx, t, kbID)
+		_, err := a.Store.GetKnowledgeBase(ctx, t, kbID)
 		switch {
 		case err == nil:
 			found = t
@@ -298,8 +295,8 @@ func (c cli) knowledgeBaseTenant(ctx context.Context, a *app, tenant domain.Tena
 
 // activeTenant checks that tenant exists and is active; unlike the API's
 // tenant header it never creates one, so a mistyped name is an error.
-func activeTenant(ctx context.Context, a *app, tenant domain.TenantID) error {
-	t, err := a.tenants.Get(ctx, operator(), tenant)
+func activeTenant(ctx context.Context, a *Core, tenant domain.TenantID) error {
+	t, err := a.Tenants.Get(ctx, operator(), tenant)
 	switch {
 	case domain.ErrorCodeOf(err) == domain.CodeNotFound:
 		return fmt.Errorf("--tenant %s: no such tenant", tenant)
@@ -313,11 +310,11 @@ func activeTenant(ctx context.Context, a *app, tenant domain.TenantID) error {
 
 // eachActiveTenant calls fn with every active tenant, in id order, while
 // fn returns true.
-func eachActiveTenant(ctx context.Context, a *app, fn func(domain.TenantID) (bool, error)) error {
+func eachActiveTenant(ctx context.Context, a *Core, fn func(domain.TenantID) (bool, error)) error {
 	active := domain.TenantActive
 	page := domain.PageRequest{Limit: domain.MaxPageSize}
 	for {
-		res, err := a.tenants.List(ctx, operator(), domain.TenantFilter{Status: &active}, page)
+		res, err := a.Tenants.List(ctx, operator(), domain.TenantFilter{Status: &active}, page)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package main
+package operate
 
 import (
 	"context"
@@ -38,13 +38,10 @@ func (c cli) keys(ctx context.Context, args []string) int {
 	}
 }
 
-// openKeys opens what the key commands need.
-func (c cli) openKeys(ctx context.Context, cmd string) (*app, int) {
-	cfg, log, err := c.loadConfig(c.stderr)
-	if err != nil {
-		return nil, c.fail(cmd, err)
-	}
-	a, err := openCore(ctx, cfg, log)
+// openKeys opens what the key commands need; on failure it returns nil
+// and the exit code.
+func (c cli) openKeys(ctx context.Context, cmd string) (*Core, int) {
+	a, err := c.OpenCore(ctx, c.stderr)
 	if err != nil {
 		return nil, c.fail(cmd, err)
 	}
@@ -94,8 +91,8 @@ func (c cli) keysCreate(ctx context.Context, args []string) int {
 	if a == nil {
 		return code
 	}
-	defer a.close()
-	key, secret, err := a.keys.Create(ctx, operator(), in)
+	defer a.Close()
+	key, secret, err := a.Keys.Create(ctx, operator(), in)
 	if err != nil {
 		return c.fail(cmd, err)
 	}
@@ -129,13 +126,13 @@ func (c cli) keysList(ctx context.Context, args []string) int {
 	if a == nil {
 		return code
 	}
-	defer a.close()
+	defer a.Close()
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tNAME\tTENANT\tSCOPES\tPREFIX\tCREATED\tEXPIRES\tLAST USED\tSTATUS")
 	now := time.Now()
 	page := domain.PageRequest{Limit: domain.MaxPageSize}
 	for {
-		res, err := a.keys.List(ctx, operator(), f, page)
+		res, err := a.Keys.List(ctx, operator(), f, page)
 		if err != nil {
 			return c.fail(cmd, err)
 		}
@@ -178,8 +175,8 @@ func (c cli) keysRevoke(ctx context.Context, args []string) int {
 	if a == nil {
 		return code
 	}
-	defer a.close()
-	if err := a.keys.Revoke(ctx, operator(), pos[0]); err != nil {
+	defer a.Close()
+	if err := a.Keys.Revoke(ctx, operator(), pos[0]); err != nil {
 		return c.fail(cmd, fmt.Errorf("%s: %s", pos[0], describe(err)))
 	}
 	fmt.Fprintf(c.stdout, "revoked %s\n", pos[0])
