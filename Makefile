@@ -36,6 +36,8 @@ test-go: ## the Go tests (integration tests start their own PostgreSQL; OCR test
 	scripts/ocr-deps.sh
 	go mod tidy -diff
 	go vet ./...
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted" >&2; exit 1; fi
 	go test -count=1 ./...
 
 lint-spec tools generate: export PATH := $(NODE_BIN):$(PATH)

@@ -13,7 +13,7 @@ func TestTransferCode(t *testing.T) {
 		"provider_unavailable": "provider_unavailable", "intent_rule": "intent_rule",
 		"flow_transfer": "flow_transfer", "invalid_input": "invalid_input", "timed_out": "timed_out",
 		"high_risk:legal": "high_risk", "word:gw_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c": "forbidden_word",
-		"rule:gr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c": "behaviour_rule",
+		"rule:gr_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c":         "behaviour_rule",
 		"The customer asks for a refund; a human decides.": "operator_reason",
 	}
 	for reason, code := range cases {
