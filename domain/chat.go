@@ -154,12 +154,29 @@ type ReplyEvent struct {
 }
 
 // Turn is what one message leaves behind, stored at once: the reply, the
-// session's new state, the tool traces and the reply's events.
+// session's new state, the tool traces, the reply's events and the
+// monitoring records the message made.
 type Turn struct {
 	Session    ChatSession
 	Reply      SessionMessage
 	ToolTraces []ToolTrace
 	Events     []ReplyEvent
+	Records    TurnRecords
+}
+
+// TurnRecords are the monitoring records of one message.
+type TurnRecords struct {
+	// IntentEvaluated: the intent stage ran, at IntentAt; IntentHit is the
+	// rule it matched, if any.
+	IntentEvaluated bool
+	IntentAt        time.Time
+	IntentHit       *IntentHit
+	FlowEvents      []FlowEvent
+	PromptRenders   []PromptRender
+	GuardHits       []GuardHit
+	// Retrievals are the retrievals the answer ran (none, one, or a
+	// second with the previous question).
+	Retrievals []RetrievalEvent
 }
 
 // SessionFilter narrows the admin's session listing.
@@ -176,10 +193,15 @@ type ChatStore interface {
 	ListSessions(ctx context.Context, tenant TenantID, f SessionFilter, p PageRequest) (Page[ChatSession], error)
 	// UpdateSlots replaces a session's slots.
 	UpdateSlots(ctx context.Context, tenant TenantID, id string, slots map[string]string) (ChatSession, error)
-	// AddMessage stores a customer's message (stage 2) and counts it.
+	// AddMessage stores a customer's message and counts it.
 	AddMessage(ctx context.Context, m SessionMessage) error
+	// OpenTurn stores a customer's message (stage 2) and counts it, and
+	// returns its session and the newest window messages before it,
+	// oldest first (as RecentMessages): one round trip.
+	OpenTurn(ctx context.Context, m SessionMessage, window int) (ChatSession, []SessionMessage, error)
 	// SaveTurn stores the reply, the session's slots, summary and flow
-	// state, the tool traces and the events in one transaction.
+	// state, the tool traces, the events and the monitoring records in one
+	// transaction, sent in one round trip.
 	SaveTurn(ctx context.Context, t Turn) error
 	// ListMessages pages a session's messages oldest first.
 	ListMessages(ctx context.Context, tenant TenantID, sessionID string, p PageRequest) (Page[SessionMessage], error)

@@ -9,9 +9,9 @@ import (
 const PrefixScriptFlow = "flow_"
 
 // ScriptFlow is a tenant's scripted procedure (a return, an address
-// change): numbered steps that take a conversation through it. The shape of
-// the steps mirrors the engine's (pipelines/dialogue/flow), which validates
-// them on every write and converts them with flow.FromDomain.
+// change): numbered steps that take a conversation through it. The flow
+// engine (pipelines/dialogue/flow) validates it on every write and runs it
+// as it is; its package documentation gives the meaning of each field.
 type ScriptFlow struct {
 	ID          string
 	TenantID    TenantID
@@ -26,7 +26,7 @@ type ScriptFlow struct {
 	UpdatedAt time.Time
 }
 
-// ScriptFlowStep is one numbered step of a flow; see flow.Step for the
+// ScriptFlowStep is one numbered step of a flow; see package flow for the
 // meaning of each field.
 type ScriptFlowStep struct {
 	StepNo      int
@@ -40,7 +40,8 @@ type ScriptFlowStep struct {
 	OnTimeout *ScriptFlowTarget
 }
 
-// ScriptFlowExpect is a waiting step's check of the answer; see flow.Expect.
+// ScriptFlowExpect is a waiting step's check of the answer; see package
+// flow.
 type ScriptFlowExpect struct {
 	Options     []string
 	Regex       string
@@ -50,7 +51,7 @@ type ScriptFlowExpect struct {
 	OnInvalid   *ScriptFlowTarget
 }
 
-// ScriptFlowBranch routes an answer that matched Option; see flow.Branch.
+// ScriptFlowBranch routes an answer that matched Option; see package flow.
 type ScriptFlowBranch struct {
 	Option string
 	Then   ScriptFlowTarget

@@ -135,6 +135,10 @@ const (
 	ConfigGuardrails ConfigKind = "guard"
 	// ConfigDecomposition is the tenant's active decomposition template.
 	ConfigDecomposition ConfigKind = "decomposition"
+	// ConfigSettings is the tenant's settings.
+	ConfigSettings ConfigKind = "settings"
+	// ConfigStrategy is the tenant's switched-to retrieval strategy.
+	ConfigStrategy ConfigKind = "strategy"
 )
 
 // Invalidator drops what this process caches of a tenant's state of one

@@ -25,3 +25,25 @@ SELECT id, role, content, status, trace_id, created_at FROM chat_messages
 WHERE tenant_id = @tenant_id AND session_id = @session_id
 ORDER BY id DESC
 LIMIT @lim;
+
+-- name: OpenChatTurn :one
+-- A customer's message joins its session in one statement: the session is
+-- counted and returned, the message stored, and the newest @lim messages
+-- before it read with it (the statement's snapshot does not see its own
+-- insert). No row: the session is not the tenant's.
+WITH s AS (
+    UPDATE chat_sessions SET message_count = message_count + 1, updated_at = now()
+    WHERE chat_sessions.tenant_id = @tenant_id AND chat_sessions.id = @session_id
+    RETURNING *
+), m AS (
+    INSERT INTO chat_messages (id, tenant_id, session_id, role, content, should_transfer, sources, trace_id, status, created_at)
+    SELECT @id, s.tenant_id, s.id, @role, @content, false, '[]', @trace_id, @status, @created_at FROM s
+)
+SELECT s.id, s.tenant_id, s.channel, s.customer_ref, s.slots, s.summary, s.summarized_up_to, s.flow_state,
+    s.flow_deadline, s.message_count, s.created_at, s.updated_at,
+    (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', r.id, 'role', r.role, 'content', r.content, 'status', r.status,
+            'traceId', r.trace_id, 'createdAt', r.created_at) ORDER BY r.id), '[]')
+        FROM (SELECT id, role, content, status, trace_id, created_at FROM chat_messages
+              WHERE chat_messages.tenant_id = @tenant_id AND chat_messages.session_id = @session_id
+              ORDER BY id DESC LIMIT @lim) r)::jsonb AS recent
+FROM s;

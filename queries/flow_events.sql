@@ -7,7 +7,7 @@
 -- instance started before it and are left out. Instances count when they
 -- started in [from, to); their later events count too.
 
--- name: InsertFlowEvents :copyfrom
+-- name: InsertFlowEvent :exec
 INSERT INTO flow_events (tenant_id, flow_id, session_id, kind, step_no, timed_out, at)
 VALUES (@tenant_id, @flow_id, @session_id, @kind, @step_no, @timed_out, @at);
 

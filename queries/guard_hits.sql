@@ -1,7 +1,7 @@
 -- Guardrail hits recorded by the dialogue, and their aggregates for
 -- monitoring. Every query filters by tenant_id.
 
--- name: InsertGuardHits :copyfrom
+-- name: InsertGuardHit :exec
 INSERT INTO guard_hits (tenant_id, session_id, message_id, stage, kind, ref_id, category, pattern, action, at)
 VALUES (@tenant_id, @session_id, @message_id, @stage, @kind, @ref_id, @category, @pattern, @action, @at);
 

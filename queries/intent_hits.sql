@@ -2,8 +2,12 @@
 -- Every query filters by tenant_id.
 
 -- name: InsertIntentHit :exec
+-- A hit whose rule is gone (deleted since the message matched it) is not
+-- stored, rather than breaking the foreign key: it runs among the turn's
+-- other writes, which it must not fail.
 INSERT INTO intent_hits (tenant_id, rule_id, session_id, message_id, keywords, patterns, at)
-VALUES (@tenant_id, @rule_id, @session_id, @message_id, @keywords, @patterns, @at);
+SELECT @tenant_id, @rule_id, @session_id, @message_id, @keywords, @patterns, @at
+WHERE EXISTS (SELECT 1 FROM intent_rules WHERE tenant_id = @tenant_id AND id = @rule_id);
 
 -- name: CountIntentEvaluation :exec
 INSERT INTO intent_evaluations (tenant_id, hour, evaluated)

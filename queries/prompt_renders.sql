@@ -1,7 +1,7 @@
 -- Render records of prompt templates, written by the message pipeline and
 -- aggregated by the template monitoring.
 
--- name: InsertPromptRenders :copyfrom
+-- name: InsertPromptRender :exec
 INSERT INTO prompt_renders (tenant_id, template_id, version, scene, tokens, fallback, at)
 VALUES (@tenant_id, @template_id, @version, @scene, @tokens, @fallback, @at);
 

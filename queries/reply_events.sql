@@ -1,7 +1,7 @@
 -- Every query filters by tenant_id, except the purge (PurgeReplyEvents),
 -- which deletes by age across tenants.
 
--- name: InsertReplyEvents :copyfrom
+-- name: InsertReplyEvent :exec
 INSERT INTO reply_events (tenant_id, session_id, message_id, seq, event, data, created_at)
 VALUES (@tenant_id, @session_id, @message_id, @seq, @event, @data, @created_at);
 

@@ -1,6 +1,6 @@
 -- Every query filters by tenant_id.
 
--- name: InsertToolTraces :copyfrom
+-- name: InsertToolTrace :exec
 INSERT INTO tool_traces (id, tenant_id, session_id, message_id, tool, input, output, latency_us, error, created_at)
 VALUES (@id, @tenant_id, @session_id, @message_id, @tool, @input, @output, @latency_us, @error, @created_at);
 

@@ -3,16 +3,22 @@ package server
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/dashboard"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/decompose"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
+	"github.com/cs-assistant/assistant/sharing"
 )
 
 // Keys is what the server needs of the API-key service.
@@ -85,8 +91,109 @@ type IntentRules interface {
 	Update(ctx context.Context, r domain.IntentRule) (domain.IntentRule, error)
 	Delete(ctx context.Context, tenant domain.TenantID, id string) error
 	Test(ctx context.Context, tenant domain.TenantID, id, message string) (intent.TestResult, error)
-	Stats(ctx context.Context, tenant domain.TenantID, from, to time.Time, p domain.PageRequest) (domain.IntentStatsPage, error)
+	Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time, p domain.PageRequest) (domain.IntentStatsPage, error)
 	Hits(ctx context.Context, tenant domain.TenantID, id string, p domain.PageRequest) (domain.Page[domain.IntentHitRecord], error)
+}
+
+// ScriptFlows is what the server needs of the script-flow administration
+// (flow.Service).
+type ScriptFlows interface {
+	Create(ctx context.Context, f domain.ScriptFlow) (domain.ScriptFlow, error)
+	Get(ctx context.Context, tenant domain.TenantID, id string) (domain.ScriptFlow, error)
+	List(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.ScriptFlow], error)
+	Update(ctx context.Context, f domain.ScriptFlow) (domain.ScriptFlow, error)
+	Delete(ctx context.Context, tenant domain.TenantID, id string) error
+	Simulate(ctx context.Context, tenant domain.TenantID, id string, inputs []string) ([]flow.Reply, error)
+	Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time, p domain.PageRequest) (flow.Report, error)
+}
+
+// PromptTemplates is what the server needs of the prompt template service
+// (prompt.Service).
+type PromptTemplates interface {
+	Create(ctx context.Context, t domain.PromptTemplate) (domain.PromptTemplate, error)
+	Get(ctx context.Context, tenant domain.TenantID, id string) (domain.PromptTemplate, error)
+	List(ctx context.Context, tenant domain.TenantID, scene *domain.PromptScene, p domain.PageRequest) (domain.Page[domain.PromptTemplate], error)
+	Update(ctx context.Context, t domain.PromptTemplate) (domain.PromptTemplate, error)
+	Delete(ctx context.Context, tenant domain.TenantID, id string) error
+	Versions(ctx context.Context, tenant domain.TenantID, id string, p domain.PageRequest) (domain.Page[domain.PromptVersion], error)
+	Publish(ctx context.Context, tenant domain.TenantID, id string, version int) (domain.PromptTemplate, error)
+	Rollback(ctx context.Context, tenant domain.TenantID, id string, version int) (domain.PromptTemplate, error)
+	Preview(ctx context.Context, tenant domain.TenantID, id string, version *int, values map[string]string) (prompt.PreviewResult, error)
+	Monitoring(ctx context.Context, tenant domain.TenantID, from, to *time.Time, scene *domain.PromptScene) (prompt.Report, error)
+}
+
+// Guardrails is what the server needs of the guardrail service.
+type Guardrails interface {
+	CreateWord(ctx context.Context, w domain.ForbiddenWord) (domain.ForbiddenWord, error)
+	GetWord(ctx context.Context, tenant domain.TenantID, id string) (domain.ForbiddenWord, error)
+	ListWords(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.ForbiddenWord], error)
+	UpdateWord(ctx context.Context, w domain.ForbiddenWord) (domain.ForbiddenWord, error)
+	DeleteWord(ctx context.Context, tenant domain.TenantID, id string) error
+	CreateRule(ctx context.Context, r domain.BehaviorRule) (domain.BehaviorRule, error)
+	GetRule(ctx context.Context, tenant domain.TenantID, id string) (domain.BehaviorRule, error)
+	ListRules(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.BehaviorRule], error)
+	UpdateRule(ctx context.Context, r domain.BehaviorRule) (domain.BehaviorRule, error)
+	DeleteRule(ctx context.Context, tenant domain.TenantID, id string) error
+	Settings(ctx context.Context, tenant domain.TenantID) (domain.GuardSettings, error)
+	SaveSettings(ctx context.Context, s domain.GuardSettings) (domain.GuardSettings, error)
+	Test(ctx context.Context, tenant domain.TenantID, text string, stage domain.GuardStage) (guard.Verdict, error)
+	Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time) (domain.GuardStats, error)
+}
+
+// Slots is what the server needs of the slot definitions (slots.Service).
+type Slots interface {
+	Create(ctx context.Context, d domain.SlotDefinition) (domain.SlotDefinition, error)
+	Get(ctx context.Context, tenant domain.TenantID, id string) (domain.SlotDefinition, error)
+	List(ctx context.Context, tenant domain.TenantID, status *domain.SlotStatus, p domain.PageRequest) (domain.Page[domain.SlotDefinition], error)
+	Update(ctx context.Context, d domain.SlotDefinition) (domain.SlotDefinition, error)
+	Delete(ctx context.Context, tenant domain.TenantID, id string) error
+	// Check checks session slot values against the tenant's definitions
+	// and returns them as a session stores them.
+	Check(ctx context.Context, tenant domain.TenantID, field string, values map[string]string) (map[string]string, error)
+}
+
+// DecompositionTemplates is what the server needs of the decomposition
+// template administration (decompose.Service).
+type DecompositionTemplates interface {
+	Create(ctx context.Context, t domain.DecompositionTemplate) (domain.DecompositionTemplate, error)
+	Get(ctx context.Context, tenant domain.TenantID, id string) (domain.DecompositionTemplate, error)
+	List(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.DecompositionTemplate], error)
+	Update(ctx context.Context, t domain.DecompositionTemplate) (domain.DecompositionTemplate, error)
+	Delete(ctx context.Context, tenant domain.TenantID, id string) error
+	Versions(ctx context.Context, tenant domain.TenantID, id string, p domain.PageRequest) (domain.Page[domain.DecompositionVersion], error)
+	Publish(ctx context.Context, tenant domain.TenantID, id string, version int) (domain.DecompositionTemplate, error)
+	Rollback(ctx context.Context, tenant domain.TenantID, id string, version int) (domain.DecompositionTemplate, error)
+	Preview(ctx context.Context, tenant domain.TenantID, id string, version *int, message string) (decompose.Result, error)
+}
+
+// Shares is what the server needs of the share-link service
+// (sharing.Service).
+type Shares interface {
+	Create(ctx context.Context, in sharing.CreateInput) (sharing.Created, error)
+	Get(ctx context.Context, tenant domain.TenantID, id string) (domain.Share, error)
+	List(ctx context.Context, tenant domain.TenantID, f domain.ShareFilter, p domain.PageRequest) (domain.Page[domain.Share], error)
+	Revoke(ctx context.Context, tenant domain.TenantID, id string) error
+	// Bind and Read serve the public share page: the token names the link
+	// and its tenant.
+	Bind(ctx context.Context, token, deviceID string) (sharing.Binding, error)
+	Read(ctx context.Context, token, deviceID, deviceToken string, p domain.PageRequest) (sharing.Page, error)
+}
+
+// Telemetry is what the server reports to (telemetry.HTTP); nil reports
+// nothing and leaves /metrics unmounted.
+type Telemetry interface {
+	// Request starts observing one request: the returned context carries
+	// its span, and end is called once with the status answered and the
+	// request id. operation is the contract's operationId, or "GET /healthz"
+	// for a route outside the contract, or "unmatched"; method is a
+	// standard method or "other"; route is the route template ("" when
+	// none matched). None of them holds a raw path.
+	Request(r *http.Request, operation, method, route string) (ctx context.Context, end func(status int, requestID string))
+	// StreamOpened counts an open event stream of operation until closed
+	// is called.
+	StreamOpened(operation string) (closed func())
+	// MetricsHandler serves the scrape endpoint, GET /metrics.
+	MetricsHandler() http.Handler
 }
 
 // Answerer is what the server needs of the answering pipeline.

@@ -2,30 +2,10 @@ package server
 
 import (
 	"context"
-	"time"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
-
-// Guardrails is what the server needs of the guardrail service.
-type Guardrails interface {
-	CreateWord(ctx context.Context, w domain.ForbiddenWord) (domain.ForbiddenWord, error)
-	GetWord(ctx context.Context, tenant domain.TenantID, id string) (domain.ForbiddenWord, error)
-	ListWords(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.ForbiddenWord], error)
-	UpdateWord(ctx context.Context, w domain.ForbiddenWord) (domain.ForbiddenWord, error)
-	DeleteWord(ctx context.Context, tenant domain.TenantID, id string) error
-	CreateRule(ctx context.Context, r domain.BehaviorRule) (domain.BehaviorRule, error)
-	GetRule(ctx context.Context, tenant domain.TenantID, id string) (domain.BehaviorRule, error)
-	ListRules(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.BehaviorRule], error)
-	UpdateRule(ctx context.Context, r domain.BehaviorRule) (domain.BehaviorRule, error)
-	DeleteRule(ctx context.Context, tenant domain.TenantID, id string) error
-	Settings(ctx context.Context, tenant domain.TenantID) (domain.GuardSettings, error)
-	SaveSettings(ctx context.Context, s domain.GuardSettings) (domain.GuardSettings, error)
-	Test(ctx context.Context, tenant domain.TenantID, text string, stage domain.GuardStage) (guard.Verdict, error)
-	Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time) (domain.GuardStats, error)
-}
 
 const (
 	wordsPath = "/admin/guardrails/forbidden-words/"

@@ -2,18 +2,9 @@ package server
 
 import (
 	"context"
-	"time"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
-)
-
-// Intent monitoring ranges.
-const (
-	// intentStatsDefaultRange is the range when the request names no from.
-	intentStatsDefaultRange = 7 * 24 * time.Hour
-	// intentStatsMaxRange bounds the hits counted by one request.
-	intentStatsMaxRange = 366 * 24 * time.Hour
 )
 
 // ListIntentRuleStats implements GET /admin/monitoring/intent-rules.
@@ -22,11 +13,7 @@ func (h *handlers) ListIntentRuleStats(ctx context.Context, r api.ListIntentRule
 	if err != nil {
 		return nil, err
 	}
-	from, to, err := intentStatsRange(r.Params.From, r.Params.To, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	res, err := h.d.IntentRules.Stats(ctx, tenant, from, to, page)
+	res, err := h.d.IntentRules.Stats(ctx, tenant, r.Params.From, r.Params.To, page)
 	if err != nil {
 		return nil, err
 	}
@@ -47,26 +34,6 @@ func (h *handlers) ListIntentRuleHits(ctx context.Context, r api.ListIntentRuleH
 		return nil, err
 	}
 	return api.ListIntentRuleHits200JSONResponse{Items: convertAll(res.Items, toAPIIntentRuleHit), NextCursor: nextCursor(res.Next)}, nil
-}
-
-// intentStatsRange applies the defaults (to = now, from = 7 days before
-// to) and checks the range.
-func intentStatsRange(from, to *time.Time, now time.Time) (time.Time, time.Time, error) {
-	end := now
-	if to != nil {
-		end = *to
-	}
-	start := end.Add(-intentStatsDefaultRange)
-	if from != nil {
-		start = *from
-	}
-	switch {
-	case !start.Before(end):
-		return start, end, domain.Invalid("query.from", "must be before to")
-	case end.Sub(start) > intentStatsMaxRange:
-		return start, end, domain.Invalid("query.from", "the range is longer than 366 days")
-	}
-	return start, end, nil
 }
 
 func toAPIIntentRuleStats(s domain.IntentRuleStats) api.IntentRuleStats {

@@ -106,7 +106,7 @@ func (h *handlers) TestIntentRule(ctx context.Context, r api.TestIntentRuleReque
 // priority 0, enabled.
 func intentRuleFromCreate(b api.IntentRuleCreateRequest) domain.IntentRule {
 	r := domain.IntentRule{
-		Name: b.Name, KeywordMode: string(intent.ModeAny), ResponseType: string(b.ResponseType), Enabled: true,
+		Name: b.Name, KeywordMode: intent.ModeAny, ResponseType: string(b.ResponseType), Enabled: true,
 		FixedText: intentText(b.FixedText), FlowID: intentText(b.FlowId), TransferReason: intentText(b.TransferReason),
 	}
 	if b.Keywords != nil {
@@ -154,8 +154,8 @@ func toAPIIntentRule(r domain.IntentRule) api.IntentRule {
 
 func toAPIIntentRuleMatch(m intent.Match) api.IntentRuleMatch {
 	return api.IntentRuleMatch{
-		RuleId: m.Rule.ID, Name: m.Rule.Name, Priority: int32(m.Rule.Priority),
-		ResponseType: api.IntentResponseType(m.Rule.Response),
+		RuleId: m.Rule.ID, Name: m.Rule.Name, Priority: m.Rule.Priority,
+		ResponseType: api.IntentResponseType(m.Rule.ResponseType),
 		Keywords:     intentList(m.Keywords), Patterns: intentList(m.Patterns),
 	}
 }

@@ -1,30 +1,12 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
 )
-
-// Telemetry is what the server reports to (telemetry.HTTP); nil reports
-// nothing and leaves /metrics unmounted.
-type Telemetry interface {
-	// Request starts observing one request: the returned context carries
-	// its span, and end is called once with the status answered and the
-	// request id. operation is the contract's operationId, or "GET /healthz"
-	// for a route outside the contract, or "unmatched"; method is a
-	// standard method or "other"; route is the route template ("" when
-	// none matched). None of them holds a raw path.
-	Request(r *http.Request, operation, method, route string) (ctx context.Context, end func(status int, requestID string))
-	// StreamOpened counts an open event stream of operation until closed
-	// is called.
-	StreamOpened(operation string) (closed func())
-	// MetricsHandler serves the scrape endpoint, GET /metrics.
-	MetricsHandler() http.Handler
-}
 
 // operationUnmatched names requests that matched no route.
 const operationUnmatched = "unmatched"

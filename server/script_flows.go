@@ -9,18 +9,6 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 )
 
-// ScriptFlows is what the server needs of the script-flow administration
-// (flow.Service).
-type ScriptFlows interface {
-	Create(ctx context.Context, f domain.ScriptFlow) (domain.ScriptFlow, error)
-	Get(ctx context.Context, tenant domain.TenantID, id string) (domain.ScriptFlow, error)
-	List(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.ScriptFlow], error)
-	Update(ctx context.Context, f domain.ScriptFlow) (domain.ScriptFlow, error)
-	Delete(ctx context.Context, tenant domain.TenantID, id string) error
-	Simulate(ctx context.Context, tenant domain.TenantID, id string, inputs []string) ([]flow.Reply, error)
-	Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time, p domain.PageRequest) (flow.Report, error)
-}
-
 // CreateScriptFlow implements POST /admin/script-flows.
 func (h *handlers) CreateScriptFlow(ctx context.Context, r api.CreateScriptFlowRequestObject) (api.CreateScriptFlowResponseObject, error) {
 	tenant, err := domain.TenantFrom(ctx)
@@ -243,7 +231,7 @@ func toAPIFlowSimulation(inputs []string, replies []flow.Reply) api.ScriptFlowSi
 		for i, t := range r.Taken {
 			call.Taken[i] = api.ScriptFlowTaken{StepNo: t.StepNo, Input: t.Input, Matched: t.Matched, Action: api.ScriptFlowAction(t.Action)}
 			if t.Then.Kind != "" {
-				then := toAPIFlowTarget(domain.ScriptFlowTarget(t.Then))
+				then := toAPIFlowTarget(t.Then)
 				call.Taken[i].Then = &then
 			}
 		}

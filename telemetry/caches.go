@@ -10,6 +10,9 @@ const (
 	CachePrompts     = "prompts"
 	CacheModels      = "models"
 	CacheEmbedders   = "embedders"
+	CacheSettings    = "settings"
+	CacheStrategies  = "strategies"
+	CacheChunks      = "chunks"
 )
 
 // Lookups counts one cache's lookups (give it to the cache's

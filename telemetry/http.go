@@ -38,9 +38,11 @@ func (h *HTTP) Request(r *http.Request, operation, method, route string) (contex
 		attrs = append(attrs, attribute.String("http.route", route))
 	}
 	ctx, span := h.tracer.Start(ctx, operation, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	ctx, trips := withRoundTrips(ctx)
 	return ctx, func(status int, requestID string) {
 		h.m.httpRequests.WithLabelValues(operation, method, strconv.Itoa(status)).Inc()
 		h.m.httpDuration.WithLabelValues(operation).Observe(time.Since(start).Seconds())
+		h.m.httpDBTrips.WithLabelValues(operation).Observe(float64(trips.Load()))
 		span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("assistant.request_id", requestID))
 		if status >= 500 {
 			span.SetStatus(codes.Error, http.StatusText(status))

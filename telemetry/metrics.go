@@ -18,6 +18,7 @@ type Metrics struct {
 
 	httpRequests *prometheus.CounterVec
 	httpDuration *prometheus.HistogramVec
+	httpDBTrips  *prometheus.HistogramVec
 	streamsOpen  *prometheus.GaugeVec
 
 	stageDuration *prometheus.HistogramVec
@@ -56,6 +57,11 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 			Namespace: namespace, Name: "http_request_duration_seconds",
 			Help:    "Time to answer an HTTP request, a stream to its end, by operation.",
 			Buckets: requestBuckets,
+		}, []string{"operation"}),
+		httpDBTrips: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "http_db_round_trips",
+			Help:    "PostgreSQL round trips (queries, batches, COPYs; BEGIN and COMMIT count) made on behalf of an HTTP request, by operation.",
+			Buckets: []float64{0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64},
 		}, []string{"operation"}),
 		streamsOpen: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "sse_streams_open",
@@ -116,7 +122,7 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 	reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.httpRequests, m.httpDuration, m.streamsOpen, m.stageDuration,
+		m.httpRequests, m.httpDuration, m.httpDBTrips, m.streamsOpen, m.stageDuration,
 		m.modelCalls, m.modelErrors, m.modelRetries, m.modelTokens, m.modelDuration,
 		m.embedCalls, m.embedErrors, m.embedTexts, m.embedDuration,
 		m.jobOutcomes, m.cacheLookups,

@@ -107,15 +107,16 @@ func (t *Tracing) HTTPClient() *http.Client {
 		otelhttp.WithMeterProvider(metricnoop.NewMeterProvider()))}
 }
 
-// QueryTracer returns the pgx tracer that makes a span of each query run
-// within a sampled span; nil when nothing is exported, so the database
-// path is untouched by default.
+// QueryTracer returns the pgx tracer of the pool: it counts each
+// request's database round trips (assistant_http_db_round_trips) and,
+// when spans are exported, makes a span of each query run within a
+// sampled span.
 func (t *Tracing) QueryTracer() pgx.QueryTracer {
 	if !t.exporting {
-		return nil
+		return roundTripTracer{}
 	}
-	return otelpgx.NewTracer(otelpgx.WithTracerProvider(t.tp), otelpgx.WithMeterProvider(metricnoop.NewMeterProvider()),
-		otelpgx.WithDisableConnectionDetailsInAttributes())
+	return roundTripTracer{next: otelpgx.NewTracer(otelpgx.WithTracerProvider(t.tp), otelpgx.WithMeterProvider(metricnoop.NewMeterProvider()),
+		otelpgx.WithDisableConnectionDetailsInAttributes())}
 }
 
 // ForceFlush exports the spans that ended and are still buffered.

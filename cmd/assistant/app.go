@@ -30,6 +30,7 @@ import (
 	"github.com/cs-assistant/assistant/retention"
 	"github.com/cs-assistant/assistant/server"
 	"github.com/cs-assistant/assistant/sharing"
+	"github.com/cs-assistant/assistant/store/chunkcache"
 	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/pg"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
@@ -63,8 +64,14 @@ type app struct {
 	models    *models.Registry
 	worker    *ingest.Worker
 	usage     *access.UsageRecorder
-	keys      *access.Keys
-	tenants   *access.Tenants
+	settings  *access.Settings
+	// strategies is the retrieval strategy service, whose cache of each
+	// tenant's switched-to strategy every retrieval reads.
+	strategies *retrieve.Strategies
+	// chunks caches the chunks answers quote, following index changes.
+	chunks  *chunkcache.Cache
+	keys    *access.Keys
+	tenants *access.Tenants
 	// invalidations routes every change of a tenant's state to the caches
 	// of that kind: each cache registers with it when built, the services
 	// drop through it after their writes, and so does the listener of
@@ -139,12 +146,13 @@ func (a *app) build(ctx context.Context) error {
 	if err := a.buildIngestion(ctx); err != nil {
 		return err
 	}
-	strategies := retrieve.NewStrategies(a.store, a.store, a.embedders)
-	a.intentRules = intent.NewCache(intent.StoreLoader(a.store.AllIntentRules), tenantcache.DefaultTTL, a.invalidations)
+	a.strategies = retrieve.NewStrategies(a.store, a.settings, a.embedders, tenantcache.DefaultTTL, a.invalidations)
+	a.intentRules = intent.NewCache(a.store.AllIntentRules, tenantcache.DefaultTTL, a.invalidations)
 	a.prompts = prompt.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.buildGuardrails()
-	retriever := retrieve.NewRetriever(strategies, a.embedders, a.vectors, a.words(), a.store, a.store, a.store, analysis.NewSynonyms())
-	prompts := prompt.NewService(a.store, a.store, a.store, a.invalidations)
+	a.chunks = chunkcache.New(a.store, a.cfg.ChunkCacheBytes)
+	retriever := retrieve.NewRetriever(a.strategies, a.embedders, a.vectors, a.words(), a.chunks, a.store, a.store, analysis.NewSynonyms())
+	prompts := prompt.NewService(a.store, a.settings, a.tenants, a.invalidations)
 	answerer := answer.New(retriever, a.models, a.buildChatModel,
 		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
 	a.decomposition = a.buildDecomposition()
@@ -152,12 +160,12 @@ func (a *app) build(ctx context.Context) error {
 	a.retention = retention.New(a.store, a.log)
 	a.dashboard = dashboard.New(a.store, a.log, nil)
 	a.server, err = server.New(ctx, server.Deps{
-		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.store, KnowledgeBases: a.store, Metadata: a.store,
+		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.settings, KnowledgeBases: a.store, Metadata: a.store,
 		Documents: a.store, Jobs: a.store,
 		Ingest:          ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake).WithProposer(a.decomposition.run),
 		Retriever:       retriever,
 		Embedding:       embed.NewConfigs(a.store, a.buildEmbedder, a.embedders, a.invalidations),
-		Strategies:      strategies,
+		Strategies:      a.strategies,
 		Models:          models.NewConfigs(a.store, a.buildChatModel, a.models, a.invalidations),
 		IntentRules:     intent.NewService(a.store, a.store, a.store, a.invalidations),
 		ScriptFlows:     newScriptFlows(a.store),
@@ -199,6 +207,7 @@ func (a *app) buildCore(ctx context.Context) error {
 	a.store = pg.New(a.pool)
 	a.invalidations = tenantcache.NewRegistry()
 	a.tenants = access.NewTenants(a.store, tenantCacheTTL, a.invalidations)
+	a.settings = access.NewSettings(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.usage = access.NewUsageRecorder(a.store, a.log, usageFlushEvery)
 	a.keys = access.NewKeys(a.store, a.tenants, a.usage, access.DefaultKeyOptions())
 	return nil
@@ -268,6 +277,7 @@ func (a *app) startBackground(ctx context.Context) {
 	if a.index != nil {
 		a.background.Go(func() { a.index.Follow(bg, a.store) })
 	}
+	a.background.Go(func() { a.chunks.Follow(bg, a.store) })
 	a.background.Go(func() {
 		a.store.ListenInvalidations(bg, func(inv domain.Invalidation) {
 			if inv.KeyHash != nil {

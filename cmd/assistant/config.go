@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/store/chunkcache"
 	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
 )
@@ -41,6 +42,9 @@ type Config struct {
 	// tenants searched least recently are evicted and load again on use
 	// (ASSISTANT_INDEX_MEMORY_BYTES, default 2 GiB; not used with Qdrant).
 	IndexMemoryBytes int64
+	// ChunkCacheBytes bounds the cache of the chunks answers quote
+	// (ASSISTANT_CHUNK_CACHE_BYTES, default 64 MiB).
+	ChunkCacheBytes int64
 	// FrontendBaseURL is the default share-link base (FRONTEND_BASE_URL).
 	FrontendBaseURL string
 	// LogLevel is LOG_LEVEL: debug, info, warn or error.
@@ -133,6 +137,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.IndexMemoryBytes, err = positiveInt(getenv("ASSISTANT_INDEX_MEMORY_BYTES"), hybrid.DefaultMemoryBytes); err != nil {
 		return c, fmt.Errorf("ASSISTANT_INDEX_MEMORY_BYTES: %w", err)
 	}
+	if c.ChunkCacheBytes, err = positiveInt(getenv("ASSISTANT_CHUNK_CACHE_BYTES"), chunkcache.DefaultMaxBytes); err != nil {
+		return c, fmt.Errorf("ASSISTANT_CHUNK_CACHE_BYTES: %w", err)
+	}
 	if c.IndexLease, err = time.ParseDuration(orDefault(getenv("ASSISTANT_INDEX_LEASE"), "30s")); err != nil || c.IndexLease < time.Second {
 		return c, fmt.Errorf("ASSISTANT_INDEX_LEASE: want a duration of at least 1s such as 30s, got %q", getenv("ASSISTANT_INDEX_LEASE"))
 	}
@@ -213,6 +220,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("index_workers", c.IndexWorkers),
 		slog.String("index_lease", c.IndexLease.String()),
 		slog.Int64("index_memory_bytes", c.IndexMemoryBytes),
+		slog.Int64("chunk_cache_bytes", c.ChunkCacheBytes),
 		slog.String("frontend_base_url", c.FrontendBaseURL),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("log_format", c.LogFormat),

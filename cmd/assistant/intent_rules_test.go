@@ -315,7 +315,7 @@ func TestIntentRuleWritesDropTheCache(t *testing.T) {
 	hit, ok := m.Best("bonjour")
 	require.True(t, ok)
 	assert.Equal(t, "Salut !", hit.Rule.FixedText)
-	assert.Equal(t, intent.ResponseFixed, hit.Rule.Response)
+	assert.Equal(t, intent.ResponseFixed, hit.Rule.ResponseType)
 	assert.Eventually(t, func() bool { _, ok := best(two, "hello"); return !ok }, 3*time.Second, 10*time.Millisecond,
 		"the other replica drops the old rule too")
 

@@ -34,11 +34,10 @@ func (a *app) buildTelemetry(ctx context.Context) error {
 	return nil
 }
 
-// traceQueries gives the pool the query tracer when spans are exported.
+// traceQueries gives the pool the query tracer: round trips are counted
+// per request, and spans made when they are exported.
 func (a *app) traceQueries(cfg *pgxpool.Config) {
-	if t := a.tracing.QueryTracer(); t != nil {
-		cfg.ConnConfig.Tracer = t
-	}
+	cfg.ConnConfig.Tracer = a.tracing.QueryTracer()
 }
 
 // observeTelemetry connects what was built to the metrics: the caches'
@@ -50,6 +49,9 @@ func (a *app) observeTelemetry() {
 	}
 	a.keys.CountLookups(a.metrics.Lookups(telemetry.CacheAPIKeys))
 	a.tenants.CountLookups(a.metrics.Lookups(telemetry.CacheTenants))
+	a.settings.CountLookups(a.metrics.Lookups(telemetry.CacheSettings))
+	a.strategies.CountLookups(a.metrics.Lookups(telemetry.CacheStrategies))
+	a.chunks.CountLookups(a.metrics.Lookups(telemetry.CacheChunks))
 	a.intentRules.CountLookups(a.metrics.Lookups(telemetry.CacheIntentRules))
 	a.prompts.CountLookups(a.metrics.Lookups(telemetry.CachePrompts))
 	a.models.CountLookups(a.metrics.Lookups(telemetry.CacheModels))

@@ -153,6 +153,88 @@ func (q *Queries) ListChatMessages(ctx context.Context, arg ListChatMessagesPara
 	return items, nil
 }
 
+const openChatTurn = `-- name: OpenChatTurn :one
+WITH s AS (
+    UPDATE chat_sessions SET message_count = message_count + 1, updated_at = now()
+    WHERE chat_sessions.tenant_id = $1 AND chat_sessions.id = $2
+    RETURNING id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at
+), m AS (
+    INSERT INTO chat_messages (id, tenant_id, session_id, role, content, should_transfer, sources, trace_id, status, created_at)
+    SELECT $4, s.tenant_id, s.id, $5, $6, false, '[]', $7, $8, $9 FROM s
+)
+SELECT s.id, s.tenant_id, s.channel, s.customer_ref, s.slots, s.summary, s.summarized_up_to, s.flow_state,
+    s.flow_deadline, s.message_count, s.created_at, s.updated_at,
+    (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', r.id, 'role', r.role, 'content', r.content, 'status', r.status,
+            'traceId', r.trace_id, 'createdAt', r.created_at) ORDER BY r.id), '[]')
+        FROM (SELECT id, role, content, status, trace_id, created_at FROM chat_messages
+              WHERE chat_messages.tenant_id = $1 AND chat_messages.session_id = $2
+              ORDER BY id DESC LIMIT $3) r)::jsonb AS recent
+FROM s
+`
+
+type OpenChatTurnParams struct {
+	TenantID  string
+	SessionID string
+	Lim       int32
+	ID        string
+	Role      string
+	Content   string
+	TraceID   string
+	Status    string
+	CreatedAt time.Time
+}
+
+type OpenChatTurnRow struct {
+	ID             string
+	TenantID       string
+	Channel        string
+	CustomerRef    *string
+	Slots          []byte
+	Summary        string
+	SummarizedUpTo string
+	FlowState      []byte
+	FlowDeadline   *time.Time
+	MessageCount   int32
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	Recent         []byte
+}
+
+// A customer's message joins its session in one statement: the session is
+// counted and returned, the message stored, and the newest @lim messages
+// before it read with it (the statement's snapshot does not see its own
+// insert). No row: the session is not the tenant's.
+func (q *Queries) OpenChatTurn(ctx context.Context, arg OpenChatTurnParams) (OpenChatTurnRow, error) {
+	row := q.db.QueryRow(ctx, openChatTurn,
+		arg.TenantID,
+		arg.SessionID,
+		arg.Lim,
+		arg.ID,
+		arg.Role,
+		arg.Content,
+		arg.TraceID,
+		arg.Status,
+		arg.CreatedAt,
+	)
+	var i OpenChatTurnRow
+	err := row.Scan(
+		&i.ID,
+		&i.TenantID,
+		&i.Channel,
+		&i.CustomerRef,
+		&i.Slots,
+		&i.Summary,
+		&i.SummarizedUpTo,
+		&i.FlowState,
+		&i.FlowDeadline,
+		&i.MessageCount,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Recent,
+	)
+	return i, err
+}
+
 const recentChatMessages = `-- name: RecentChatMessages :many
 SELECT id, role, content, status, trace_id, created_at FROM chat_messages
 WHERE tenant_id = $1 AND session_id = $2

@@ -198,7 +198,13 @@ func (q *Queries) FlowStepStats(ctx context.Context, arg FlowStepStatsParams) ([
 	return items, nil
 }
 
-type InsertFlowEventsParams struct {
+const insertFlowEvent = `-- name: InsertFlowEvent :exec
+
+INSERT INTO flow_events (tenant_id, flow_id, session_id, kind, step_no, timed_out, at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+`
+
+type InsertFlowEventParams struct {
 	TenantID  string
 	FlowID    string
 	SessionID string
@@ -206,4 +212,25 @@ type InsertFlowEventsParams struct {
 	StepNo    int32
 	TimedOut  bool
 	At        time.Time
+}
+
+// Every query filters by tenant_id.
+//
+// An instance is one run of a flow in one session: its "started" event and
+// the events after it, up to the next "started" of the same flow and
+// session. The window numbers the instances by counting the starts so far;
+// events before the first start in the range (inst = 0) belong to an
+// instance started before it and are left out. Instances count when they
+// started in [from, to); their later events count too.
+func (q *Queries) InsertFlowEvent(ctx context.Context, arg InsertFlowEventParams) error {
+	_, err := q.db.Exec(ctx, insertFlowEvent,
+		arg.TenantID,
+		arg.FlowID,
+		arg.SessionID,
+		arg.Kind,
+		arg.StepNo,
+		arg.TimedOut,
+		arg.At,
+	)
+	return err
 }

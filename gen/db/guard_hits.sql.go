@@ -199,7 +199,13 @@ func (q *Queries) GuardWordLabels(ctx context.Context, arg GuardWordLabelsParams
 	return items, nil
 }
 
-type InsertGuardHitsParams struct {
+const insertGuardHit = `-- name: InsertGuardHit :exec
+
+INSERT INTO guard_hits (tenant_id, session_id, message_id, stage, kind, ref_id, category, pattern, action, at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+`
+
+type InsertGuardHitParams struct {
 	TenantID  string
 	SessionID string
 	MessageID string
@@ -210,4 +216,22 @@ type InsertGuardHitsParams struct {
 	Pattern   string
 	Action    string
 	At        time.Time
+}
+
+// Guardrail hits recorded by the dialogue, and their aggregates for
+// monitoring. Every query filters by tenant_id.
+func (q *Queries) InsertGuardHit(ctx context.Context, arg InsertGuardHitParams) error {
+	_, err := q.db.Exec(ctx, insertGuardHit,
+		arg.TenantID,
+		arg.SessionID,
+		arg.MessageID,
+		arg.Stage,
+		arg.Kind,
+		arg.RefID,
+		arg.Category,
+		arg.Pattern,
+		arg.Action,
+		arg.At,
+	)
+	return err
 }

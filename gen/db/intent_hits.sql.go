@@ -29,7 +29,8 @@ func (q *Queries) CountIntentEvaluation(ctx context.Context, arg CountIntentEval
 const insertIntentHit = `-- name: InsertIntentHit :exec
 
 INSERT INTO intent_hits (tenant_id, rule_id, session_id, message_id, keywords, patterns, at)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+SELECT $1, $2, $3, $4, $5, $6, $7
+WHERE EXISTS (SELECT 1 FROM intent_rules WHERE tenant_id = $1 AND id = $2)
 `
 
 type InsertIntentHitParams struct {
@@ -44,6 +45,9 @@ type InsertIntentHitParams struct {
 
 // Intent monitoring: the hits rules scored and the messages evaluated.
 // Every query filters by tenant_id.
+// A hit whose rule is gone (deleted since the message matched it) is not
+// stored, rather than breaking the foreign key: it runs among the turn's
+// other writes, which it must not fail.
 func (q *Queries) InsertIntentHit(ctx context.Context, arg InsertIntentHitParams) error {
 	_, err := q.db.Exec(ctx, insertIntentHit,
 		arg.TenantID,

@@ -10,7 +10,13 @@ import (
 	"time"
 )
 
-type InsertPromptRendersParams struct {
+const insertPromptRender = `-- name: InsertPromptRender :exec
+
+INSERT INTO prompt_renders (tenant_id, template_id, version, scene, tokens, fallback, at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+`
+
+type InsertPromptRenderParams struct {
 	TenantID   string
 	TemplateID string
 	Version    int32
@@ -18,6 +24,21 @@ type InsertPromptRendersParams struct {
 	Tokens     int32
 	Fallback   bool
 	At         time.Time
+}
+
+// Render records of prompt templates, written by the message pipeline and
+// aggregated by the template monitoring.
+func (q *Queries) InsertPromptRender(ctx context.Context, arg InsertPromptRenderParams) error {
+	_, err := q.db.Exec(ctx, insertPromptRender,
+		arg.TenantID,
+		arg.TemplateID,
+		arg.Version,
+		arg.Scene,
+		arg.Tokens,
+		arg.Fallback,
+		arg.At,
+	)
+	return err
 }
 
 const promptRenderStats = `-- name: PromptRenderStats :many

@@ -10,7 +10,13 @@ import (
 	"time"
 )
 
-type InsertReplyEventsParams struct {
+const insertReplyEvent = `-- name: InsertReplyEvent :exec
+
+INSERT INTO reply_events (tenant_id, session_id, message_id, seq, event, data, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+`
+
+type InsertReplyEventParams struct {
 	TenantID  string
 	SessionID string
 	MessageID string
@@ -18,6 +24,21 @@ type InsertReplyEventsParams struct {
 	Event     string
 	Data      []byte
 	CreatedAt time.Time
+}
+
+// Every query filters by tenant_id, except the purge (PurgeReplyEvents),
+// which deletes by age across tenants.
+func (q *Queries) InsertReplyEvent(ctx context.Context, arg InsertReplyEventParams) error {
+	_, err := q.db.Exec(ctx, insertReplyEvent,
+		arg.TenantID,
+		arg.SessionID,
+		arg.MessageID,
+		arg.Seq,
+		arg.Event,
+		arg.Data,
+		arg.CreatedAt,
+	)
+	return err
 }
 
 const listReplyEvents = `-- name: ListReplyEvents :many

@@ -10,7 +10,13 @@ import (
 	"time"
 )
 
-type InsertToolTracesParams struct {
+const insertToolTrace = `-- name: InsertToolTrace :exec
+
+INSERT INTO tool_traces (id, tenant_id, session_id, message_id, tool, input, output, latency_us, error, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+`
+
+type InsertToolTraceParams struct {
 	ID        string
 	TenantID  string
 	SessionID string
@@ -21,6 +27,23 @@ type InsertToolTracesParams struct {
 	LatencyUs int64
 	Error     *string
 	CreatedAt time.Time
+}
+
+// Every query filters by tenant_id.
+func (q *Queries) InsertToolTrace(ctx context.Context, arg InsertToolTraceParams) error {
+	_, err := q.db.Exec(ctx, insertToolTrace,
+		arg.ID,
+		arg.TenantID,
+		arg.SessionID,
+		arg.MessageID,
+		arg.Tool,
+		arg.Input,
+		arg.Output,
+		arg.LatencyUs,
+		arg.Error,
+		arg.CreatedAt,
+	)
+	return err
 }
 
 const listToolTraces = `-- name: ListToolTraces :many

@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -11,25 +12,53 @@ import (
 
 const messageNotFound = "Message not found."
 
-// AddMessage implements domain.ChatStore: the message is stored and
-// counted in one transaction. A session not in the tenant is
-// CodeNotFound.
+// AddMessage implements domain.ChatStore: OpenTurn, reading no window.
 func (s *Store) AddMessage(ctx context.Context, m domain.SessionMessage) error {
-	params, err := messageParams(m)
+	_, _, err := s.OpenTurn(ctx, m, 0)
+	return err
+}
+
+// OpenTurn implements domain.ChatStore in one statement: the session is
+// counted, the message stored and the window read together. A session
+// not in the tenant is CodeNotFound.
+func (s *Store) OpenTurn(ctx context.Context, m domain.SessionMessage, window int) (domain.ChatSession, []domain.SessionMessage, error) {
+	p, err := messageParams(m)
 	if err != nil {
-		return err
+		return domain.ChatSession{}, nil, err
 	}
-	err = s.inTx(ctx, func(q *db.Queries) error {
-		n, err := q.CountChatMessage(ctx, db.CountChatMessageParams{TenantID: params.TenantID, ID: params.SessionID})
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return domain.Errorf(domain.CodeNotFound, sessionNotFound)
-		}
-		return q.InsertChatMessage(ctx, params)
+	row, err := s.q.OpenChatTurn(ctx, db.OpenChatTurnParams{
+		TenantID: p.TenantID, SessionID: p.SessionID, Lim: int32(max(window, 0)), ID: p.ID, Role: p.Role,
+		Content: p.Content, TraceID: p.TraceID, Status: p.Status, CreatedAt: p.CreatedAt,
 	})
-	return mapError(err, sessionNotFound)
+	if err != nil {
+		return domain.ChatSession{}, nil, mapError(err, sessionNotFound)
+	}
+	ses, err := sessionFromRow(db.ChatSession{
+		ID: row.ID, TenantID: row.TenantID, Channel: row.Channel, CustomerRef: row.CustomerRef, Slots: row.Slots,
+		Summary: row.Summary, SummarizedUpTo: row.SummarizedUpTo, FlowState: row.FlowState, FlowDeadline: row.FlowDeadline,
+		MessageCount: row.MessageCount, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
+	})
+	if err != nil {
+		return domain.ChatSession{}, nil, err
+	}
+	var recent []struct {
+		ID        string    `json:"id"`
+		Role      string    `json:"role"`
+		Content   string    `json:"content"`
+		Status    string    `json:"status"`
+		TraceID   string    `json:"traceId"`
+		CreatedAt time.Time `json:"createdAt"`
+	}
+	if err := json.Unmarshal(row.Recent, &recent); err != nil {
+		return domain.ChatSession{}, nil, &domain.Error{Code: domain.CodeInternal,
+			Message: "The recent messages of session " + row.ID + " cannot be read.", Err: err}
+	}
+	out := make([]domain.SessionMessage, len(recent))
+	for i, r := range recent {
+		out[i] = domain.SessionMessage{ID: r.ID, TenantID: ses.TenantID, SessionID: ses.ID, Role: r.Role, Content: r.Content,
+			TraceID: r.TraceID, Status: domain.MessageStatus(r.Status), CreatedAt: r.CreatedAt.UTC()}
+	}
+	return ses, out, nil
 }
 
 // ListMessages implements domain.ChatStore: oldest first, the cursor being

@@ -2,32 +2,43 @@ package pg
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/db"
 )
 
 // SaveTurn implements domain.ChatStore: the reply, the session's new
-// state, the tool traces and the events, in one transaction. The reply is
-// stored (and counted) when its ID is set; the traces and events belong to
-// the turn's session, and name the reply when they name no message.
+// state, the tool traces, the events and the monitoring records, sent as
+// one batch: one round trip, one implicit transaction. A session gone
+// since the message arrived updates no row, and the reply's foreign key
+// then fails the batch: nothing is stored, and it is CodeNotFound.
 func (s *Store) SaveTurn(ctx context.Context, t domain.Turn) error {
 	w, err := newTurnWrite(t)
 	if err != nil {
 		return err
 	}
-	err = s.inTx(ctx, func(q *db.Queries) error {
-		n, err := q.SaveChatSessionTurn(ctx, db.SaveChatSessionTurnParams(w.session))
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return domain.Errorf(domain.CodeNotFound, sessionNotFound)
-		}
-		return w.insert(ctx, q)
-	})
-	return mapError(err, sessionNotFound)
+	b := &batch{}
+	q := b.queries()
+	_, _ = q.SaveChatSessionTurn(ctx, db.SaveChatSessionTurnParams(w.session))
+	_ = w.insert(ctx, q)
+	_ = writeRecords(ctx, q, t.Session.TenantID, t.Records)
+	tags, err := s.send(ctx, b)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == pgForeignKeyViolation && strings.HasSuffix(pgErr.ConstraintName, "_session_id_fkey") {
+		return domain.Errorf(domain.CodeNotFound, sessionNotFound)
+	}
+	if err != nil {
+		return mapError(err, sessionNotFound)
+	}
+	if tags[0].RowsAffected() == 0 {
+		return domain.Errorf(domain.CodeNotFound, sessionNotFound)
+	}
+	return nil
 }
 
 // SaveFlowTimeout implements domain.ChatStore: SaveTurn, only while the
@@ -52,7 +63,10 @@ func (s *Store) SaveFlowTimeout(ctx context.Context, expected []byte, t domain.T
 			return err
 		}
 		saved = true
-		return w.insert(ctx, q)
+		if err := w.insert(ctx, q); err != nil {
+			return err
+		}
+		return writeRecords(ctx, q, t.Session.TenantID, t.Records)
 	})
 	if err != nil {
 		return false, mapError(err, sessionNotFound)
@@ -65,8 +79,8 @@ func (s *Store) SaveFlowTimeout(ctx context.Context, expected []byte, t domain.T
 type turnWrite struct {
 	session db.SaveChatSessionTurnParams
 	reply   *db.InsertChatMessageParams
-	traces  []db.InsertToolTracesParams
-	events  []db.InsertReplyEventsParams
+	traces  []db.InsertToolTraceParams
+	events  []db.InsertReplyEventParams
 }
 
 func newTurnWrite(t domain.Turn) (turnWrite, error) {
@@ -94,13 +108,13 @@ func newTurnWrite(t domain.Turn) (turnWrite, error) {
 		if err != nil {
 			return turnWrite{}, err
 		}
-		w.traces = append(w.traces, db.InsertToolTracesParams{
+		w.traces = append(w.traces, db.InsertToolTraceParams{
 			ID: tt.ID, TenantID: tenant, SessionID: ses.ID, MessageID: orDefault(tt.MessageID, t.Reply.ID), Tool: tt.Tool,
 			Input: input, Output: tt.Output, LatencyUs: tt.Latency.Microseconds(), Error: tt.Error, CreatedAt: orNow(tt.At, now),
 		})
 	}
 	for _, ev := range t.Events {
-		w.events = append(w.events, db.InsertReplyEventsParams{
+		w.events = append(w.events, db.InsertReplyEventParams{
 			TenantID: tenant, SessionID: ses.ID, MessageID: orDefault(ev.MessageID, t.Reply.ID), Seq: int32(ev.Seq),
 			Event: ev.Event, Data: ev.Data, CreatedAt: orNow(ev.At, now),
 		})
@@ -108,21 +122,45 @@ func newTurnWrite(t domain.Turn) (turnWrite, error) {
 	return w, nil
 }
 
-// insert writes the reply, then the traces and events that refer to it;
-// both lists go in by COPY, one round trip each.
+// insert writes the reply, then the traces and events that refer to it.
+// On a batch it only queues (and answers nil).
 func (w turnWrite) insert(ctx context.Context, q *db.Queries) error {
 	if w.reply != nil {
 		if err := q.InsertChatMessage(ctx, *w.reply); err != nil {
 			return err
 		}
 	}
-	if len(w.traces) > 0 {
-		if _, err := q.InsertToolTraces(ctx, w.traces); err != nil {
+	for _, tr := range w.traces {
+		if err := q.InsertToolTrace(ctx, tr); err != nil {
 			return err
 		}
 	}
-	if len(w.events) > 0 {
-		if _, err := q.InsertReplyEvents(ctx, w.events); err != nil {
+	for _, ev := range w.events {
+		if err := q.InsertReplyEvent(ctx, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRecords writes (or queues) a turn's monitoring records.
+func writeRecords(ctx context.Context, q *db.Queries, tenant domain.TenantID, r domain.TurnRecords) error {
+	if r.IntentEvaluated {
+		if err := writeIntentOutcome(ctx, q, tenant, r.IntentHit, r.IntentAt); err != nil {
+			return err
+		}
+	}
+	if err := writeFlowEvents(ctx, q, r.FlowEvents); err != nil {
+		return err
+	}
+	if err := writePromptRenders(ctx, q, r.PromptRenders); err != nil {
+		return err
+	}
+	if err := writeGuardHits(ctx, q, r.GuardHits); err != nil {
+		return err
+	}
+	for _, e := range r.Retrievals {
+		if err := writeRetrieval(ctx, q, e); err != nil {
 			return err
 		}
 	}

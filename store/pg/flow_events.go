@@ -9,24 +9,6 @@ import (
 	"github.com/cs-assistant/assistant/gen/db"
 )
 
-// RecordFlowEvents implements domain.FlowEventStore with one COPY: the
-// rows get increasing ids in the order given, which orders the events of
-// an instance that share a timestamp.
-func (s *Store) RecordFlowEvents(ctx context.Context, events []domain.FlowEvent) error {
-	if len(events) == 0 {
-		return nil
-	}
-	rows := make([]db.InsertFlowEventsParams, len(events))
-	for i, e := range events {
-		rows[i] = db.InsertFlowEventsParams{
-			TenantID: string(e.TenantID), FlowID: e.FlowID, SessionID: e.SessionID, Kind: string(e.Kind),
-			StepNo: int32(e.StepNo), TimedOut: e.TimedOut, At: e.At.UTC(),
-		}
-	}
-	_, err := s.q.InsertFlowEvents(ctx, rows)
-	return mapError(err, "")
-}
-
 // FlowStats implements domain.FlowEventStore: one query for the page of
 // flows and their totals, one for the steps of those flows.
 func (s *Store) FlowStats(ctx context.Context, tenant domain.TenantID, from, to time.Time, p domain.PageRequest) (domain.Page[domain.FlowStats], error) {

@@ -10,39 +10,6 @@ import (
 
 var _ domain.GuardHitStore = (*Store)(nil)
 
-// RecordGuardHits implements domain.GuardHitStore: one COPY per tenant,
-// all in one transaction.
-func (s *Store) RecordGuardHits(ctx context.Context, hits []domain.GuardHit) error {
-	if len(hits) == 0 {
-		return nil
-	}
-	now := time.Now().UTC()
-	byTenant := map[domain.TenantID][]db.InsertGuardHitsParams{}
-	var order []domain.TenantID
-	for _, h := range hits {
-		at := h.At
-		if at.IsZero() {
-			at = now
-		}
-		if _, ok := byTenant[h.TenantID]; !ok {
-			order = append(order, h.TenantID)
-		}
-		byTenant[h.TenantID] = append(byTenant[h.TenantID], db.InsertGuardHitsParams{
-			TenantID: string(h.TenantID), SessionID: h.SessionID, MessageID: h.MessageID, Stage: string(h.Stage),
-			Kind: h.Kind, RefID: h.RefID, Category: h.Category, Pattern: h.Pattern, Action: h.Action, At: at.UTC(),
-		})
-	}
-	err := s.inTx(ctx, func(q *db.Queries) error {
-		for _, t := range order {
-			if _, err := q.InsertGuardHits(ctx, byTenant[t]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return mapError(err, "")
-}
-
 // GuardStats implements domain.GuardHitStore.
 func (s *Store) GuardStats(ctx context.Context, tenant domain.TenantID, from, to time.Time) (domain.GuardStats, error) {
 	out := domain.GuardStats{From: from.UTC(), To: to.UTC()}

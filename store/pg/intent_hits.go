@@ -2,50 +2,13 @@ package pg
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/db"
 )
-
-// RecordIntentOutcome implements domain.IntentMonitoringStore. The
-// evaluation is counted in its UTC hour's row (an upsert); the hit, if
-// any, is inserted in the same transaction. A hit whose rule is gone (or
-// belongs to another tenant) breaks the hits' foreign key: the message was
-// still evaluated, so it is counted without the hit.
-func (s *Store) RecordIntentOutcome(ctx context.Context, tenant domain.TenantID, hit *domain.IntentHit, at time.Time) error {
-	if at.IsZero() && hit != nil {
-		at = hit.At
-	}
-	if at.IsZero() {
-		at = time.Now()
-	}
-	at = at.UTC()
-	count := db.CountIntentEvaluationParams{TenantID: string(tenant), Hour: at.Truncate(time.Hour)}
-	if hit == nil {
-		return mapError(s.q.CountIntentEvaluation(ctx, count), "")
-	}
-	err := s.inTx(ctx, func(q *db.Queries) error {
-		err := q.InsertIntentHit(ctx, db.InsertIntentHitParams{
-			TenantID: string(tenant), RuleID: hit.RuleID, SessionID: hit.SessionID, MessageID: hit.MessageID,
-			Keywords: nonNil(hit.Keywords), Patterns: nonNil(hit.Patterns), At: at,
-		})
-		if err != nil {
-			return err
-		}
-		return q.CountIntentEvaluation(ctx, count)
-	})
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == pgForeignKeyViolation && pgErr.TableName == "intent_hits" {
-		err = s.q.CountIntentEvaluation(ctx, count)
-	}
-	return mapError(err, "")
-}
 
 // IntentRuleStats implements domain.IntentMonitoringStore.
 func (s *Store) IntentRuleStats(ctx context.Context, tenant domain.TenantID, from, to time.Time, p domain.PageRequest) (domain.IntentStatsPage, error) {

@@ -8,26 +8,6 @@ import (
 	"github.com/cs-assistant/assistant/gen/db"
 )
 
-// RecordPromptRenders implements domain.PromptTemplateStore with one COPY.
-func (s *Store) RecordPromptRenders(ctx context.Context, renders []domain.PromptRender) error {
-	if len(renders) == 0 {
-		return nil
-	}
-	rows := make([]db.InsertPromptRendersParams, len(renders))
-	for i, r := range renders {
-		at := r.At
-		if at.IsZero() {
-			at = time.Now()
-		}
-		rows[i] = db.InsertPromptRendersParams{
-			TenantID: string(r.TenantID), TemplateID: r.TemplateID, Version: int32(r.Version), Scene: r.Scene,
-			Tokens: int32(r.Tokens), Fallback: r.Fallback, At: at,
-		}
-	}
-	_, err := s.q.InsertPromptRenders(ctx, rows)
-	return mapError(err, "")
-}
-
 // PromptRenderStats implements domain.PromptTemplateStore.
 func (s *Store) PromptRenderStats(ctx context.Context, tenant domain.TenantID, from, to time.Time, scene *domain.PromptScene) ([]domain.PromptRenderStats, error) {
 	rows, err := s.q.PromptRenderStats(ctx, db.PromptRenderStatsParams{

@@ -40,10 +40,14 @@ func (s *Store) SetStrategy(ctx context.Context, tenant domain.TenantID, to *dom
 		if err != nil {
 			return err
 		}
-		return q.InsertStrategyAudit(ctx, db.InsertStrategyAuditParams{
+		err = q.InsertStrategyAudit(ctx, db.InsertStrategyAuditParams{
 			ID: a.ID, TenantID: string(tenant), Action: a.Action, KeyID: a.KeyID,
 			FromConfig: from, ToConfig: toJSON, Findings: findings,
 		})
+		if err != nil {
+			return err
+		}
+		return notifyConfig(ctx, q, domain.ConfigStrategy, tenant)
 	}), "")
 }
 
@@ -68,14 +72,6 @@ func (s *Store) ListStrategyAudit(ctx context.Context, tenant domain.TenantID, p
 		items[i] = a
 	}
 	return domain.PageOf(items, p, func(a domain.StrategyAudit) string { return a.ID }), nil
-}
-
-// RecordRetrieval implements domain.StrategyStore.
-func (s *Store) RecordRetrieval(ctx context.Context, e domain.RetrievalEvent) error {
-	return mapError(s.q.InsertRetrievalEvent(ctx, db.InsertRetrievalEventParams{
-		TenantID: string(e.TenantID), StrategyID: e.Strategy.ID(), Config: encodeStrategy(e.Strategy), Hits: e.Hits, TopScore: e.TopScore,
-		EvidenceTokens: e.EvidenceTokens, Insufficient: e.Insufficient, Transferred: e.Transferred, LatencyMs: e.LatencyMs,
-	}), "")
 }
 
 // RecentRetrievals implements domain.StrategyStore.

@@ -16,7 +16,8 @@ func (s *Store) GetSettings(ctx context.Context, tenant domain.TenantID) (domain
 	return settingsFromRow(row), nil
 }
 
-// UpdateSettings implements domain.SettingsStore.
+// UpdateSettings implements domain.SettingsStore; every replica is told
+// (domain.ConfigSettings).
 func (s *Store) UpdateSettings(ctx context.Context, in domain.TenantSettings) (domain.TenantSettings, error) {
 	var row db.TenantSetting
 	err := s.inTx(ctx, func(q *db.Queries) error {
@@ -38,7 +39,10 @@ func (s *Store) UpdateSettings(ctx context.Context, in domain.TenantSettings) (d
 			MessageRetentionDays:        in.Retention.MessageDays,
 			Version:                     in.Version,
 		})
-		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
+		if err == nil {
+			return notifyConfig(ctx, q, domain.ConfigSettings, in.TenantID)
+		}
+		if domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
 			return err
 		}
 		if _, getErr := q.GetTenantSettings(ctx, string(in.TenantID)); getErr != nil {

@@ -71,6 +71,10 @@ type Request struct {
 	// DryRun leaves no retrieval or render record (the complete-flow
 	// test).
 	DryRun bool
+	// DeferRecord leaves the retrieval record in Outcome.Retrieval.Event
+	// for the caller to store with its own writes (the dialogue stores it
+	// with the reply) instead of storing it at once.
+	DeferRecord bool
 }
 
 // Transfer says why a human should take over, with the numbers.
@@ -130,7 +134,7 @@ func (a *Answerer) Run(ctx context.Context, tenant domain.TenantID, req Request)
 // req's) and decides whether to hand off.
 func (a *Answerer) Find(ctx context.Context, tenant domain.TenantID, req Request) (Outcome, error) {
 	res, err := a.retriever.Retrieve(ctx, tenant, retrieve.Query{
-		Text: req.Query, KBIDs: req.KBIDs, Filter: req.Filter, Strategy: req.Strategy, Record: !req.DryRun,
+		Text: req.Query, KBIDs: req.KBIDs, Filter: req.Filter, Strategy: req.Strategy, Record: !req.DryRun && !req.DeferRecord,
 	})
 	if err != nil {
 		return Outcome{}, err

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"maps"
 	"time"
+
+	"github.com/cs-assistant/assistant/domain"
 )
 
-// The engine is pure: it reads a Flow and a State and returns a Reply
-// holding the new State. The caller stores the state with the session,
-// sends the reply's texts, and hands over when Reply.Transfer.
+// The engine is pure: it reads a stored flow (domain.ScriptFlow, never
+// changed) and a State and returns a Reply holding the new State. The
+// caller stores the state with the session, sends the reply's texts, and
+// hands over when Reply.Transfer.
 //
 // Start validates the flow, since it runs once per instance. Advance and
 // HandleTimeout, which run per message, trust that the stored flow passed
@@ -16,7 +19,7 @@ import (
 
 // Start begins an instance: it runs the steps that do not wait for input,
 // from step 1, until one waits or the flow ends.
-func Start(f Flow, now time.Time) (Reply, error) {
+func Start(f domain.ScriptFlow, now time.Time) (Reply, error) {
 	if err := Validate(f); err != nil {
 		return Reply{}, err
 	}
@@ -32,12 +35,14 @@ func Start(f Flow, now time.Time) (Reply, error) {
 // the matched option's branch, else the default next, else the next step
 // in order, and the flow runs on until a step waits or it ends. One that
 // fails is asked again with the retry prompt (Retries+1) until
-// MaxRetries, and then takes OnInvalid.
+// MaxRetries, and then takes OnInvalid. slots, when not nil, checks the
+// value an accepted answer puts in the step's slot (see SlotRule); nil
+// keeps every value as it is.
 //
 // Advance does not look at the deadline: an answer that arrives before the
 // sweeper acted counts. A caller that wants the deadline to be a hard
 // cut-off calls HandleTimeout first.
-func Advance(f Flow, s State, input string, now time.Time) (Reply, error) {
+func Advance(f domain.ScriptFlow, s State, input string, slots SlotRule, now time.Time) (Reply, error) {
 	st, err := current(f, s)
 	if err != nil {
 		return Reply{}, err
@@ -52,8 +57,8 @@ func Advance(f Flow, s State, input string, now time.Time) (Reply, error) {
 	}
 	if st.Expect != nil && st.Expect.Slot != "" {
 		kept, ask, ok := c.slot, "", true
-		if f.Slots != nil {
-			kept, ask, ok = f.Slots(st.Expect.Slot, c.slot)
+		if slots != nil {
+			kept, ask, ok = slots(st.Expect.Slot, c.slot)
 		}
 		if !ok {
 			return r.invalid(st, input, ask)
@@ -75,7 +80,7 @@ func Advance(f Flow, s State, input string, now time.Time) (Reply, error) {
 // instance is not active or not waiting, has no deadline, or it is not
 // yet reached. The stored deadline is honoured even if the step's timeout
 // was edited since.
-func HandleTimeout(f Flow, s State, now time.Time) (Reply, bool, error) {
+func HandleTimeout(f domain.ScriptFlow, s State, now time.Time) (Reply, bool, error) {
 	if !Active(&s) || !s.Waiting || s.Deadline.IsZero() || now.Before(s.Deadline) {
 		return Reply{State: s}, false, nil
 	}
@@ -84,7 +89,7 @@ func HandleTimeout(f Flow, s State, now time.Time) (Reply, bool, error) {
 		return Reply{}, false, err
 	}
 	r := newRun(f, s, now)
-	then := Target{Kind: KindEnd}
+	then := domain.ScriptFlowTarget{Kind: KindEnd}
 	if st.OnTimeout != nil {
 		then = *st.OnTimeout
 	}
@@ -96,37 +101,37 @@ func HandleTimeout(f Flow, s State, now time.Time) (Reply, bool, error) {
 }
 
 // current returns the step s waits at, or why s cannot continue.
-func current(f Flow, s State) (Step, error) {
+func current(f domain.ScriptFlow, s State) (domain.ScriptFlowStep, error) {
 	if s.Done {
-		return Step{}, ErrEnded
+		return domain.ScriptFlowStep{}, ErrEnded
 	}
 	if s.FlowID != f.ID {
-		return Step{}, stale("/state/flow_id", "the state belongs to flow %q, not %q", s.FlowID, f.ID)
+		return domain.ScriptFlowStep{}, stale("/state/flow_id", "the state belongs to flow %q, not %q", s.FlowID, f.ID)
 	}
 	st, ok := stepByNo(f, s.StepNo)
 	switch {
 	case !ok:
-		return Step{}, stale("/state/step_no", "step %d no longer exists in flow %q", s.StepNo, f.ID)
+		return domain.ScriptFlowStep{}, stale("/state/step_no", "step %d no longer exists in flow %q", s.StepNo, f.ID)
 	case !s.Waiting || !st.WaitInput:
-		return Step{}, stale("/state/step_no", "step %d of flow %q does not wait for input", s.StepNo, f.ID)
+		return domain.ScriptFlowStep{}, stale("/state/step_no", "step %d of flow %q does not wait for input", s.StepNo, f.ID)
 	}
 	return st, nil
 }
 
 // stepByNo finds a step by its number. Flows have at most MaxSteps steps,
 // so a scan is as quick as an index built per call.
-func stepByNo(f Flow, no int) (Step, bool) {
+func stepByNo(f domain.ScriptFlow, no int) (domain.ScriptFlowStep, bool) {
 	for _, s := range f.Steps {
 		if s.StepNo == no {
 			return s, true
 		}
 	}
-	return Step{}, false
+	return domain.ScriptFlowStep{}, false
 }
 
 // run is one engine call's work in progress.
 type run struct {
-	flow  Flow
+	flow  domain.ScriptFlow
 	now   time.Time
 	state State
 	texts []string
@@ -137,7 +142,7 @@ type run struct {
 
 // newRun starts a call from s, with a copy of its slots so the caller's
 // state is never changed.
-func newRun(f Flow, s State, now time.Time) *run {
+func newRun(f domain.ScriptFlow, s State, now time.Time) *run {
 	s.Slots = maps.Clone(s.Slots)
 	if s.Slots == nil {
 		s.Slots = map[string]string{}
@@ -186,7 +191,7 @@ func (r *run) enter(no int) error {
 }
 
 // wait makes the state wait at st, with st's deadline.
-func (r *run) wait(st Step) {
+func (r *run) wait(st domain.ScriptFlowStep) {
 	r.state.Waiting = true
 	r.state.Deadline = time.Time{}
 	if st.Timeout > 0 {
@@ -196,19 +201,19 @@ func (r *run) wait(st Step) {
 
 // inOrder resolves a nil target to the next step in order, or the end
 // after the last step.
-func (r *run) inOrder(st Step, t *Target) Target {
+func (r *run) inOrder(st domain.ScriptFlowStep, t *domain.ScriptFlowTarget) domain.ScriptFlowTarget {
 	if t != nil {
 		return *t
 	}
 	if _, ok := stepByNo(r.flow, st.StepNo+1); ok {
-		return Target{Kind: KindNext, StepNo: st.StepNo + 1}
+		return domain.ScriptFlowTarget{Kind: KindNext, StepNo: st.StepNo + 1}
 	}
-	return Target{Kind: KindEnd}
+	return domain.ScriptFlowTarget{Kind: KindEnd}
 }
 
 // afterAnswer picks the target of an accepted answer: the matched
 // option's branch, else the default next, else the next in order.
-func (r *run) afterAnswer(st Step, c checked) Target {
+func (r *run) afterAnswer(st domain.ScriptFlowStep, c checked) domain.ScriptFlowTarget {
 	if c.option != "" {
 		key := fold(c.option)
 		for _, b := range st.Branches {
@@ -223,7 +228,7 @@ func (r *run) afterAnswer(st Step, c checked) Target {
 // invalid handles an answer that failed the check: ask again while
 // retries remain (with the retry prompt, else ask, else the step's
 // prompt), else take OnInvalid.
-func (r *run) invalid(st Step, input, ask string) (Reply, error) {
+func (r *run) invalid(st domain.ScriptFlowStep, input, ask string) (Reply, error) {
 	e := st.Expect
 	if r.state.Retries < e.MaxRetries {
 		r.state.Retries++
@@ -239,7 +244,7 @@ func (r *run) invalid(st Step, input, ask string) (Reply, error) {
 		r.taken = append(r.taken, Taken{StepNo: st.StepNo, Input: input, Action: ActionRetry})
 		return r.reply(), nil
 	}
-	then := Target{Kind: KindTransfer}
+	then := domain.ScriptFlowTarget{Kind: KindTransfer}
 	if e.OnInvalid != nil {
 		then = *e.OnInvalid
 	}
@@ -253,7 +258,7 @@ func (r *run) invalid(st Step, input, ask string) (Reply, error) {
 // follow takes a target from a waiting step: a next enters that step, an
 // end or a transfer finishes the instance. reason is the hand-off reason
 // when a transfer names none, and outcome the outcome of an end.
-func (r *run) follow(t Target, reason, outcome string) error {
+func (r *run) follow(t domain.ScriptFlowTarget, reason, outcome string) error {
 	if t.Kind != KindNext {
 		r.finish(t, reason, outcome)
 		return nil
@@ -264,7 +269,7 @@ func (r *run) follow(t Target, reason, outcome string) error {
 }
 
 // finish ends the instance by an end or a transfer target.
-func (r *run) finish(t Target, reason, outcome string) {
+func (r *run) finish(t domain.ScriptFlowTarget, reason, outcome string) {
 	r.say(t.Text)
 	r.state.Waiting, r.state.Deadline, r.state.Retries = false, time.Time{}, 0
 	r.state.Done = true

@@ -15,26 +15,32 @@ import (
 func t0() time.Time { return time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC) }
 
 // start starts f and fails the test on error.
-func start(t *testing.T, f Flow) Reply {
+func start(t *testing.T, f domain.ScriptFlow) Reply {
 	t.Helper()
 	r, err := Start(f, t0())
 	require.NoError(t, err)
 	return r
 }
 
-// advance answers and fails the test on error.
-func advance(t *testing.T, f Flow, s State, input string) Reply {
+// advance answers, with no slot rule, and fails the test on error.
+func advance(t *testing.T, f domain.ScriptFlow, s State, input string) Reply {
 	t.Helper()
-	r, err := Advance(f, s, input, t0().Add(time.Second))
+	return advanceWith(t, f, nil, s, input)
+}
+
+// advanceWith answers with the slot rule slots and fails the test on error.
+func advanceWith(t *testing.T, f domain.ScriptFlow, slots SlotRule, s State, input string) Reply {
+	t.Helper()
+	r, err := Advance(f, s, input, slots, t0().Add(time.Second))
 	require.NoError(t, err)
 	return r
 }
 
 func TestLinearFlow(t *testing.T) {
-	f := Flow{ID: "lin", Name: "Address change", Steps: []Step{
+	f := domain.ScriptFlow{ID: "lin", Name: "Address change", Steps: []domain.ScriptFlowStep{
 		{StepNo: 1, Prompt: "Let's change your address."},
-		{StepNo: 2, Prompt: "Your new street?", WaitInput: true, Expect: &Expect{Slot: "street"}},
-		{StepNo: 3, Prompt: "Your postcode?", WaitInput: true, Expect: &Expect{Slot: "postcode"}},
+		{StepNo: 2, Prompt: "Your new street?", WaitInput: true, Expect: &domain.ScriptFlowExpect{Slot: "street"}},
+		{StepNo: 3, Prompt: "Your postcode?", WaitInput: true, Expect: &domain.ScriptFlowExpect{Slot: "postcode"}},
 		{StepNo: 4, Prompt: "Done, we will write to you."},
 	}}
 	r := start(t, f)
@@ -43,7 +49,7 @@ func TestLinearFlow(t *testing.T) {
 	assert.False(t, r.Ended)
 	assert.True(t, Active(&r.State))
 	assert.Equal(t, []Taken{
-		{StepNo: 1, Action: ActionPrompted, Then: Target{Kind: KindNext, StepNo: 2}},
+		{StepNo: 1, Action: ActionPrompted, Then: domain.ScriptFlowTarget{Kind: KindNext, StepNo: 2}},
 		{StepNo: 2, Action: ActionWaiting},
 	}, r.Taken)
 
@@ -63,11 +69,11 @@ func TestLinearFlow(t *testing.T) {
 	assert.Equal(t, map[string]string{"street": "1 Main St", "postcode": "12345"}, r.State.Slots)
 	assert.Equal(t, map[string]string{"street": "1 Main St"}, prev.Slots, "the caller's state is not changed")
 	assert.Equal(t, []Taken{
-		{StepNo: 3, Input: "12345", Action: ActionAccepted, Then: Target{Kind: KindNext, StepNo: 4}},
-		{StepNo: 4, Action: ActionPrompted, Then: Target{Kind: KindEnd}},
+		{StepNo: 3, Input: "12345", Action: ActionAccepted, Then: domain.ScriptFlowTarget{Kind: KindNext, StepNo: 4}},
+		{StepNo: 4, Action: ActionPrompted, Then: domain.ScriptFlowTarget{Kind: KindEnd}},
 	}, r.Taken)
 
-	_, err := Advance(f, r.State, "more", t0())
+	_, err := Advance(f, r.State, "more", nil, t0())
 	assert.ErrorIs(t, err, ErrEnded)
 }
 
@@ -134,17 +140,17 @@ func TestRegexExpectFillsTheSlot(t *testing.T) {
 		assert.Equal(t, c.matched, r.Taken[0].Matched)
 	}
 	// No capturing group: the slot gets what the regex matched.
-	g := Flow{ID: "g", Name: "g", Steps: []Step{{StepNo: 1, Prompt: "Email?", WaitInput: true,
-		Expect: &Expect{Regex: `[^@\s]+@[^@\s]+`, Slot: "email"}}}}
+	g := domain.ScriptFlow{ID: "g", Name: "g", Steps: []domain.ScriptFlowStep{{StepNo: 1, Prompt: "Email?", WaitInput: true,
+		Expect: &domain.ScriptFlowExpect{Regex: `[^@\s]+@[^@\s]+`, Slot: "email"}}}}
 	r := advance(t, g, start(t, g).State, "it is ann@example.com thanks")
 	assert.Equal(t, map[string]string{"email": "ann@example.com"}, r.State.Slots)
 }
 
 func TestOptionsOrRegex(t *testing.T) {
-	f := Flow{ID: "o", Name: "o", Steps: []Step{
+	f := domain.ScriptFlow{ID: "o", Name: "o", Steps: []domain.ScriptFlowStep{
 		{StepNo: 1, Prompt: "Order number, or 'none'?", WaitInput: true,
-			Expect:   &Expect{Options: []string{"none"}, Regex: `^\d{4}$`, Slot: "order"},
-			Branches: []Branch{{Option: "none", Then: Target{Kind: KindTransfer}}}},
+			Expect:   &domain.ScriptFlowExpect{Options: []string{"none"}, Regex: `^\d{4}$`, Slot: "order"},
+			Branches: []domain.ScriptFlowBranch{{Option: "none", Then: domain.ScriptFlowTarget{Kind: KindTransfer}}}},
 		{StepNo: 2, Prompt: "Found it."},
 	}}
 	r := advance(t, f, start(t, f).State, "NONE")
@@ -161,11 +167,11 @@ func TestOptionsOrRegex(t *testing.T) {
 func TestRetriesThenOnInvalid(t *testing.T) {
 	f := menuFlow()
 	f.Steps[1].Expect.MaxRetries = 2
-	f.Steps[1].Expect.OnInvalid = &Target{Kind: KindEnd, Text: "Let's stop here."}
+	f.Steps[1].Expect.OnInvalid = &domain.ScriptFlowTarget{Kind: KindEnd, Text: "Let's stop here."}
 	s := start(t, f).State
 
 	later := t0().Add(10 * time.Second)
-	r, err := Advance(f, s, "maybe", later)
+	r, err := Advance(f, s, "maybe", nil, later)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Please answer return or exchange."}, r.Texts)
 	assert.Equal(t, 1, r.State.Retries)
@@ -182,7 +188,7 @@ func TestRetriesThenOnInvalid(t *testing.T) {
 	assert.True(t, r.Ended)
 	assert.False(t, r.Transfer)
 	assert.Equal(t, OutcomeInvalidInput, r.State.Outcome)
-	assert.Equal(t, []Taken{{StepNo: 2, Input: "no idea", Action: ActionInvalid, Then: Target{Kind: KindEnd, Text: "Let's stop here."}}}, r.Taken)
+	assert.Equal(t, []Taken{{StepNo: 2, Input: "no idea", Action: ActionInvalid, Then: domain.ScriptFlowTarget{Kind: KindEnd, Text: "Let's stop here."}}}, r.Taken)
 
 	// A valid answer after a retry resets nothing it should not: retries
 	// start again at the next step.
@@ -222,8 +228,8 @@ func TestTransferBranch(t *testing.T) {
 }
 
 func TestEndWithText(t *testing.T) {
-	f := Flow{ID: "e", Name: "e", Steps: []Step{
-		{StepNo: 1, Prompt: "Opening hours are 9 to 5.", DefaultNext: &Target{Kind: KindEnd, Text: "Anything else, just ask."}},
+	f := domain.ScriptFlow{ID: "e", Name: "e", Steps: []domain.ScriptFlowStep{
+		{StepNo: 1, Prompt: "Opening hours are 9 to 5.", DefaultNext: &domain.ScriptFlowTarget{Kind: KindEnd, Text: "Anything else, just ask."}},
 		{StepNo: 2, Prompt: "never reached"},
 	}}
 	r := start(t, f)
@@ -234,18 +240,18 @@ func TestEndWithText(t *testing.T) {
 }
 
 func TestNonWaitingChains(t *testing.T) {
-	f := Flow{ID: "c", Name: "c", Steps: []Step{
-		{StepNo: 1, Prompt: "one", DefaultNext: &Target{Kind: KindNext, StepNo: 4, Text: "(skipping ahead)"}},
+	f := domain.ScriptFlow{ID: "c", Name: "c", Steps: []domain.ScriptFlowStep{
+		{StepNo: 1, Prompt: "one", DefaultNext: &domain.ScriptFlowTarget{Kind: KindNext, StepNo: 4, Text: "(skipping ahead)"}},
 		{StepNo: 2, Prompt: "two", WaitInput: true},
-		{StepNo: 3, Prompt: "three", DefaultNext: &Target{Kind: KindTransfer, Reason: "done_talking"}},
-		{StepNo: 4, Prompt: "four", DefaultNext: &Target{Kind: KindNext, StepNo: 2}},
+		{StepNo: 3, Prompt: "three", DefaultNext: &domain.ScriptFlowTarget{Kind: KindTransfer, Reason: "done_talking"}},
+		{StepNo: 4, Prompt: "four", DefaultNext: &domain.ScriptFlowTarget{Kind: KindNext, StepNo: 2}},
 	}}
 	r := start(t, f)
 	assert.Equal(t, []string{"one", "(skipping ahead)", "four", "two"}, r.Texts)
 	assert.Equal(t, 2, r.State.StepNo)
 	assert.Equal(t, []Taken{
-		{StepNo: 1, Action: ActionPrompted, Then: Target{Kind: KindNext, StepNo: 4, Text: "(skipping ahead)"}},
-		{StepNo: 4, Action: ActionPrompted, Then: Target{Kind: KindNext, StepNo: 2}},
+		{StepNo: 1, Action: ActionPrompted, Then: domain.ScriptFlowTarget{Kind: KindNext, StepNo: 4, Text: "(skipping ahead)"}},
+		{StepNo: 4, Action: ActionPrompted, Then: domain.ScriptFlowTarget{Kind: KindNext, StepNo: 2}},
 		{StepNo: 2, Action: ActionWaiting},
 	}, r.Taken)
 	// A flow without a step that waits runs to its end in Start.
@@ -257,7 +263,7 @@ func TestNonWaitingChains(t *testing.T) {
 
 func TestStartRejectsAnInvalidFlow(t *testing.T) {
 	f := menuFlow()
-	f.Steps[0].DefaultNext = &Target{Kind: KindNext, StepNo: 1}
+	f.Steps[0].DefaultNext = &domain.ScriptFlowTarget{Kind: KindNext, StepNo: 1}
 	_, err := Start(f, t0())
 	assert.Equal(t, domain.CodeValidation, domain.ErrorCodeOf(err))
 }
@@ -265,12 +271,12 @@ func TestStartRejectsAnInvalidFlow(t *testing.T) {
 func TestUnvalidatedLoopIsStopped(t *testing.T) {
 	// Advance trusts the stored flow, but a loop of non-waiting steps
 	// reached from it still ends in an error, not a hang.
-	f := Flow{ID: "l", Name: "l", Steps: []Step{
+	f := domain.ScriptFlow{ID: "l", Name: "l", Steps: []domain.ScriptFlowStep{
 		{StepNo: 1, Prompt: "wait", WaitInput: true},
-		{StepNo: 2, Prompt: "spin", DefaultNext: &Target{Kind: KindNext, StepNo: 2}},
+		{StepNo: 2, Prompt: "spin", DefaultNext: &domain.ScriptFlowTarget{Kind: KindNext, StepNo: 2}},
 	}}
 	s := State{FlowID: "l", StepNo: 1, Waiting: true}
-	_, err := Advance(f, s, "x", t0())
+	_, err := Advance(f, s, "x", nil, t0())
 	assert.ErrorContains(t, err, "loop")
 }
 
@@ -296,7 +302,7 @@ func TestTimeouts(t *testing.T) {
 		assert.True(t, r.State.Deadline.IsZero(), "step 4 has no timeout")
 		assert.Equal(t, s.Deadline, r.State.UpdatedAt)
 		assert.Equal(t, []Taken{
-			{StepNo: 2, Action: ActionTimedOut, Then: Target{Kind: KindNext, StepNo: 4}},
+			{StepNo: 2, Action: ActionTimedOut, Then: domain.ScriptFlowTarget{Kind: KindNext, StepNo: 4}},
 			{StepNo: 4, Action: ActionWaiting},
 		}, r.Taken)
 		// Nothing more to fire at step 4.
@@ -321,7 +327,7 @@ func TestTimeouts(t *testing.T) {
 	})
 	t.Run("expired: transfer with the timed_out reason", func(t *testing.T) {
 		g := menuFlow()
-		g.Steps[1].OnTimeout = &Target{Kind: KindTransfer, Text: "Passing you to a colleague."}
+		g.Steps[1].OnTimeout = &domain.ScriptFlowTarget{Kind: KindTransfer, Text: "Passing you to a colleague."}
 		r, fired, err := HandleTimeout(g, s, s.Deadline)
 		require.NoError(t, err)
 		require.True(t, fired)
@@ -341,7 +347,7 @@ func TestTimeouts(t *testing.T) {
 		}
 	})
 	t.Run("a late answer still counts", func(t *testing.T) {
-		r, err := Advance(f, s, "return", s.Deadline.Add(time.Hour))
+		r, err := Advance(f, s, "return", nil, s.Deadline.Add(time.Hour))
 		require.NoError(t, err)
 		assert.Equal(t, 3, r.State.StepNo)
 	})
@@ -361,7 +367,7 @@ func TestStaleState(t *testing.T) {
 
 	cases := []struct {
 		name  string
-		f     Flow
+		f     domain.ScriptFlow
 		field string
 	}{
 		{"step removed", removed, "/state/step_no"},
@@ -370,7 +376,7 @@ func TestStaleState(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Advance(c.f, at3, "12345678", t0())
+			_, err := Advance(c.f, at3, "12345678", nil, t0())
 			assert.ErrorIs(t, err, ErrStaleState)
 			var de *domain.Error
 			require.True(t, errors.As(err, &de))
@@ -384,6 +390,6 @@ func TestStaleState(t *testing.T) {
 			assert.ErrorIs(t, err, ErrStaleState)
 		})
 	}
-	_, err := Advance(removed, at3, "x", t0())
+	_, err := Advance(removed, at3, "x", nil, t0())
 	assert.ErrorContains(t, err, "step 3 no longer exists")
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/cs-assistant/assistant/domain"
 )
 
 // fold is the form in which answers and options are compared: full-width
@@ -65,7 +67,7 @@ type checked struct {
 
 // check runs a step's Expect on an answer. A nil Expect, or one with
 // neither options nor a regex, accepts anything.
-func check(e *Expect, input string) (checked, error) {
+func check(e *domain.ScriptFlowExpect, input string) (checked, error) {
 	trimmed := strings.TrimFunc(input, unicode.IsSpace)
 	if e == nil {
 		return checked{ok: true, slot: trimmed}, nil

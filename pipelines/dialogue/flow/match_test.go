@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/cs-assistant/assistant/domain"
 )
 
 func TestFold(t *testing.T) {
@@ -33,7 +35,7 @@ func TestSlotNames(t *testing.T) {
 
 func TestCheckWithABrokenRegexFails(t *testing.T) {
 	// Only an unvalidated flow gets here; the error names the step.
-	f := Flow{ID: "r", Name: "r", Steps: []Step{{StepNo: 1, Prompt: "?", WaitInput: true, Expect: &Expect{Regex: "("}}}}
-	_, err := Advance(f, State{FlowID: "r", StepNo: 1, Waiting: true}, "x", t0())
+	f := domain.ScriptFlow{ID: "r", Name: "r", Steps: []domain.ScriptFlowStep{{StepNo: 1, Prompt: "?", WaitInput: true, Expect: &domain.ScriptFlowExpect{Regex: "("}}}}
+	_, err := Advance(f, State{FlowID: "r", StepNo: 1, Waiting: true}, "x", nil, t0())
 	assert.ErrorContains(t, err, "flow r step 1")
 }

@@ -45,7 +45,7 @@ func NewService(store domain.ScriptFlowStore, events domain.FlowEventStore) *Ser
 // Create validates f (CodeValidation naming every bad field) and stores it
 // with a new id.
 func (s *Service) Create(ctx context.Context, f domain.ScriptFlow) (domain.ScriptFlow, error) {
-	if err := Validate(FromDomain(f)); err != nil {
+	if err := Validate(f); err != nil {
 		return domain.ScriptFlow{}, err
 	}
 	f.ID = domain.NewID(domain.PrefixScriptFlow)
@@ -65,7 +65,7 @@ func (s *Service) List(ctx context.Context, tenant domain.TenantID, p domain.Pag
 // Update validates f and replaces the stored flow of f.ID if f.Version is
 // current. Returns CodeValidation, CodeNotFound or CodeVersionConflict.
 func (s *Service) Update(ctx context.Context, f domain.ScriptFlow) (domain.ScriptFlow, error) {
-	if err := Validate(FromDomain(f)); err != nil {
+	if err := Validate(f); err != nil {
 		return domain.ScriptFlow{}, err
 	}
 	return s.store.UpdateScriptFlow(ctx, f)
@@ -88,15 +88,15 @@ func (s *Service) Simulate(ctx context.Context, tenant domain.TenantID, id strin
 	if err != nil {
 		return nil, err
 	}
-	run := FromDomain(f)
+	var slots SlotRule
 	if s.slots != nil {
 		rules, err := domain.LoadSlotRules(ctx, s.slots, tenant)
 		if err != nil {
 			return nil, err
 		}
-		run.Slots = SlotRuleOf(rules)
+		slots = SlotRuleOf(rules)
 	}
-	return Simulate(run, inputs, s.now().UTC())
+	return Simulate(f, inputs, slots, s.now().UTC())
 }
 
 // Report is a page of flow monitoring over [From, To).

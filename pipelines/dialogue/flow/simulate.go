@@ -1,14 +1,19 @@
 package flow
 
-import "time"
+import (
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+)
 
 // Simulate runs user inputs through a flow without a session, for
 // POST /admin/script-flows/{flowId}/simulate: Start, then Advance with
 // each input in turn, keeping every Reply (their Taken lists are the
 // steps taken). The first reply is Start's; when the flow ends before the
 // inputs do, the rest are not used, so len(replies)-1 inputs were. All
-// calls share now, so timeouts never fire. The flow is validated first.
-func Simulate(f Flow, inputs []string, now time.Time) ([]Reply, error) {
+// calls share now, so timeouts never fire. The flow is validated first;
+// slots checks slot values as in Advance.
+func Simulate(f domain.ScriptFlow, inputs []string, slots SlotRule, now time.Time) ([]Reply, error) {
 	r, err := Start(f, now)
 	if err != nil {
 		return nil, err
@@ -19,7 +24,7 @@ func Simulate(f Flow, inputs []string, now time.Time) ([]Reply, error) {
 		if !Active(&r.State) {
 			break
 		}
-		if r, err = Advance(f, r.State, in, now); err != nil {
+		if r, err = Advance(f, r.State, in, slots, now); err != nil {
 			return nil, err
 		}
 		replies = append(replies, r)

@@ -12,7 +12,7 @@ import (
 
 func TestSimulate(t *testing.T) {
 	f := menuFlow()
-	replies, err := Simulate(f, []string{"refund?", "1", "order 12345678", "unused"}, t0())
+	replies, err := Simulate(f, []string{"refund?", "1", "order 12345678", "unused"}, nil, t0())
 	require.NoError(t, err)
 	require.Len(t, replies, 4, "Start, then three inputs; the flow ended before the fourth")
 
@@ -23,13 +23,13 @@ func TestSimulate(t *testing.T) {
 		texts = append(texts, r.Texts...)
 	}
 	assert.Equal(t, []Taken{
-		{StepNo: 1, Action: ActionPrompted, Then: Target{Kind: KindNext, StepNo: 2}},
+		{StepNo: 1, Action: ActionPrompted, Then: domain.ScriptFlowTarget{Kind: KindNext, StepNo: 2}},
 		{StepNo: 2, Action: ActionWaiting},
 		{StepNo: 2, Input: "refund?", Action: ActionRetry},
-		{StepNo: 2, Input: "1", Matched: "Return", Action: ActionAccepted, Then: Target{Kind: KindNext, StepNo: 3}},
+		{StepNo: 2, Input: "1", Matched: "Return", Action: ActionAccepted, Then: domain.ScriptFlowTarget{Kind: KindNext, StepNo: 3}},
 		{StepNo: 3, Action: ActionWaiting},
 		{StepNo: 3, Input: "order 12345678", Matched: "order 12345678", Action: ActionAccepted,
-			Then: Target{Kind: KindEnd, Text: "Thanks, a label is on its way."}},
+			Then: domain.ScriptFlowTarget{Kind: KindEnd, Text: "Thanks, a label is on its way."}},
 	}, taken)
 	assert.Equal(t, []string{
 		"Hello, this is returns.", "Return or exchange?",
@@ -43,7 +43,7 @@ func TestSimulate(t *testing.T) {
 }
 
 func TestSimulateWithoutInputs(t *testing.T) {
-	replies, err := Simulate(menuFlow(), nil, t0())
+	replies, err := Simulate(menuFlow(), nil, nil, t0())
 	require.NoError(t, err)
 	require.Len(t, replies, 1)
 	assert.True(t, replies[0].State.Waiting)
@@ -52,6 +52,6 @@ func TestSimulateWithoutInputs(t *testing.T) {
 func TestSimulateValidatesTheFlow(t *testing.T) {
 	f := menuFlow()
 	f.Steps[2].Expect.Regex = "("
-	_, err := Simulate(f, []string{"1"}, time.Time{})
+	_, err := Simulate(f, []string{"1"}, nil, time.Time{})
 	assert.Equal(t, domain.CodeValidation, domain.ErrorCodeOf(err))
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/cs-assistant/assistant/domain"
 )
 
 // upperOrderNo is a slot rule as the tenant's definitions make one: the
@@ -22,33 +24,33 @@ func upperOrderNo(slot, value string) (string, string, bool) {
 }
 
 func TestASlotRuleRefusalIsAFailedAnswer(t *testing.T) {
-	f := Flow{ID: "ord", Name: "Order", Slots: upperOrderNo, Steps: []Step{
-		{StepNo: 1, Prompt: "Your order number?", WaitInput: true, Expect: &Expect{Slot: "order_no", MaxRetries: 1}},
-		{StepNo: 2, Prompt: "Your name?", WaitInput: true, Expect: &Expect{Slot: "name"}},
+	f := domain.ScriptFlow{ID: "ord", Name: "Order", Steps: []domain.ScriptFlowStep{
+		{StepNo: 1, Prompt: "Your order number?", WaitInput: true, Expect: &domain.ScriptFlowExpect{Slot: "order_no", MaxRetries: 1}},
+		{StepNo: 2, Prompt: "Your name?", WaitInput: true, Expect: &domain.ScriptFlowExpect{Slot: "name"}},
 		{StepNo: 3, Prompt: "Thanks."},
 	}}
 	r := start(t, f)
-	r = advance(t, f, r.State, "12")
+	r = advanceWith(t, f, upperOrderNo, r.State, "12")
 	assert.Equal(t, []string{"Your order number is a letter and five digits."}, r.Texts, "the rule's text asks again")
 	assert.Equal(t, 1, r.State.StepNo)
 	assert.Empty(t, r.State.Slots, "a refused value fills nothing")
 
-	r = advance(t, f, r.State, "a10086")
+	r = advanceWith(t, f, upperOrderNo, r.State, "a10086")
 	assert.Equal(t, map[string]string{"order_no": "A10086"}, r.State.Slots, "the slot keeps the rule's value")
-	r = advance(t, f, r.State, "Ada")
+	r = advanceWith(t, f, upperOrderNo, r.State, "Ada")
 	assert.Equal(t, "Ada", r.State.Slots["name"], "a slot the rule does not judge is kept")
 	assert.True(t, r.Ended)
 }
 
 func TestARetryPromptWinsOverTheRuleText(t *testing.T) {
-	f := Flow{ID: "ord", Name: "Order", Slots: upperOrderNo, Steps: []Step{
+	f := domain.ScriptFlow{ID: "ord", Name: "Order", Steps: []domain.ScriptFlowStep{
 		{StepNo: 1, Prompt: "Your order number?", WaitInput: true,
-			Expect: &Expect{Slot: "order_no", MaxRetries: 1, RetryPrompt: "Please check the number."}},
+			Expect: &domain.ScriptFlowExpect{Slot: "order_no", MaxRetries: 1, RetryPrompt: "Please check the number."}},
 	}}
-	r := advance(t, f, start(t, f).State, "nope")
+	r := advanceWith(t, f, upperOrderNo, start(t, f).State, "nope")
 	assert.Equal(t, []string{"Please check the number."}, r.Texts)
 
-	r = advance(t, f, r.State, "still nope")
+	r = advanceWith(t, f, upperOrderNo, r.State, "still nope")
 	assert.True(t, r.Transfer, "past the retries the default on_invalid hands over")
 	assert.Equal(t, ReasonInvalidInput, r.TransferReason)
 }

@@ -1,6 +1,10 @@
 package flow
 
-import "time"
+import (
+	"time"
+
+	"github.com/cs-assistant/assistant/domain"
+)
 
 // State is one flow instance, per session. The engine never keeps it: the
 // caller stores it with the session and passes it back on the next call.
@@ -75,7 +79,7 @@ type Taken struct {
 	// Then is the target the step took, with the defaults resolved (the
 	// next step in order, the default end or hand-off); zero when the step
 	// stays (ActionWaiting, ActionRetry).
-	Then Target
+	Then domain.ScriptFlowTarget
 }
 
 // Reply is what one engine call did.

@@ -70,7 +70,7 @@ func (p *problems) text(field, s string, required bool) {
 //   - on_timeout only with a timeout, and timeouts are not negative;
 //   - no chain of steps that do not wait for input loops, since the engine
 //     would run it forever within one message.
-func Validate(f Flow) error {
+func Validate(f domain.ScriptFlow) error {
 	var p problems
 	p.text("/name", f.Name, true)
 	switch {
@@ -99,7 +99,7 @@ func Validate(f Flow) error {
 // numbering checks that the step numbers are 1..n, each once, and returns
 // the numbers declared (targets are checked against these even when the
 // numbering is broken, so one mistake does not hide the others).
-func (p *problems) numbering(steps []Step) map[int]bool {
+func (p *problems) numbering(steps []domain.ScriptFlowStep) map[int]bool {
 	first := make(map[int]int, len(steps)) // step_no → index of its first step
 	declared := make(map[int]bool, len(steps))
 	for i, s := range steps {
@@ -118,7 +118,7 @@ func (p *problems) numbering(steps []Step) map[int]bool {
 }
 
 // step checks one step's own rules.
-func (p *problems) step(field string, s Step, declared map[int]bool) {
+func (p *problems) step(field string, s domain.ScriptFlowStep, declared map[int]bool) {
 	p.text(field+"/prompt", s.Prompt, true)
 	if s.Expect != nil {
 		if !s.WaitInput {
@@ -147,7 +147,7 @@ func (p *problems) step(field string, s Step, declared map[int]bool) {
 }
 
 // expect checks a step's answer check.
-func (p *problems) expect(field string, stepNo int, e Expect, declared map[int]bool) {
+func (p *problems) expect(field string, stepNo int, e domain.ScriptFlowExpect, declared map[int]bool) {
 	if len(e.Options) == 0 && e.Regex == "" && e.Slot == "" {
 		p.add(field, "needs options, a regex or a slot (leave it out to accept any input)")
 	}
@@ -184,7 +184,7 @@ func (p *problems) expect(field string, stepNo int, e Expect, declared map[int]b
 }
 
 // branches checks that each branch names a declared option, once.
-func (p *problems) branches(field string, s Step, declared map[int]bool) {
+func (p *problems) branches(field string, s domain.ScriptFlowStep, declared map[int]bool) {
 	var options []string
 	if s.Expect != nil {
 		options = s.Expect.Options
@@ -213,7 +213,7 @@ func (p *problems) branches(field string, s Step, declared map[int]bool) {
 }
 
 // target checks one target.
-func (p *problems) target(field string, t Target, declared map[int]bool) {
+func (p *problems) target(field string, t domain.ScriptFlowTarget, declared map[int]bool) {
 	switch t.Kind {
 	case KindNext:
 		if !declared[t.StepNo] {
@@ -252,7 +252,7 @@ func isSlotName(s string) bool {
 // steps form chains and a walk along one either reaches a waiting step or
 // an end, or comes back on itself. Run only on a flow whose numbering and
 // targets are valid.
-func (p *problems) loops(steps []Step) {
+func (p *problems) loops(steps []domain.ScriptFlowStep) {
 	index := make(map[int]int, len(steps)) // step_no → index
 	for i, s := range steps {
 		index[s.StepNo] = i
@@ -278,7 +278,7 @@ func (p *problems) loops(steps []Step) {
 
 // successor returns the index of the step a step that does not wait goes
 // on to, or -1 when it ends or hands over.
-func successor(s Step, index map[int]int, n int) int {
+func successor(s domain.ScriptFlowStep, index map[int]int, n int) int {
 	if s.DefaultNext != nil {
 		if s.DefaultNext.Kind != KindNext {
 			return -1
@@ -294,7 +294,7 @@ func successor(s Step, index map[int]int, n int) int {
 // cycle reports the cycle that walk closed at index from, on the
 // default_next of its first explicit jump (steps in order only go
 // forward, so a cycle has one).
-func (p *problems) cycle(steps []Step, walk []int, from int) {
+func (p *problems) cycle(steps []domain.ScriptFlowStep, walk []int, from int) {
 	var loop []int
 	for k, w := range walk {
 		if w == from {

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/domain"
 )
 
 // benchRules returns n rules of three to five keywords each, half Latin
@@ -16,10 +18,10 @@ import (
 // three kinds in turn: one whose literal is in the benchmark message (the
 // regexp runs), one with no literal (it always runs), and one whose
 // literal is not (the prefilter skips it).
-func benchRules(n, patternEvery int) []Rule {
+func benchRules(n, patternEvery int) []domain.IntentRule {
 	rng := rand.New(rand.NewPCG(1, 2))
 	han := []rune("退款订单取消发货物流地址修改发票优惠券会员积分密码登录账号支付失败")
-	rules := make([]Rule, n)
+	rules := make([]domain.IntentRule, n)
 	for i := range rules {
 		var keys []string
 		for range 3 + rng.IntN(3) {
@@ -44,7 +46,7 @@ func benchRules(n, patternEvery int) []Rule {
 		if i%3 == 0 {
 			mode = ModeAll
 		}
-		rules[i] = rule(fmt.Sprintf("r%04d", i), i%50, mode, keys, patterns...)
+		rules[i] = rule(fmt.Sprintf("r%04d", i), int32(i%50), mode, keys, patterns...)
 	}
 	return rules
 }

@@ -16,10 +16,12 @@ type Cache struct {
 	c *tenantcache.Cache[domain.TenantID, *Matcher]
 }
 
-// NewCache returns a cache that loads a tenant's rules with load, keeps
-// the compiled matcher for ttl (tenantcache.DefaultTTL when ttl <= 0) and
-// registers with inv (when not nil).
-func NewCache(load func(ctx context.Context, tenant domain.TenantID) ([]Rule, error), ttl time.Duration, inv *tenantcache.Registry) *Cache {
+// NewCache returns a cache that loads a tenant's stored rules with load (a
+// store's AllIntentRules: every rule, enabled or not, since disabled ones
+// are compiled too and never match), keeps the compiled matcher for ttl
+// (tenantcache.DefaultTTL when ttl <= 0) and registers with inv (when not
+// nil).
+func NewCache(load func(ctx context.Context, tenant domain.TenantID) ([]domain.IntentRule, error), ttl time.Duration, inv *tenantcache.Registry) *Cache {
 	return &Cache{c: tenantcache.New(tenantcache.Config[domain.TenantID, *Matcher]{
 		Name: "intent rules", TTL: ttl, Invalidations: inv, Kind: domain.ConfigIntentRules,
 		Load: func(ctx context.Context, tenant domain.TenantID) (*Matcher, error) {

@@ -21,9 +21,9 @@ import (
 // and the number of loads so far.
 type versioned struct{ loads int }
 
-func (v *versioned) load(_ context.Context, tenant domain.TenantID) ([]Rule, error) {
+func (v *versioned) load(_ context.Context, tenant domain.TenantID) ([]domain.IntentRule, error) {
 	v.loads++
-	return []Rule{rule("r1", 0, ModeAny, kw(string(tenant)))}, nil
+	return []domain.IntentRule{rule("r1", 0, ModeAny, kw(string(tenant)))}, nil
 }
 
 func TestCacheKeepsTheCompiledRulesForTheTTL(t *testing.T) {
@@ -82,15 +82,15 @@ func TestCacheCountsLookups(t *testing.T) {
 }
 
 func TestCacheBadStoredRules(t *testing.T) {
-	c := NewCache(func(context.Context, domain.TenantID) ([]Rule, error) {
-		return []Rule{rule("r1", 0, ModeAny, nil, "(")}, nil
+	c := NewCache(func(context.Context, domain.TenantID) ([]domain.IntentRule, error) {
+		return []domain.IntentRule{rule("r1", 0, ModeAny, nil, "(")}, nil
 	}, 0, nil)
 	_, err := c.Matcher(context.Background(), "acme")
 	assert.Equal(t, domain.CodeInternal, domain.ErrorCodeOf(err))
 }
 
 func TestCacheLoaderPanic(t *testing.T) {
-	c := NewCache(func(context.Context, domain.TenantID) ([]Rule, error) { panic("boom") }, 0, nil)
+	c := NewCache(func(context.Context, domain.TenantID) ([]domain.IntentRule, error) { panic("boom") }, 0, nil)
 	_, err := c.Matcher(context.Background(), "acme")
 	assert.ErrorContains(t, err, "boom")
 	assert.Equal(t, domain.CodeInternal, domain.ErrorCodeOf(err))

@@ -4,9 +4,11 @@
 //
 // # Rules
 //
-// A rule has keywords and RE2 patterns; they are alternative triggers. A
-// rule matches when its keywords match (any one of them, or all of them,
-// per its Mode) or when any one of its patterns matches. Disabled rules
+// The matcher works on the stored rules themselves (domain.IntentRule);
+// Compile builds from them a compiled form per rule, which is private to
+// the Matcher. A rule has keywords and RE2 patterns; they are alternative
+// triggers. A rule matches when its keywords match (any one of them, or all
+// of them, per its KeywordMode) or when any one of its patterns matches. Disabled rules
 // never match in Best or All, but Test still reports whether one would.
 //
 // # Normalisation

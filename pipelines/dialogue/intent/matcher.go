@@ -11,7 +11,7 @@ import (
 // Matcher matches messages against one tenant's rules. It is immutable
 // once compiled and safe for concurrent use.
 type Matcher struct {
-	rules []compiled // in priority order, winner first
+	rules []compiledRule // in priority order, winner first
 	// keywords are the distinct normalised keywords of all rules, the
 	// words of auto; users[k] are the rules (indices into rules) that have
 	// keyword k.
@@ -20,9 +20,11 @@ type Matcher struct {
 	auto     *automaton
 }
 
-// compiled is one rule ready to match.
-type compiled struct {
-	rule Rule
+// compiledRule is the compiled form of one stored rule, ready to match:
+// the rule itself (with its own slices), its keywords as ids into the
+// matcher's automaton and its patterns compiled.
+type compiledRule struct {
+	rule domain.IntentRule
 	// kw[i] is the keyword id of rule.Keywords[i]; distinct is how many
 	// different ids there are (the count ModeAll needs).
 	kw       []int32
@@ -33,8 +35,8 @@ type compiled struct {
 
 // Match is a rule that matched a message, and why.
 type Match struct {
-	// Rule is a copy of the rule, with its own slices.
-	Rule Rule
+	// Rule is a copy of the stored rule, with its own slices.
+	Rule domain.IntentRule
 	// Keywords are the rule's keywords, as written, that occur in the
 	// message, in the rule's order.
 	Keywords []string
@@ -42,13 +44,13 @@ type Match struct {
 	Patterns []string
 }
 
-// Compile prepares a tenant's rules for matching. Every rule must pass
+// Compile prepares a tenant's stored rules for matching. Every rule must pass
 // Validate and ids must be distinct; the rules were checked when written,
 // so a failure is bad stored data, reported as CodeInternal naming the
 // rule. Disabled rules are compiled too, so that Test can try them, but
 // they never match in Best or All.
-func Compile(rules []Rule) (*Matcher, error) {
-	m := &Matcher{rules: make([]compiled, 0, len(rules))}
+func Compile(rules []domain.IntentRule) (*Matcher, error) {
+	m := &Matcher{rules: make([]compiledRule, 0, len(rules))}
 	ids := make(map[string]int32) // normalised keyword → keyword id
 	seen := make(map[string]bool, len(rules))
 	for _, r := range rules {
@@ -61,7 +63,7 @@ func Compile(rules []Rule) (*Matcher, error) {
 		seen[r.ID] = true
 		m.rules = append(m.rules, m.compileRule(r, ids))
 	}
-	slices.SortFunc(m.rules, func(a, b compiled) int {
+	slices.SortFunc(m.rules, func(a, b compiledRule) int {
 		switch {
 		case outranks(&a.rule, &b.rule):
 			return -1
@@ -82,8 +84,8 @@ func Compile(rules []Rule) (*Matcher, error) {
 }
 
 // compileRule prepares one valid rule, adding its new keywords to m's.
-func (m *Matcher) compileRule(r Rule, ids map[string]int32) compiled {
-	c := compiled{rule: r.clone(), all: r.Mode == ModeAll, kw: make([]int32, len(r.Keywords))}
+func (m *Matcher) compileRule(r domain.IntentRule, ids map[string]int32) compiledRule {
+	c := compiledRule{rule: cloneRule(r), all: r.KeywordMode == ModeAll, kw: make([]int32, len(r.Keywords))}
 	for i, k := range r.Keywords {
 		n := Normalize(k)
 		id, ok := ids[n]
@@ -225,7 +227,7 @@ func (s *scan) matches(i int) bool {
 // (which may not be enough for the rule to match).
 func (s *scan) match(i int) Match {
 	c := &s.m.rules[i]
-	hit := Match{Rule: c.rule.clone()}
+	hit := Match{Rule: cloneRule(c.rule)}
 	for j, k := range c.kw {
 		if s.hit != nil && s.hit[k] {
 			hit.Keywords = append(hit.Keywords, c.rule.Keywords[j])

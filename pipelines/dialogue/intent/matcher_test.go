@@ -12,9 +12,9 @@ import (
 )
 
 // rule returns an enabled fixed rule with the given triggers.
-func rule(id string, priority int, mode KeywordMode, keywords []string, patterns ...string) Rule {
-	return Rule{ID: id, Name: id, Keywords: keywords, Mode: mode, Patterns: patterns, Priority: priority,
-		Response: ResponseFixed, FixedText: "reply " + id, Enabled: true}
+func rule(id string, priority int32, mode string, keywords []string, patterns ...string) domain.IntentRule {
+	return domain.IntentRule{ID: id, Name: id, Keywords: keywords, KeywordMode: mode, Patterns: patterns, Priority: priority,
+		ResponseType: ResponseFixed, FixedText: "reply " + id, Enabled: true}
 }
 
 // kw is shorthand for a keyword list.
@@ -32,7 +32,7 @@ func ids(ms []Match) []string {
 func TestKeywordMatching(t *testing.T) {
 	cases := []struct {
 		name    string
-		mode    KeywordMode
+		mode    string
 		keys    []string
 		message string
 		want    bool
@@ -65,11 +65,11 @@ func TestKeywordMatching(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := Compile([]Rule{rule("r1", 0, c.mode, c.keys)})
+			m, err := Compile([]domain.IntentRule{rule("r1", 0, c.mode, c.keys)})
 			require.NoError(t, err)
 			got, ok := m.Best(c.message)
 			assert.Equal(t, c.want, ok)
-			res, err := Test([]Rule{rule("r1", 0, c.mode, c.keys)}, "r1", c.message)
+			res, err := Test([]domain.IntentRule{rule("r1", 0, c.mode, c.keys)}, "r1", c.message)
 			require.NoError(t, err)
 			assert.Equal(t, c.want, res.Matches)
 			assert.Equal(t, c.hits, res.Hit.Keywords, "hits are reported even when not enough")
@@ -100,7 +100,7 @@ func TestPatternMatching(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rules := []Rule{rule("r1", 0, ModeAll, c.keys, c.patterns...)}
+			rules := []domain.IntentRule{rule("r1", 0, ModeAll, c.keys, c.patterns...)}
 			m, err := Compile(rules)
 			require.NoError(t, err)
 			got, ok := m.Best(c.message)
@@ -117,7 +117,7 @@ func TestPatternMatching(t *testing.T) {
 }
 
 func TestPriorityOrderAndTieBreak(t *testing.T) {
-	rules := []Rule{
+	rules := []domain.IntentRule{
 		rule("r_c", 5, ModeAny, kw("refund")),
 		rule("r_a", 1, ModeAny, kw("refund")),
 		rule("r_d", 9, ModeAny, kw("shipping")),
@@ -133,7 +133,7 @@ func TestPriorityOrderAndTieBreak(t *testing.T) {
 	assert.Equal(t, "r_b", best.Rule.ID)
 	assert.Equal(t, "reply r_b", best.Rule.FixedText)
 	// Input order does not matter.
-	rev := append([]Rule(nil), rules...)
+	rev := append([]domain.IntentRule(nil), rules...)
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
@@ -148,7 +148,7 @@ func TestPriorityOrderAndTieBreak(t *testing.T) {
 func TestDisabledRulesNeverWin(t *testing.T) {
 	top := rule("r1", 100, ModeAny, kw("refund"))
 	top.Enabled = false
-	rules := []Rule{top, rule("r2", 1, ModeAny, kw("refund"))}
+	rules := []domain.IntentRule{top, rule("r2", 1, ModeAny, kw("refund"))}
 	m, err := Compile(rules)
 	require.NoError(t, err)
 	best, ok := m.Best("refund")
@@ -168,12 +168,12 @@ func TestDisabledRulesNeverWin(t *testing.T) {
 }
 
 func TestTestConflicts(t *testing.T) {
-	rules := []Rule{
+	rules := []domain.IntentRule{
 		rule("r1", 10, ModeAny, kw("refund")),
 		rule("r2", 20, ModeAll, kw("refund", "order")),
 		rule("r3", 5, ModeAny, nil, `\d{6}`),
 		rule("r4", 30, ModeAny, kw("shipping")),
-		with(rule("r5", 40, ModeAny, kw("refund")), func(r *Rule) { r.Enabled = false }),
+		with(rule("r5", 40, ModeAny, kw("refund")), func(r *domain.IntentRule) { r.Enabled = false }),
 	}
 	cases := []struct {
 		name      string
@@ -215,25 +215,25 @@ func TestTestConflicts(t *testing.T) {
 }
 
 func TestTestUnknownRule(t *testing.T) {
-	_, err := Test([]Rule{rule("r1", 0, ModeAny, kw("a"))}, "r9", "a")
+	_, err := Test([]domain.IntentRule{rule("r1", 0, ModeAny, kw("a"))}, "r9", "a")
 	assert.Equal(t, domain.CodeNotFound, domain.ErrorCodeOf(err))
 }
 
 func TestCompileRefusesBadStoredRules(t *testing.T) {
 	bad := rule("r1", 0, ModeAny, nil, `(`)
-	_, err := Compile([]Rule{bad})
+	_, err := Compile([]domain.IntentRule{bad})
 	require.Error(t, err)
 	assert.Equal(t, domain.CodeInternal, domain.ErrorCodeOf(err), "stored data is not the client's fault")
 	assert.Contains(t, err.Error(), `"r1"`)
 	var v *domain.Error
 	require.True(t, errors.As(err, &v))
 
-	_, err = Compile([]Rule{rule("r1", 0, ModeAny, kw("a")), rule("r1", 1, ModeAny, kw("b"))})
+	_, err = Compile([]domain.IntentRule{rule("r1", 0, ModeAny, kw("a")), rule("r1", 1, ModeAny, kw("b"))})
 	assert.ErrorContains(t, err, "appears twice")
 }
 
 func TestMatcherSharesNothingWithCallers(t *testing.T) {
-	rules := []Rule{rule("r1", 0, ModeAny, kw("refund"))}
+	rules := []domain.IntentRule{rule("r1", 0, ModeAny, kw("refund"))}
 	m, err := Compile(rules)
 	require.NoError(t, err)
 	rules[0].Keywords[0] = "changed"

@@ -23,7 +23,7 @@ type TestResult struct {
 
 // Test tries the rule ruleID of rules on message, for the admin test
 // endpoint. The rule may be disabled; an unknown ruleID is CodeNotFound.
-func Test(rules []Rule, ruleID, message string) (TestResult, error) {
+func Test(rules []domain.IntentRule, ruleID, message string) (TestResult, error) {
 	m, err := Compile(rules)
 	if err != nil {
 		return TestResult{}, err

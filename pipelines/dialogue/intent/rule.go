@@ -1,30 +1,29 @@
 package intent
 
-// ResponseType says how a matched rule is answered.
-type ResponseType string
+import "github.com/cs-assistant/assistant/domain"
 
-// The response types. Each has its own target field in Rule.
+// The response types of a rule (domain.IntentRule.ResponseType). Each has
+// its own target field in the rule.
 const (
-	// ResponseFixed replies with Rule.FixedText.
-	ResponseFixed ResponseType = "fixed"
-	// ResponseRAG answers from the knowledge bases in Rule.KBIDs (all of
-	// the tenant's when empty).
-	ResponseRAG ResponseType = "rag"
-	// ResponseFlow starts the flow Rule.FlowID.
-	ResponseFlow ResponseType = "flow"
-	// ResponseTransfer hands over to a human, giving Rule.TransferReason.
-	ResponseTransfer ResponseType = "transfer"
+	// ResponseFixed replies with the rule's FixedText.
+	ResponseFixed = "fixed"
+	// ResponseRAG answers from the knowledge bases in the rule's KBIDs
+	// (all of the tenant's when empty).
+	ResponseRAG = "rag"
+	// ResponseFlow starts the flow of the rule's FlowID.
+	ResponseFlow = "flow"
+	// ResponseTransfer hands over to a human, giving the rule's
+	// TransferReason.
+	ResponseTransfer = "transfer"
 )
 
-// KeywordMode says how many of a rule's keywords must occur.
-type KeywordMode string
-
-// The keyword modes. An empty mode means ModeAny.
+// The keyword modes of a rule (domain.IntentRule.KeywordMode): how many
+// of its keywords must occur. An empty mode means ModeAny.
 const (
 	// ModeAny: one keyword suffices.
-	ModeAny KeywordMode = "any"
+	ModeAny = "any"
 	// ModeAll: every keyword must occur (in any order).
-	ModeAll KeywordMode = "all"
+	ModeAll = "all"
 )
 
 // Limits on one rule, checked by Validate. They keep a tenant's matcher
@@ -48,39 +47,9 @@ const (
 	MaxTargetBytes = 500
 )
 
-// Rule is one intent rule of a tenant.
-type Rule struct {
-	// ID is the rule's id; ids order equal priorities (see the package
-	// documentation).
-	ID string
-	// Name is for people; it is not matched.
-	Name string
-	// Keywords are matched on the normalised message.
-	Keywords []string
-	// Mode says whether any or all keywords must occur; empty means any.
-	Mode KeywordMode
-	// Patterns are RE2 expressions, matched case-insensitively.
-	Patterns []string
-	// Priority orders the rules: higher wins.
-	Priority int
-	// Response says how to answer; its target is one of the four fields
-	// below, and the others are empty.
-	Response ResponseType
-	// FixedText is the reply of a fixed rule.
-	FixedText string
-	// KBIDs are the knowledge bases of a rag rule; empty means all.
-	KBIDs []string
-	// FlowID is the flow of a flow rule.
-	FlowID string
-	// TransferReason is the reason given with a transfer.
-	TransferReason string
-	// Enabled rules take part in matching; disabled ones can be tested.
-	Enabled bool
-}
-
-// clone returns r with its own slices, so that a Matcher shares nothing
-// its caller could change.
-func (r Rule) clone() Rule {
+// cloneRule returns r with its own slices, so that a Matcher shares
+// nothing its caller could change.
+func cloneRule(r domain.IntentRule) domain.IntentRule {
 	r.Keywords = append([]string(nil), r.Keywords...)
 	r.Patterns = append([]string(nil), r.Patterns...)
 	r.KBIDs = append([]string(nil), r.KBIDs...)
@@ -89,7 +58,7 @@ func (r Rule) clone() Rule {
 
 // outranks reports whether a is tried before b: higher priority, then
 // smaller id.
-func outranks(a, b *Rule) bool {
+func outranks(a, b *domain.IntentRule) bool {
 	if a.Priority != b.Priority {
 		return a.Priority > b.Priority
 	}

@@ -29,6 +29,14 @@ type Flows interface {
 	GetScriptFlow(ctx context.Context, tenant domain.TenantID, id string) (domain.ScriptFlow, error)
 }
 
+// Monitoring ranges of Stats.
+const (
+	// DefaultStatsRange is the range when the request names no from.
+	DefaultStatsRange = 7 * 24 * time.Hour
+	// MaxStatsRange bounds the hits counted by one request.
+	MaxStatsRange = 366 * 24 * time.Hour
+)
+
 // Service is the admin side of intent rules. Every write is validated
 // first and, once stored, drops the tenant's compiled rules here at once
 // (other replicas drop theirs on the store's notification), so that this
@@ -38,6 +46,7 @@ type Service struct {
 	kbs   KnowledgeBases
 	flows Flows
 	inv   domain.Invalidator
+	now   func() time.Time
 }
 
 // NewService returns the service over store, checking the knowledge bases
@@ -45,7 +54,7 @@ type Service struct {
 // check) and dropping the written tenant's rules through inv (nil: nothing
 // to drop).
 func NewService(store Store, kbs KnowledgeBases, flows Flows, inv domain.Invalidator) *Service {
-	return &Service{store: store, kbs: kbs, flows: flows, inv: inv}
+	return &Service{store: store, kbs: kbs, flows: flows, inv: inv, now: time.Now}
 }
 
 // Create validates r and stores it under a new ID. Returns CodeValidation
@@ -106,13 +115,30 @@ func (s *Service) Test(ctx context.Context, tenant domain.TenantID, id, message 
 	if err != nil {
 		return TestResult{}, err
 	}
-	return Test(RulesFromDomain(rules), id, message)
+	return Test(rules, id, message)
 }
 
 // Stats pages the tenant's rules (newest first) with their hits in
-// [from, to).
-func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to time.Time, p domain.PageRequest) (domain.IntentStatsPage, error) {
-	return s.store.IntentRuleStats(ctx, tenant, from, to, p)
+// [from, to), widened to whole hours by the store. A nil to is now and a
+// nil from is DefaultStatsRange before to; from must come before to and
+// the range be at most MaxStatsRange (CodeValidation naming query.from
+// otherwise).
+func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time, p domain.PageRequest) (domain.IntentStatsPage, error) {
+	end := s.now()
+	if to != nil {
+		end = *to
+	}
+	start := end.Add(-DefaultStatsRange)
+	if from != nil {
+		start = *from
+	}
+	switch {
+	case !start.Before(end):
+		return domain.IntentStatsPage{}, domain.Invalid("query.from", "must be before to")
+	case end.Sub(start) > MaxStatsRange:
+		return domain.IntentStatsPage{}, domain.Invalid("query.from", "the range is longer than 366 days")
+	}
+	return s.store.IntentRuleStats(ctx, tenant, start, end, p)
 }
 
 // Hits lists the hits of the rule id newest first. Returns CodeNotFound
@@ -127,7 +153,7 @@ func (s *Service) Hits(ctx context.Context, tenant domain.TenantID, id string, p
 // tenant (a flow deleted later is skipped at run time: the message goes on
 // to retrieval, and the trace says why).
 func (s *Service) validate(ctx context.Context, r domain.IntentRule) error {
-	if err := Validate(RuleFromDomain(r)); err != nil {
+	if err := Validate(r); err != nil {
 		return err
 	}
 	var bad *domain.Error

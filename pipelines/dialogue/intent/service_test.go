@@ -135,7 +135,7 @@ func TestServiceRefusesWhatTheMatcherRefuses(t *testing.T) {
 	r := rag()
 	r.Patterns = []string{"("}
 	_, err := s.Create(context.Background(), r)
-	want := Validate(RuleFromDomain(r))
+	want := Validate(r)
 	require.Error(t, want)
 	assert.Equal(t, want.Error(), err.Error())
 	assert.Equal(t, domain.CodeValidation, domain.ErrorCodeOf(err))

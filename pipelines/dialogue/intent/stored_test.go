@@ -12,35 +12,31 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 )
 
-func TestRuleFromDomainKeepsWhatMatchingNeeds(t *testing.T) {
+func TestAStoredRuleMatchesAsStored(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	stored := domain.IntentRule{
 		ID: "rule_1", TenantID: "acme", Name: "Refunds", Keywords: []string{"refund", "money back"}, KeywordMode: "all",
 		Patterns: []string{`order\s*#\d+`}, Priority: 7, ResponseType: "rag", KBIDs: []string{"kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"},
-		Enabled: true, Version: 3, CreatedAt: time.Now(), UpdatedAt: time.Now(),
+		Enabled: true, Version: 3, CreatedAt: at, UpdatedAt: at,
 	}
-	r := RuleFromDomain(stored)
-	assert.Equal(t, Rule{
-		ID: "rule_1", Name: "Refunds", Keywords: []string{"refund", "money back"}, Mode: ModeAll,
-		Patterns: []string{`order\s*#\d+`}, Priority: 7, Response: ResponseRAG,
-		KBIDs: []string{"kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c"}, Enabled: true,
-	}, r)
-	require.NoError(t, Validate(r), "a stored rule converts to a valid one")
+	require.NoError(t, Validate(stored))
+	m, err := Compile([]domain.IntentRule{stored})
+	require.NoError(t, err)
 
-	for _, typ := range []struct {
-		stored domain.IntentRule
-		want   Rule
-	}{
-		{domain.IntentRule{ResponseType: "fixed", FixedText: "hi"}, Rule{Response: ResponseFixed, FixedText: "hi"}},
-		{domain.IntentRule{ResponseType: "flow", FlowID: "flow_1"}, Rule{Response: ResponseFlow, FlowID: "flow_1"}},
-		{domain.IntentRule{ResponseType: "transfer", TransferReason: "angry"}, Rule{Response: ResponseTransfer, TransferReason: "angry"}},
-	} {
-		assert.Equal(t, typ.want, RuleFromDomain(typ.stored))
-	}
+	_, ok := m.Best("a refund please")
+	assert.False(t, ok, `"all": one keyword of two is not enough`)
+	hit, ok := m.Best("Refund my money back!")
+	require.True(t, ok)
+	assert.Equal(t, stored, hit.Rule, "the match reports the stored rule, every field")
+	assert.Equal(t, []string{"refund", "money back"}, hit.Keywords)
+	hit, ok = m.Best("where is order #123")
+	require.True(t, ok)
+	assert.Equal(t, []string{`order\s*#\d+`}, hit.Patterns)
 }
 
-func TestStoreLoaderFeedsTheCache(t *testing.T) {
+func TestTheCacheLoadsTheStoredRules(t *testing.T) {
 	var asked []domain.TenantID
-	load := StoreLoader(func(_ context.Context, tenant domain.TenantID) ([]domain.IntentRule, error) {
+	c := NewCache(func(_ context.Context, tenant domain.TenantID) ([]domain.IntentRule, error) {
 		asked = append(asked, tenant)
 		if tenant == "broken" {
 			return nil, errors.New("database down")
@@ -49,8 +45,7 @@ func TestStoreLoaderFeedsTheCache(t *testing.T) {
 			{ID: "rule_a", Name: "hello", Keywords: []string{"hello"}, KeywordMode: "any", ResponseType: "fixed", FixedText: "Hi!", Enabled: true},
 			{ID: "rule_b", Name: "off", Keywords: []string{"hello"}, KeywordMode: "any", Priority: 9, ResponseType: "fixed", FixedText: "No", Enabled: false},
 		}, nil
-	})
-	c := NewCache(load, 0, nil)
+	}, 0, nil)
 	m, err := c.Matcher(t.Context(), "acme")
 	require.NoError(t, err)
 	best, ok := m.Best("Hello there")

@@ -9,7 +9,7 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 )
 
-// Validate checks a rule before it is stored. It reports every problem at
+// Validate checks a stored rule's own fields before it is written. It reports every problem at
 // once, as one domain.Error (CodeValidation) whose Fields are JSON pointers
 // into the rule's API form: /name, /keywords/<i>, /keywordMode,
 // /patterns/<i>, /responseType, /fixedText, /kbIds/<i>, /flowId,
@@ -20,7 +20,7 @@ import (
 // id, transfer a reason, and rag may list knowledge bases (none means all).
 // A target of another type is refused rather than ignored, so a rule that
 // was switched from rag to fixed does not keep knowledge bases nobody sees.
-func Validate(r Rule) error {
+func Validate(r domain.IntentRule) error {
 	var v fieldErrors
 	if strings.TrimSpace(r.Name) == "" {
 		v.add("/name", "is required")
@@ -37,8 +37,8 @@ func Validate(r Rule) error {
 }
 
 // validateKeywords checks the keywords and the mode.
-func validateKeywords(v *fieldErrors, r Rule) {
-	switch r.Mode {
+func validateKeywords(v *fieldErrors, r domain.IntentRule) {
+	switch r.KeywordMode {
 	case "", ModeAny, ModeAll:
 	default:
 		v.add("/keywordMode", `must be "any" or "all"`)
@@ -83,15 +83,15 @@ func validatePatterns(v *fieldErrors, patterns []string) {
 
 // validateTarget checks that the rule's target fits its response type and
 // that the other types' targets are empty.
-func validateTarget(v *fieldErrors, r Rule) {
-	switch r.Response {
+func validateTarget(v *fieldErrors, r domain.IntentRule) {
+	switch r.ResponseType {
 	case ResponseFixed, ResponseRAG, ResponseFlow, ResponseTransfer:
 	case "":
 		v.add("/responseType", "is required")
 	default:
 		v.add("/responseType", `must be one of "fixed", "rag", "flow", "transfer"`)
 	}
-	if r.Response == ResponseFixed {
+	if r.ResponseType == ResponseFixed {
 		if strings.TrimSpace(r.FixedText) == "" {
 			v.add("/fixedText", "is required for a fixed response")
 		} else if utf8.RuneCountInString(r.FixedText) > MaxFixedTextRunes {
@@ -100,13 +100,13 @@ func validateTarget(v *fieldErrors, r Rule) {
 	} else if r.FixedText != "" {
 		v.add("/fixedText", "only a fixed response has a text")
 	}
-	if r.Response == ResponseRAG {
+	if r.ResponseType == ResponseRAG {
 		validateKBIDs(v, r.KBIDs)
 	} else if len(r.KBIDs) > 0 {
 		v.add("/kbIds", "only a rag response has knowledge bases")
 	}
-	validateText(v, r.Response == ResponseFlow, "/flowId", r.FlowID, "a flow id", "flow")
-	validateText(v, r.Response == ResponseTransfer, "/transferReason", r.TransferReason, "a reason", "transfer")
+	validateText(v, r.ResponseType == ResponseFlow, "/flowId", r.FlowID, "a flow id", "flow")
+	validateText(v, r.ResponseType == ResponseTransfer, "/transferReason", r.TransferReason, "a reason", "transfer")
 }
 
 // validateKBIDs checks a rag rule's knowledge bases: well-formed ids, no

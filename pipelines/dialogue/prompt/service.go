@@ -18,15 +18,20 @@ const DefaultMonitoringWindow = 7 * 24 * time.Hour
 type Service struct {
 	store    domain.PromptTemplateStore
 	settings domain.SettingsStore
-	tenants  domain.TenantStore
+	tenants  Tenants
 	// inv drops this replica's published prompts of a tenant after a
 	// publish, rollback or delete (the store notifies the others).
 	inv domain.Invalidator
 	now func() time.Time
 }
 
+// Tenants resolves a tenant for its name (*access.Tenants, cached).
+type Tenants interface {
+	Resolve(ctx context.Context, id domain.TenantID) (domain.Tenant, error)
+}
+
 // NewService returns the service over its stores.
-func NewService(store domain.PromptTemplateStore, settings domain.SettingsStore, tenants domain.TenantStore, inv domain.Invalidator) *Service {
+func NewService(store domain.PromptTemplateStore, settings domain.SettingsStore, tenants Tenants, inv domain.Invalidator) *Service {
 	return &Service{store: store, settings: settings, tenants: tenants, inv: inv, now: time.Now}
 }
 
@@ -146,7 +151,7 @@ func (s *Service) Preview(ctx context.Context, tenant domain.TenantID, id string
 // the RAG lab) can know: the tenant's name and
 // the current time in its zone.
 func (s *Service) Builtins(ctx context.Context, tenant domain.TenantID) (Builtin, error) {
-	tn, err := s.tenants.GetTenant(ctx, tenant)
+	tn, err := s.tenants.Resolve(ctx, tenant)
 	if err != nil {
 		return Builtin{}, err
 	}

@@ -164,7 +164,7 @@ func buildBenchFixture() (*benchFixture, error) {
 		ID: "mf_tags", TenantID: benchTenant, Key: "tags", Type: domain.MetaStringArray,
 		Scope: domain.ScopeDocument, Role: domain.RoleFilter, Status: domain.FieldActive,
 	}}}
-	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}), fixedEmbedders{emb}, index, index, docs, metadata, strategies, analysis.NewSynonyms())
+	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}, 0, nil), fixedEmbedders{emb}, index, index, docs, metadata, strategies, analysis.NewSynonyms())
 	return &benchFixture{retriever: r, strategies: strategies, queries: queries, setup: time.Since(start)}, nil
 }
 

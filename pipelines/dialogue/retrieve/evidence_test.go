@@ -20,7 +20,7 @@ func TestRelevanceIsCalibratedAndCombinedWithCoverage(t *testing.T) {
 		{Chunk: domain.Chunk{ID: "b", Text: "They can be returned within 100 nights.", HeadingPath: []string{"Mattresses"}}, VectorScore: cos(0.12)},
 	}
 	hybrid := domain.RetrievalStrategy{Mode: domain.ModeHybrid, LexicalWeight: 0.7}
-	score(hybrid, cal, q, cands)
+	score(hybrid, cal, q, cands, newTermSets())
 	// b holds both terms (mattress through its heading): coverage 1; a only
 	// "return", a quarter of the question's weight.
 	assert.Equal(t, "b", cands[0].Chunk.ID, "the heading path counts")
@@ -29,7 +29,7 @@ func TestRelevanceIsCalibratedAndCombinedWithCoverage(t *testing.T) {
 	assert.InDelta(t, 0.3*cal.Relevance(0.12)+0.7, cands[0].Relevance, 1e-4)
 
 	vector := domain.RetrievalStrategy{Mode: domain.ModeVector}
-	score(vector, cal, q, cands)
+	score(vector, cal, q, cands, newTermSets())
 	assert.Equal(t, "a", cands[0].Chunk.ID, "vector mode orders by calibrated cosine alone")
 	assert.InDelta(t, cal.Relevance(0.22), cands[0].Relevance, 1e-4)
 }

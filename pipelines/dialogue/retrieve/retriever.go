@@ -24,18 +24,25 @@ type Retriever struct {
 	embedders  domain.Embedders
 	vectors    domain.VectorStore
 	lexical    domain.LexicalSearcher
-	docs       domain.DocumentStore
+	docs       ChunkReader
 	metadata   domain.MetadataStore
 	events     domain.StrategyStore
 	synonyms   *analysis.Synonyms
+	terms      *termSets
 }
 
 // NewRetriever returns a retriever. syn (may be nil) lets a question's
+// ChunkReader reads the chunks a search found: their text, passage and
+// document name (*chunkcache.Cache, or the store).
+type ChunkReader interface {
+	ChunksByIDs(ctx context.Context, tenant domain.TenantID, ids []string) ([]domain.Chunk, error)
+}
+
 // synonyms find and cover evidence.
 func NewRetriever(strategies *Strategies, embedders domain.Embedders, vectors domain.VectorStore, lex domain.LexicalSearcher,
-	docs domain.DocumentStore, metadata domain.MetadataStore, events domain.StrategyStore, syn *analysis.Synonyms) *Retriever {
+	docs ChunkReader, metadata domain.MetadataStore, events domain.StrategyStore, syn *analysis.Synonyms) *Retriever {
 	return &Retriever{strategies: strategies, embedders: embedders, vectors: vectors, lexical: lex, docs: docs, metadata: metadata,
-		events: events, synonyms: syn}
+		events: events, synonyms: syn, terms: newTermSets()}
 }
 
 // Query is one retrieval.
@@ -91,6 +98,9 @@ type Result struct {
 	Margin   float64
 	Decision confidence.Decision
 	Timings  map[string]time.Duration
+	// Event is the retrieval's monitoring record: stored already when the
+	// query said Record, left to the caller otherwise.
+	Event domain.RetrievalEvent
 }
 
 // Retrieve runs one retrieval. Returns CodeValidation for a bad filter.
@@ -166,20 +176,20 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 	if err := r.attach(ctx, tenant, cands); err != nil {
 		return Result{}, err
 	}
-	score(st, res.Calibration, question, cands)
+	score(st, res.Calibration, question, cands, r.terms)
 	t = lap("load", t)
 	res.Candidates, res.Evidence, res.EvidenceTokens = choose(st, cands)
 	res.Margin = margin(res.Candidates)
 	res.Decision = confidence.Decide(evidenceOf(res.Candidates, len(res.Evidence), res.EvidenceTokens), thresholdsOf(st))
 	lap("judge", t)
 	res.Timings["total"] = time.Since(start)
+	res.Event = domain.RetrievalEvent{
+		TenantID: tenant, Strategy: st, Hits: int32(len(res.Evidence)), TopScore: res.Decision.TopScore,
+		EvidenceTokens: int32(res.EvidenceTokens), Insufficient: res.Decision.Insufficient,
+		Transferred: res.Decision.ShouldTransfer, LatencyMs: float64(res.Timings["total"].Microseconds()) / 1000,
+	}
 	if q.Record {
-		err := r.events.RecordRetrieval(ctx, domain.RetrievalEvent{
-			TenantID: tenant, Strategy: st, Hits: int32(len(res.Evidence)), TopScore: res.Decision.TopScore,
-			EvidenceTokens: int32(res.EvidenceTokens), Insufficient: res.Decision.Insufficient,
-			Transferred: res.Decision.ShouldTransfer, LatencyMs: float64(res.Timings["total"].Microseconds()) / 1000,
-		})
-		if err != nil {
+		if err := r.events.RecordRetrieval(ctx, res.Event); err != nil {
 			return Result{}, err
 		}
 	}
@@ -255,10 +265,10 @@ func fromHybrid(hits []domain.HybridHit) []Candidate {
 
 // score gives each candidate its coverage of the question and its
 // relevance, and orders them most relevant first (ties by chunk id).
-func score(st domain.RetrievalStrategy, cal domain.ScoreCalibration, q confidence.Question, cands []Candidate) {
+func score(st domain.RetrievalStrategy, cal domain.ScoreCalibration, q confidence.Question, cands []Candidate, sets *termSets) {
 	for i := range cands {
 		c := &cands[i]
-		c.Coverage = q.Coverage(analysis.TermSet(c.Chunk.SearchText()))
+		c.Coverage = q.Coverage(sets.of(c.Chunk.SearchText()))
 		vec := 0.0
 		if c.VectorScore != nil {
 			vec = cal.Relevance(*c.VectorScore)

@@ -8,24 +8,49 @@ import (
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
 // recentForRisks is how many recent retrievals a risk report looks at.
 const recentForRisks = 200
+
+// maxCachedStrategies bounds the cache of switched-to strategies.
+const maxCachedStrategies = 10000
 
 // Strategies manages tenants' retrieval strategies.
 type Strategies struct {
 	store     domain.StrategyStore
 	settings  domain.SettingsStore
 	embedders domain.Embedders
-	now       func() time.Time
+	// switched caches each tenant's switched-to strategy (nil: the
+	// default), which every retrieval reads; a change drops it here and,
+	// announced by the store (domain.ConfigStrategy), on every replica.
+	switched *tenantcache.Cache[domain.TenantID, *domain.RetrievalStrategy]
+	inv      domain.Invalidator
+	now      func() time.Time
 }
 
 // NewStrategies returns the strategy service. The default strategy follows
-// the tenant's embedding model (see domain.DefaultStrategy).
-func NewStrategies(store domain.StrategyStore, settings domain.SettingsStore, embedders domain.Embedders) *Strategies {
-	return &Strategies{store: store, settings: settings, embedders: embedders, now: time.Now}
+// the tenant's embedding model (see domain.DefaultStrategy) and its
+// settings (read through settings, which may cache them too). A change
+// made by another replica is trusted to arrive; ttl bounds how stale a
+// strategy is when it does not. The cache registers with inv (a registry
+// of its own when nil).
+func NewStrategies(store domain.StrategyStore, settings domain.SettingsStore, embedders domain.Embedders,
+	ttl time.Duration, inv *tenantcache.Registry) *Strategies {
+	if inv == nil {
+		inv = tenantcache.NewRegistry()
+	}
+	return &Strategies{store: store, settings: settings, embedders: embedders, now: time.Now, inv: inv,
+		switched: tenantcache.New(tenantcache.Config[domain.TenantID, *domain.RetrievalStrategy]{
+			Name: "retrieval strategy", Load: store.CurrentStrategy, TTL: ttl, MaxEntries: maxCachedStrategies,
+			Invalidations: inv, Kind: domain.ConfigStrategy,
+		})}
 }
+
+// CountLookups makes the strategy cache count its hits and misses with l;
+// call it before the service is used.
+func (s *Strategies) CountLookups(l domain.LookupCounter) { s.switched.CountLookups(l) }
 
 // Change is the outcome of a switch or rollback.
 type Change struct {
@@ -47,7 +72,7 @@ func (s *Strategies) Current(ctx context.Context, tenant domain.TenantID) (domai
 // currentFor is Current for a caller that knows the calibration already
 // (the retriever, which has the embedder in hand).
 func (s *Strategies) currentFor(ctx context.Context, tenant domain.TenantID, c domain.ScoreCalibration) (domain.RetrievalStrategy, error) {
-	st, err := s.store.CurrentStrategy(ctx, tenant)
+	st, err := s.switched.Get(ctx, tenant)
 	if err != nil || st != nil {
 		return deref(st), err
 	}
@@ -137,6 +162,7 @@ func (s *Strategies) change(ctx context.Context, tenant domain.TenantID, keyID, 
 	if err != nil {
 		return Change{}, err
 	}
+	s.inv.Drop(domain.ConfigStrategy, tenant)
 	return Change{Strategy: next, Previous: prev, Findings: findings, At: at}, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/decompose"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 )
@@ -18,10 +17,11 @@ type Rules interface {
 	Matcher(ctx context.Context, tenant domain.TenantID) (*intent.Matcher, error)
 }
 
-// Flows gives a tenant's script flow by id, and whether it is enabled.
-// An unknown flow is CodeNotFound.
+// Flows gives a tenant's stored script flow by id, which the flow engine
+// runs as it is, and whether it is enabled. An unknown flow is
+// CodeNotFound.
 type Flows interface {
-	Flow(ctx context.Context, tenant domain.TenantID, id string) (f flow.Flow, enabled bool, err error)
+	Flow(ctx context.Context, tenant domain.TenantID, id string) (f domain.ScriptFlow, enabled bool, err error)
 }
 
 // Prompts gives the tenant's published template version of a scene
@@ -51,20 +51,16 @@ type Answerer interface {
 		piece func(domain.StreamEvent) error) (answer.Outcome, error)
 }
 
-// Recorder keeps the monitoring records of rules, flows, templates and
-// guardrails. Its errors are logged, never shown to the customer.
-type Recorder interface {
-	RecordIntentOutcome(ctx context.Context, tenant domain.TenantID, hit *domain.IntentHit, at time.Time) error
-	RecordFlowEvents(ctx context.Context, events []domain.FlowEvent) error
-	RecordPromptRenders(ctx context.Context, renders []domain.PromptRender) error
-	RecordGuardHits(ctx context.Context, hits []domain.GuardHit) error
+// Tenants resolves the tenant of a message (*access.Tenants, cached).
+type Tenants interface {
+	Resolve(ctx context.Context, id domain.TenantID) (domain.Tenant, error)
 }
 
 // Deps are the runner's collaborators.
 type Deps struct {
 	Log      *slog.Logger
 	Chat     domain.ChatStore
-	Tenants  domain.TenantStore
+	Tenants  Tenants
 	Settings domain.SettingsStore
 	Metadata domain.MetadataStore
 	Rules    Rules
@@ -79,7 +75,6 @@ type Deps struct {
 	Decomposer Decomposer
 	// Models gives the kb_processing model for conversation summaries.
 	Models   domain.ChatModels
-	Recorder Recorder
 	Observer *Observer
 	Replays  *Replays
 	// Telemetry, when set, observes stages and gives replies the

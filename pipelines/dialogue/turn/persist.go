@@ -7,8 +7,8 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 )
 
-// stagePersist stores the reply, the session's new state, the tool traces
-// and the events in one transaction, then the monitoring records. It runs
+// stagePersist stores the reply, the session's new state, the tool traces,
+// the events and the monitoring records in one transaction. It runs
 // on after the client went away (what was generated is kept, marked
 // interrupted). A dry run records the stage as skipped and writes nothing.
 func (t *run) stagePersist() error {
@@ -39,12 +39,12 @@ func (t *run) stagePersist() error {
 		Detail: map[string]any{"toolTraces": len(t.reply.ToolTraces), "events": len(t.events)}}
 	t.reply.Monitoring.Stages = append(t.reply.Monitoring.Stages, st)
 	msg.Monitoring = &t.reply.Monitoring
-	if err := d.Chat.SaveTurn(ctx, domain.Turn{Session: s, Reply: msg, ToolTraces: t.reply.ToolTraces, Events: t.events}); err != nil {
+	turn := domain.Turn{Session: s, Reply: msg, ToolTraces: t.reply.ToolTraces, Events: t.events, Records: t.turnRecords()}
+	if err := d.Chat.SaveTurn(ctx, turn); err != nil {
 		return err
 	}
 	t.session = s
 	t.reply.Slots = s.Slots
-	t.records(ctx)
 	st.Duration = time.Since(start)
 	t.observeStage(st)
 	t.r.d.Observer.publish(t.in.Tenant, StageEvent{SessionID: s.ID, MessageID: t.reply.MessageID, TraceID: t.reply.TraceID, Stage: st})
@@ -60,25 +60,13 @@ func (t *run) message() domain.SessionMessage {
 		Flow: t.reply.Flow, TraceID: t.reply.TraceID, Status: t.reply.Status, CreatedAt: t.reply.CreatedAt}
 }
 
-// records writes the monitoring records of rules, flows, templates and
-// guardrails; a failure is logged, since the reply is already stored.
-func (t *run) records(ctx context.Context) {
-	d := t.r.d
-	warn := func(what string, err error) {
-		if err != nil {
-			d.Log.WarnContext(ctx, "monitoring record not written", "what", what, "tenant", t.in.Tenant, "err", err)
-		}
-	}
+// turnRecords are the monitoring records of rules, flows, templates,
+// guardrails and retrieval, stored with the reply.
+func (t *run) turnRecords() domain.TurnRecords {
+	r := domain.TurnRecords{FlowEvents: t.flowEvents, PromptRenders: t.renders, GuardHits: t.guardHits}
 	if t.intentRan {
-		warn("intent outcome", d.Recorder.RecordIntentOutcome(ctx, t.in.Tenant, t.intentHit, t.user.CreatedAt))
+		r.IntentEvaluated, r.IntentHit, r.IntentAt = true, t.intentHit, t.user.CreatedAt
 	}
-	if len(t.flowEvents) > 0 {
-		warn("flow events", d.Recorder.RecordFlowEvents(ctx, t.flowEvents))
-	}
-	if len(t.renders) > 0 {
-		warn("prompt renders", d.Recorder.RecordPromptRenders(ctx, t.renders))
-	}
-	if len(t.guardHits) > 0 {
-		warn("guard hits", d.Recorder.RecordGuardHits(ctx, t.guardHits))
-	}
+	r.Retrievals = t.retrievals
+	return r
 }

@@ -51,7 +51,7 @@ func (t *run) prompt(cs []answer.Citation) ([]domain.ChatMessage, promptDetail) 
 func (t *run) builtins(evidence string) map[string]string {
 	b := prompt.Builtin{TenantID: t.in.Tenant, Now: t.r.d.now(), Location: t.zone(), Slots: t.session.Slots,
 		Summary: t.session.Summary, Message: t.in.Message}
-	if tn, err := t.r.d.Tenants.GetTenant(t.ctx, t.in.Tenant); err == nil {
+	if tn, err := t.r.d.Tenants.Resolve(t.ctx, t.in.Tenant); err == nil {
 		b.TenantName = tn.Name
 	}
 	m := b.Map()

@@ -91,6 +91,7 @@ type run struct {
 	flowEvents  []domain.FlowEvent
 	renders     []domain.PromptRender
 	guardHits   []domain.GuardHit
+	retrievals  []domain.RetrievalEvent
 	seq         int
 	events      []domain.ReplyEvent
 	clientGone  bool

@@ -186,8 +186,8 @@ func (t *run) answer(kbIDs []string) error {
 // self-contained question ("Can I cancel my order?") is never answered
 // from what was asked before it.
 func (t *run) find(kbIDs []string, filter map[string]any) (answer.Outcome, string, bool, error) {
-	req := answer.Request{Query: t.in.Message, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry}
-	out, err := t.r.d.Answerer.Find(t.ctx, t.in.Tenant, req)
+	req := answer.Request{Query: t.in.Message, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry, DeferRecord: true}
+	out, err := t.findOnce(req)
 	if err != nil || out.Transfer == nil {
 		return out, req.Query, false, err
 	}
@@ -196,11 +196,20 @@ func (t *run) find(kbIDs []string, filter map[string]any) (answer.Outcome, strin
 		return out, req.Query, false, nil
 	}
 	req.Query = query
-	withPrevious, err := t.r.d.Answerer.Find(t.ctx, t.in.Tenant, req)
+	withPrevious, err := t.findOnce(req)
 	if err != nil || withPrevious.Transfer != nil {
 		return out, t.in.Message, false, err
 	}
 	return withPrevious, query, true, nil
+}
+
+// findOnce runs one retrieval; its record is stored with the reply.
+func (t *run) findOnce(req answer.Request) (answer.Outcome, error) {
+	out, err := t.r.d.Answerer.Find(t.ctx, t.in.Tenant, req)
+	if err == nil && !t.dry {
+		t.retrievals = append(t.retrievals, out.Retrieval.Event)
+	}
+	return out, err
 }
 
 // sendFinal sends a withheld or handed-over answer's text, replacing what

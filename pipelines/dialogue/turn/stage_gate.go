@@ -51,10 +51,11 @@ func (t *run) stageFlow() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if f.Slots, err = t.flowSlotRule(); err != nil {
+	slots, err := t.flowSlotRule()
+	if err != nil {
 		return false, err
 	}
-	rep, err := flow.Advance(f, *st, t.in.Message, t.r.d.now())
+	rep, err := flow.Advance(f, *st, t.in.Message, slots, t.r.d.now())
 	if errors.Is(err, flow.ErrStaleState) {
 		t.dropFlow(*st)
 		done("dropped", map[string]any{"flowId": st.FlowID, "why": "the flow was edited under the instance"})
@@ -127,9 +128,9 @@ func (t *run) stageIntent() (bool, []string, error) {
 	t.intentHit = &domain.IntentHit{TenantID: t.in.Tenant, RuleID: rule.ID, SessionID: t.session.ID, MessageID: t.reply.MessageID,
 		Keywords: match.Keywords, Patterns: match.Patterns, At: t.r.d.now().UTC()}
 	t.reply.Monitoring.RuleID = &rule.ID
-	detail := map[string]any{"ruleId": rule.ID, "ruleName": rule.Name, "priority": rule.Priority,
-		"responseType": string(rule.Response), "keywords": match.Keywords, "patterns": match.Patterns}
-	switch rule.Response {
+	detail := map[string]any{"ruleId": rule.ID, "ruleName": rule.Name, "priority": int(rule.Priority),
+		"responseType": rule.ResponseType, "keywords": match.Keywords, "patterns": match.Patterns}
+	switch rule.ResponseType {
 	case "fixed":
 		t.reply.ResponseType = ResponseFixed
 		t.reply.Answer = rule.FixedText

@@ -11,16 +11,36 @@ import (
 func (t *run) stageSession() error {
 	done := t.stage(StageSession)
 	d := t.r.d
-	if t.in.SessionID != "" {
+	t.user = domain.SessionMessage{ID: domain.NewID(domain.PrefixMessage), TenantID: t.in.Tenant, SessionID: t.in.SessionID,
+		Role: domain.RoleUser, Content: t.in.Message, TraceID: t.reply.TraceID, Status: domain.MessageComplete,
+		CreatedAt: d.now().UTC()}
+	// The reply's id sorts after the message's, as history lists by id.
+	// Made after it is not enough: ids of the same 244 ns tick sort by
+	// their random bits, so draw again until it does.
+	t.reply.MessageID = domain.NewID(domain.PrefixMessage)
+	for t.reply.MessageID <= t.user.ID {
+		t.reply.MessageID = domain.NewID(domain.PrefixMessage)
+	}
+	window := RecentTurns + summaryBatch
+	switch {
+	case t.in.SessionID != "" && !t.dry:
+		// One round trip: the message is stored, the session and the
+		// memory window read with it.
+		s, recent, err := d.Chat.OpenTurn(t.ctx, t.user, window)
+		if err != nil {
+			return err
+		}
+		t.session, t.window = s, recent
+	case t.in.SessionID != "":
 		s, err := d.Chat.GetSession(t.ctx, t.in.Tenant, t.in.SessionID)
 		if err != nil {
 			return err
 		}
 		t.session = s
-		if t.window, err = d.Chat.RecentMessages(t.ctx, t.in.Tenant, s.ID, RecentTurns+summaryBatch); err != nil {
+		if t.window, err = d.Chat.RecentMessages(t.ctx, t.in.Tenant, s.ID, window); err != nil {
 			return err
 		}
-	} else {
+	default:
 		t.session = domain.ChatSession{TenantID: t.in.Tenant, Channel: "test"}
 	}
 	if dr := t.in.DryRun; dr != nil {
@@ -42,21 +62,6 @@ func (t *run) stageSession() error {
 	}
 	t.flowState = decodeFlow(t.session.FlowState)
 	t.reply.SessionID = t.session.ID
-	t.user = domain.SessionMessage{ID: domain.NewID(domain.PrefixMessage), TenantID: t.in.Tenant, SessionID: t.session.ID,
-		Role: domain.RoleUser, Content: t.in.Message, TraceID: t.reply.TraceID, Status: domain.MessageComplete,
-		CreatedAt: d.now().UTC()}
-	// The reply's id sorts after the message's, as history lists by id.
-	// Made after it is not enough: ids of the same 244 ns tick sort by
-	// their random bits, so draw again until it does.
-	t.reply.MessageID = domain.NewID(domain.PrefixMessage)
-	for t.reply.MessageID <= t.user.ID {
-		t.reply.MessageID = domain.NewID(domain.PrefixMessage)
-	}
-	if !t.dry {
-		if err := d.Chat.AddMessage(t.ctx, t.user); err != nil {
-			return err
-		}
-	}
 	detail := map[string]any{"recalledTurns": min(len(t.window), RecentTurns), "slots": len(t.session.Slots)}
 	if t.session.ID != "" {
 		detail["sessionId"] = t.session.ID

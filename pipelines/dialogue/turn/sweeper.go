@@ -95,10 +95,7 @@ func (r *Runner) fireTimeout(ctx context.Context, s domain.ChatSession, now time
 			t.dropFlow(*st)
 		}
 		t.session.FlowState, t.session.FlowDeadline = nil, nil
-		ok, err := r.d.Chat.SaveFlowTimeout(ctx, s.FlowState, domain.Turn{Session: t.session})
-		if ok {
-			t.records(context.WithoutCancel(ctx))
-		}
+		_, err := r.d.Chat.SaveFlowTimeout(ctx, s.FlowState, domain.Turn{Session: t.session, Records: t.turnRecords()})
 		return false, err
 	}
 	t.flowEvents = append(t.flowEvents, flowEvents(s.TenantID, s.ID, rep, false, true, now.UTC())...)
@@ -118,11 +115,11 @@ func (r *Runner) fireTimeout(ctx context.Context, s domain.ChatSession, now time
 	}
 	msg := t.message()
 	msg.Monitoring = &t.reply.Monitoring
-	ok, err := r.d.Chat.SaveFlowTimeout(ctx, s.FlowState, domain.Turn{Session: t.session, Reply: msg, ToolTraces: t.reply.ToolTraces})
+	turn := domain.Turn{Session: t.session, Reply: msg, ToolTraces: t.reply.ToolTraces, Records: t.turnRecords()}
+	ok, err := r.d.Chat.SaveFlowTimeout(ctx, s.FlowState, turn)
 	if err != nil || !ok {
 		return false, err
 	}
-	t.records(context.WithoutCancel(ctx))
 	return true, nil
 }
 

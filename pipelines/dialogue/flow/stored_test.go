@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
 )
@@ -29,37 +30,38 @@ func domainFlow() domain.ScriptFlow {
 	}
 }
 
-func TestFromDomainConvertsEveryField(t *testing.T) {
-	assert.Equal(t, Flow{ID: "flow_1", Name: "Returns", Steps: []Step{
-		{StepNo: 1, Prompt: "Hello.", DefaultNext: &Target{Kind: KindNext, StepNo: 2, Text: "So:"}},
-		{
-			StepNo: 2, Prompt: "Return or exchange?", WaitInput: true,
-			Expect: &Expect{
-				Options: []string{"Return", "Exchange"}, Regex: `^\d{8}$`, Slot: "kind", RetryPrompt: "Again?",
-				MaxRetries: 2, OnInvalid: &Target{Kind: KindTransfer, Reason: "stuck"},
-			},
-			Branches:  []Branch{{Option: "Exchange", Then: Target{Kind: KindEnd, Text: "Shop."}}},
-			Timeout:   90 * time.Second,
-			OnTimeout: &Target{Kind: KindEnd, Text: "Bye."},
-		},
-	}}, FromDomain(domainFlow()))
-	assert.NoError(t, Validate(FromDomain(domainFlow())))
+func TestAStoredFlowRunsAsStored(t *testing.T) {
+	f := domainFlow()
+	require.NoError(t, Validate(f))
+	r := start(t, f)
+	assert.Equal(t, []string{"Hello.", "So:", "Return or exchange?"}, r.Texts)
+	assert.Equal(t, State{FlowID: "flow_1", StepNo: 2, Waiting: true, Slots: map[string]string{},
+		StartedAt: t0(), UpdatedAt: t0(), Deadline: t0().Add(90 * time.Second)}, r.State)
+
+	r = advance(t, f, r.State, "ＥＸＣＨＡＮＧＥ")
+	assert.Equal(t, []string{"Shop."}, r.Texts, "the branch of the matched option")
+	assert.Equal(t, map[string]string{"kind": "Exchange"}, r.State.Slots)
+	assert.Equal(t, OutcomeCompleted, r.State.Outcome)
 }
 
-func TestFromDomainKeepsTheFieldPaths(t *testing.T) {
+func TestValidateNamesTheStoredFlowsFields(t *testing.T) {
 	f := domainFlow()
 	f.Steps[1].Branches[0].Then = domain.ScriptFlowTarget{Kind: KindNext, StepNo: 7}
-	err := Validate(FromDomain(f))
+	err := Validate(f)
 	var de *domain.Error
-	assert.ErrorAs(t, err, &de)
+	require.ErrorAs(t, err, &de)
 	assert.Equal(t, []domain.FieldError{{Field: "/steps/1/branches/0/then/step_no", Message: "step 7 does not exist"}}, de.Fields)
 }
 
-func TestFromDomainLeavesTheStoredFlowAlone(t *testing.T) {
+func TestTheEngineLeavesTheStoredFlowAlone(t *testing.T) {
 	f := domainFlow()
-	e := FromDomain(f)
-	e.Steps[1].OnTimeout.Text = "changed"
-	e.Steps[1].Branches[0].Option = "changed"
-	assert.Equal(t, "Bye.", f.Steps[1].OnTimeout.Text)
-	assert.Equal(t, "Exchange", f.Steps[1].Branches[0].Option)
+	r := start(t, f)
+	advance(t, f, r.State, "nope")
+	advance(t, f, r.State, "2")
+	_, fired, err := HandleTimeout(f, r.State, r.State.Deadline)
+	require.NoError(t, err)
+	assert.True(t, fired)
+	_, err = Simulate(f, []string{"Return", "12345678"}, nil, t0())
+	require.NoError(t, err)
+	assert.Equal(t, domainFlow(), f, "the engine only reads the flow it is given")
 }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// roundTrips is the number of postChatMessage requests observed and the
+// PostgreSQL round trips they made, from one scrape.
+func (m metrics) roundTrips(operation string) (requests, trips float64) {
+	f, ok := m["assistant_http_db_round_trips"]
+	if !ok {
+		return 0, 0
+	}
+	for _, s := range f.GetMetric() {
+		if hasLabels(s, map[string]string{"operation": operation}) {
+			return float64(s.Histogram.GetSampleCount()), s.Histogram.GetSampleSum()
+		}
+	}
+	return 0, 0
+}
+
+// A customer's message, on untouched settings and warm caches, costs two
+// PostgreSQL round trips: one statement stores the message and reads the
+// session with its memory window, one batch writes the reply, the
+// session's new state and every monitoring record. Evidence no message
+// quoted before costs one more (its text is read, then cached).
+func TestMessageMakesTwoDatabaseRoundTrips(t *testing.T) {
+	e := newEnv(t)
+	kb := e.createKB("", "acme", "faq")["id"].(string)
+	_, job := e.uploadAndWait(upload{kbID: kb, partName: "faq.txt", content: []byte(newcomerFAQ)})
+	require.Equal(t, "succeeded", job["state"], "%v", job)
+	questions := []string{
+		"How long do I have to return an item?",  // answered
+		"When will my refund be paid?",           // answered
+		"Which countries do you deliver to?",     // answered
+		"Do you accept bitcoin?",                 // handed off
+		"签收后多少天内可以退货？",                           // answered, Chinese
+		"Can I cancel my order?",                 // short: expanded with the one before
+		"How long is the warranty on LED lamps?", // answered
+	}
+	// The first message loads the key, tenant, settings, strategy, rules,
+	// guardrails, templates and model caches.
+	first := e.newChat("acme", nil)
+	first.send(t, "Hello, how long do refunds take?")
+	perMessage := func(send func(q string)) float64 {
+		n0, trips0 := e.scrape(t).roundTrips("postChatMessage")
+		for _, q := range questions {
+			send(q)
+		}
+		n1, trips1 := e.scrape(t).roundTrips("postChatMessage")
+		require.Equal(t, float64(len(questions)), n1-n0)
+		return (trips1 - trips0) / (n1 - n0)
+	}
+	c := e.newChat("acme", nil)
+	cold := perMessage(func(q string) { c.send(t, q) })
+	t.Logf("round trips per message, evidence not quoted before: %.2f", cold)
+	assert.GreaterOrEqual(t, cold, 2.0)
+	assert.LessOrEqual(t, cold, 3.0, "at most one more, for the evidence's text")
+
+	again := e.newChat("acme", nil)
+	warm := perMessage(func(q string) { again.send(t, q) })
+	assert.Equal(t, 2.0, warm, "round trips per message, in a new session")
+
+	streamed := e.newChat("acme", nil)
+	assert.Equal(t, 2.0, perMessage(func(q string) {
+		events := streamed.stream(t, q, nil)
+		require.Equal(t, "done", events[len(events)-1].name)
+	}), "round trips per streamed message")
+}

@@ -1,0 +1,63 @@
+package retrieve
+
+import (
+	"container/list"
+	"hash/maphash"
+	"sync"
+
+	"github.com/cs-assistant/assistant/analysis"
+)
+
+// maxTermSets bounds the memo of chunks' term sets: about 4 KB each for a
+// chunk of 200 words, so 32 MB at most.
+const maxTermSets = 8192
+
+// termSets memoizes the term sets of the texts retrieval scores (a
+// candidate's heading path and text). Cutting and stemming the candidates'
+// texts was most of a retrieval's CPU, and the same chunks are found
+// again and again. An entry is keyed by the text's 64-bit hash and length,
+// so a chunk whose text changed (ids are positional) simply misses; the
+// least recently used entries go past the bound. Safe for concurrent use.
+type termSets struct {
+	seed  maphash.Seed
+	mu    sync.Mutex
+	lru   *list.List // of *termSet, most recently used first
+	byKey map[termKey]*list.Element
+}
+
+type termKey struct {
+	hash uint64
+	n    int
+}
+
+type termSet struct {
+	key   termKey
+	terms map[string]struct{}
+}
+
+func newTermSets() *termSets {
+	return &termSets{seed: maphash.MakeSeed(), lru: list.New(), byKey: map[termKey]*list.Element{}}
+}
+
+// of returns the distinct terms of text (analysis.TermSet). The map is
+// shared: callers must not change it.
+func (s *termSets) of(text string) map[string]struct{} {
+	k := termKey{hash: maphash.String(s.seed, text), n: len(text)}
+	s.mu.Lock()
+	if e, ok := s.byKey[k]; ok {
+		s.lru.MoveToFront(e)
+		s.mu.Unlock()
+		return e.Value.(*termSet).terms
+	}
+	s.mu.Unlock()
+	terms := analysis.TermSet(text)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.byKey[k]; !ok {
+		s.byKey[k] = s.lru.PushFront(&termSet{key: k, terms: terms})
+		for s.lru.Len() > maxTermSets {
+			delete(s.byKey, s.lru.Remove(s.lru.Back()).(*termSet).key)
+		}
+	}
+	return terms
+}
