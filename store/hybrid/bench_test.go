@@ -17,8 +17,8 @@ import (
 )
 
 // bench1MEnv, when set, makes BenchmarkLoad load one tenant of a million
-// chunks (about 8 GB in PostgreSQL and 4.6 GB resident, and minutes of
-// seeding) instead of 20,000.
+// chunks (about 8 GB in PostgreSQL, 1.4 GB of heap and 3 GB mapped, and
+// minutes of seeding) instead of 20,000.
 const bench1MEnv = "BENCH_1M"
 
 // benchDims is the length of the benchmark's vectors: the service's.
@@ -58,13 +58,16 @@ func heapInUse() uint64 {
 //
 //   - stream/select and stream/copy: its vectors read and decoded, by a
 //     SELECT (store/pg) or a binary COPY (copyStore);
-//   - vectors/select and vectors/copy: the same into a vector index; s/load
-//     and the index's bytes per vector;
+//   - vectors/select and vectors/copy: the same into a vector index; s/load,
+//     the index's heap bytes per vector (Bytes) and the bytes per vector of
+//     the file its float32s are mapped from; vectors/…-heap: the same with
+//     the float32s in the heap (memindex.Options.HeapVectors);
 //   - chunks/select: its chunks read and decoded (what the words' side
 //     reads, beside the vectors);
 //   - tenant: the whole tenant, vectors and words, through hybrid.Index;
-//     s/load, its estimated bytes per chunk, and the heap it holds per
-//     chunk (measured, for the estimate's accuracy);
+//     s/load, its estimated heap bytes per chunk (Stats.Bytes), the heap
+//     it holds per chunk (measured, for the estimate's accuracy), and its
+//     mapped bytes per chunk (Stats.MappedBytes);
 //   - rescore/…: what rescoring a search's 64 candidates from elsewhere
 //     than the heap costs (rescore_linux_test.go).
 func BenchmarkLoad(b *testing.B) {
@@ -93,22 +96,30 @@ func BenchmarkLoad(b *testing.B) {
 			}
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/load")
 		})
-		b.Run("vectors/"+way.name, func(b *testing.B) {
-			var bytes int64
-			for b.Loop() {
-				v := memindex.New(benchDims)
-				count, err := writer.store.CountTenantVectors(ctx, seededTenant)
-				require.NoError(b, err)
-				v.Grow(seededTenant, count)
-				require.NoError(b, way.db.StreamTenantVectors(ctx, seededTenant, func(recs []domain.VectorRecord) error {
-					return v.Upsert(seededTenant, recs)
-				}))
-				require.Equal(b, n, v.Len(seededTenant))
-				bytes = v.Bytes(seededTenant)
-			}
-			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/load")
-			b.ReportMetric(float64(bytes)/float64(n), "bytes/vector")
-		})
+		for _, layout := range []struct {
+			name string
+			opts memindex.Options
+		}{{"", memindex.Options{}}, {"-heap", memindex.Options{HeapVectors: true}}} {
+			b.Run("vectors/"+way.name+layout.name, func(b *testing.B) {
+				var mem memindex.Memory
+				for b.Loop() {
+					v := memindex.NewWithOptions(benchDims, layout.opts)
+					count, err := writer.store.CountTenantVectors(ctx, seededTenant)
+					require.NoError(b, err)
+					v.Grow(seededTenant, count)
+					require.NoError(b, way.db.StreamTenantVectors(ctx, seededTenant, func(recs []domain.VectorRecord) error {
+						return v.Upsert(seededTenant, recs)
+					}))
+					require.Equal(b, n, v.Len(seededTenant))
+					mem = v.Memory(seededTenant)
+					v.Close()
+				}
+				require.NoError(b, mem.MapErr)
+				b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/load")
+				b.ReportMetric(float64(mem.Heap)/float64(n), "bytes/vector")
+				b.ReportMetric(float64(mem.Mapped)/float64(n), "mapped-bytes/vector")
+			})
+		}
 	}
 	b.Run("chunks/select", func(b *testing.B) {
 		for b.Loop() {
@@ -137,6 +148,7 @@ func BenchmarkLoad(b *testing.B) {
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/load")
 		b.ReportMetric(float64(st.Bytes)/float64(n), "bytes/chunk")
 		b.ReportMetric(float64(held)/float64(n), "heap-bytes/chunk")
+		b.ReportMetric(float64(st.MappedBytes)/float64(n), "mapped-bytes/chunk")
 	})
 	benchmarkRescore(b, url, writer, n)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/vector/memindex"
 )
 
 const (
@@ -231,9 +232,10 @@ func rec(chunk, kb, doc, text string, vec []float32) domain.VectorRecord {
 }
 
 // newIndex returns an index over db bounded to limit bytes (the default
-// when 0).
+// when 0), its vectors mapped from files in a directory of the test's.
 func newIndex(t *testing.T, db *fakeDB, limit int64) *Index {
-	x := New(db, Options{Dims: dims, MemoryBytes: limit, Log: slog.New(slog.DiscardHandler)})
+	x := New(db, Options{Dims: dims, MemoryBytes: limit, Log: slog.New(slog.DiscardHandler),
+		Vectors: memindex.Options{VectorDir: t.TempDir()}})
 	t.Cleanup(x.Close)
 	return x
 }

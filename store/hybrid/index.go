@@ -11,7 +11,8 @@ import (
 )
 
 // DefaultMemoryBytes is the bound of Options.MemoryBytes when it is zero:
-// 2 GiB, about 400,000 chunks of 768-dimensional vectors with their words.
+// 2 GiB of heap, about 1.5 million chunks of 768-dimensional vectors with
+// their words (whose float32 vectors take 4.5 GB more in mapped files).
 const DefaultMemoryBytes = 2 << 30
 
 // Persistence is where both sides live durably (store/pg implements it).
@@ -43,10 +44,14 @@ type ChangeSource interface {
 type Options struct {
 	// Dims is the length of every vector.
 	Dims int
-	// MemoryBytes bounds the resident tenants' estimated bytes
-	// (DefaultMemoryBytes when zero).
+	// MemoryBytes bounds the resident tenants' estimated heap bytes
+	// (DefaultMemoryBytes when zero); their mapped vector files are not
+	// counted in it (Stats.MappedBytes).
 	MemoryBytes int64
 	// Vectors tunes the vector search (memindex's defaults when zero).
+	// Its VectorDir is where the loaded tenants' float32 vectors are
+	// mapped from (os.TempDir() when empty): the files are unlinked at
+	// once and need 3 KiB per 768-dimensional vector of disk.
 	Vectors memindex.Options
 	// Log receives a line per load and per change that could not be
 	// followed (slog.Default when nil).
@@ -70,12 +75,16 @@ type Index struct {
 	base  context.Context
 	stop  context.CancelFunc
 	loads sync.WaitGroup
+	// closing counts the indexes of dropped tenants being closed (their
+	// vector files unmapped) in the background; Close waits for them.
+	closing sync.WaitGroup
 
 	mu      sync.Mutex
 	tenants map[domain.TenantID]*entry
 	// lru holds the loaded tenants, most recently used first.
 	lru      list.List
 	resident int64
+	mapped   int64
 	stats    Stats
 }
 
@@ -98,18 +107,33 @@ func New(db Persistence, o Options) *Index {
 		base: base, stop: stop, tenants: make(map[domain.TenantID]*entry)}
 }
 
-// Close stops the loads under way and waits for them; searches waiting
-// for them fail. Use the Index no more after.
+// Close stops the loads under way and waits for them (searches waiting
+// for them fail), drops every tenant, and gives back the memory of their
+// vectors (unmapping their files) once the searches and writes still
+// using them are done. Use the Index no more after.
 func (x *Index) Close() {
 	x.stop()
 	x.loads.Wait()
+	x.mu.Lock()
+	for _, t := range x.tenants {
+		if t.loaded {
+			x.dropLocked(t)
+		}
+	}
+	x.mu.Unlock()
+	x.closing.Wait()
 }
 
 // Stats describe the resident tenants and what residency cost so far.
 type Stats struct {
-	// Tenants and Bytes are the loaded tenants and their estimated bytes.
+	// Tenants and Bytes are the loaded tenants and their estimated heap
+	// bytes, what Options.MemoryBytes bounds.
 	Tenants int
 	Bytes   int64
+	// MappedBytes is the length of the files the loaded tenants' float32
+	// vectors are mapped from (not in Bytes): the page cache holds what
+	// searches read of them lately, and the kernel may drop it.
+	MappedBytes int64
 	// Loads and Evictions count tenants loaded and evicted since New.
 	Loads, Evictions int
 }
@@ -119,6 +143,6 @@ func (x *Index) Stats() Stats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	s := x.stats
-	s.Tenants, s.Bytes = x.lru.Len(), x.resident
+	s.Tenants, s.Bytes, s.MappedBytes = x.lru.Len(), x.resident, x.mapped
 	return s
 }

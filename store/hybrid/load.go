@@ -23,16 +23,20 @@ func (x *Index) load(t *entry) {
 		if t.resync {
 			t.resync, t.pending = false, nil
 			x.mu.Unlock()
+			v.Close()
 			v, w, err = x.fill(x.base, t.id)
 			continue
 		}
 		pending := t.pending
 		t.pending = nil
 		if len(pending) == 0 {
-			bytes := x.publishLocked(t, v, w)
+			mem := x.publishLocked(t, v, w)
 			x.mu.Unlock()
 			x.log.Info("tenant search index loaded", "tenant", string(t.id), "vectors", v.Len(t.id), "chunks", w.Len(t.id),
-				"bytes", bytes, "duration", time.Since(start).Round(time.Millisecond).String())
+				"bytes", mem.Heap, "mappedBytes", mem.Mapped, "duration", time.Since(start).Round(time.Millisecond).String())
+			if mem.MapErr != nil {
+				x.log.Warn("a tenant's float32 vectors are in the heap, not in a mapped file", "tenant", string(t.id), "err", mem.MapErr)
+			}
 			return
 		}
 		x.mu.Unlock()
@@ -42,6 +46,7 @@ func (x *Index) load(t *entry) {
 			}
 		}
 	}
+	v.Close() // what was loaded
 	x.mu.Lock()
 	t.err = err
 	if x.tenants[t.id] == t {
@@ -53,17 +58,21 @@ func (x *Index) load(t *entry) {
 }
 
 // publishLocked makes the filled indexes t's, counts them, and wakes the
-// searches waiting for them. It returns their bytes.
-func (x *Index) publishLocked(t *entry, v *memindex.Index, w *lexical.Index) int64 {
+// searches waiting for them. It returns their memory (Heap with the
+// words' bytes).
+func (x *Index) publishLocked(t *entry, v *memindex.Index, w *lexical.Index) memindex.Memory {
 	t.vectors, t.words = v, w
 	t.loaded = true
-	t.bytes = v.Bytes(t.id) + w.Bytes(t.id)
+	mem := v.Memory(t.id)
+	mem.Heap += w.Bytes(t.id)
+	t.bytes, t.mapped = mem.Heap, mem.Mapped
 	t.elem = x.lru.PushFront(t)
 	x.resident += t.bytes
+	x.mapped += t.mapped
 	x.stats.Loads++
 	close(t.ready)
 	x.evictLocked()
-	return t.bytes
+	return mem
 }
 
 // fill reads tenant id's vectors and chunks into new indexes, the two

@@ -23,13 +23,14 @@ const rescoreCandidates = 64
 
 // benchmarkRescore measures where the float32 vectors a quantized search
 // rescores could live instead of the heap (which holds them beside the
-// int8 codes today): per search, the 64 candidates' vectors read
+// int8 codes with memindex.Options.HeapVectors; memindex maps them since,
+// from this measurement): per search, the 64 candidates' vectors read
 //
 //   - rescore/postgres: back from PostgreSQL by chunk id (one query);
 //   - rescore/mmap-warm: from a file mapped into memory, in the page cache;
 //   - rescore/mmap-cold: from that file with its pages dropped first
 //     (posix_fadvise DONTNEED), so each candidate is a read from disk;
-//   - rescore/heap: from the heap, as today;
+//   - rescore/heap: from the heap (HeapVectors);
 //
 // and scored against a query. ns/op is per search.
 func benchmarkRescore(b *testing.B, url string, writer replica, n int) {

@@ -35,9 +35,12 @@ type entry struct {
 	// gone: evicted or resynced, out of the map and of the count.
 	gone bool
 	// pins counts the searches and writes using the indexes now.
-	pins  int
-	bytes int64         // as counted in Index.resident
-	elem  *list.Element // in Index.lru once loaded
+	pins   int
+	bytes  int64         // as counted in Index.resident
+	mapped int64         // as counted in Index.mapped
+	elem   *list.Element // in Index.lru once loaded
+	// closed: the vectors were closed (gone and no longer pinned).
+	closed bool
 	// pending are the changes that arrived during the load, applied when
 	// it is done; resync says some may have been missed: load again.
 	pending []domain.IndexChange
@@ -80,8 +83,26 @@ func (x *Index) use(ctx context.Context, id domain.TenantID) (*entry, error) {
 func (x *Index) release(t *entry) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	t.pins--
+	x.unpinLocked(t)
 	x.evictLocked()
+}
+
+// unpinLocked unpins t, closing it if it was the last use of a dropped
+// tenant.
+func (x *Index) unpinLocked(t *entry) {
+	t.pins--
+	x.closeUnusedLocked(t)
+}
+
+// closeUnusedLocked closes the vectors of t once it is gone and no search
+// or write uses it, giving back their mapped memory. It runs in the
+// background: unmapping gigabytes takes a while, which the search whose
+// release evicted t should not wait for.
+func (x *Index) closeUnusedLocked(t *entry) {
+	if t.gone && t.pins == 0 && !t.closed {
+		t.closed = true
+		x.closing.Go(t.vectors.Close)
+	}
 }
 
 // write runs fn on tenant id's indexes if it is loaded, pinned meanwhile,
@@ -106,14 +127,16 @@ func (x *Index) write(id domain.TenantID, changes []domain.IndexChange, fn func(
 	t.writing.Lock()
 	err := fn(t)
 	t.writing.Unlock()
-	bytes := t.vectors.Bytes(id) + t.words.Bytes(id)
+	mem := t.vectors.Memory(id)
+	bytes := mem.Heap + t.words.Bytes(id)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if !t.gone {
 		x.resident += bytes - t.bytes
-		t.bytes = bytes
+		x.mapped += mem.Mapped - t.mapped
+		t.bytes, t.mapped = bytes, mem.Mapped
 	}
-	t.pins--
+	x.unpinLocked(t)
 	x.evictLocked()
 	return err
 }
@@ -134,6 +157,7 @@ func (x *Index) evictLocked() {
 }
 
 // dropLocked forgets the loaded tenant t: its next use loads it again.
+// Its vectors are closed once no search or write uses them.
 func (x *Index) dropLocked(t *entry) {
 	if t.gone {
 		return
@@ -141,6 +165,8 @@ func (x *Index) dropLocked(t *entry) {
 	t.gone = true
 	x.lru.Remove(t.elem)
 	x.resident -= t.bytes
+	x.mapped -= t.mapped
+	x.closeUnusedLocked(t)
 	if x.tenants[t.id] == t {
 		delete(x.tenants, t.id)
 	}

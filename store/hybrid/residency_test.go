@@ -66,8 +66,9 @@ func TestTheLeastRecentlyUsedTenantIsEvictedByBytes(t *testing.T) {
 	// One tenant's bytes, measured.
 	probe := newIndex(t, db, 0)
 	vectorIDs(t, probe, "a", axis(0))
-	one := probe.Stats().Bytes
+	one, oneMapped := probe.Stats().Bytes, probe.Stats().MappedBytes
 	require.Positive(t, one)
+	require.Equal(t, mapsVectors, oneMapped > 0, "a tenant's vectors are mapped (Linux only)")
 
 	x := newIndex(t, db, one*5/2) // room for two tenants, not three
 	want := vectorIDs(t, probe, "a", axis(2))
@@ -75,10 +76,10 @@ func TestTheLeastRecentlyUsedTenantIsEvictedByBytes(t *testing.T) {
 	assert.Equal(t, want, vectorIDs(t, x, "a", axis(2)))
 	vectorIDs(t, x, "b", axis(2))
 	vectorIDs(t, x, "a", axis(2)) // a is now more recent than b
-	assert.Equal(t, Stats{Tenants: 2, Bytes: 2 * one, Loads: 2}, x.Stats())
+	assert.Equal(t, Stats{Tenants: 2, Bytes: 2 * one, MappedBytes: 2 * oneMapped, Loads: 2}, x.Stats())
 
 	vectorIDs(t, x, "c", axis(2))
-	assert.Equal(t, Stats{Tenants: 2, Bytes: 2 * one, Loads: 3, Evictions: 1}, x.Stats(), "b went")
+	assert.Equal(t, Stats{Tenants: 2, Bytes: 2 * one, MappedBytes: 2 * oneMapped, Loads: 3, Evictions: 1}, x.Stats(), "b went")
 	assert.Equal(t, 1, db.loadsOf("a")-1, "a stayed") // one load by the probe
 
 	// b loads again on its next search, and finds what it found before;
@@ -86,7 +87,7 @@ func TestTheLeastRecentlyUsedTenantIsEvictedByBytes(t *testing.T) {
 	assert.Equal(t, want, vectorIDs(t, x, "b", axis(2)))
 	assert.Equal(t, []string{"chunk-017"}, wordIDs(t, x, "b", "word017"))
 	assert.Equal(t, 2, db.loadsOf("b"))
-	assert.Equal(t, Stats{Tenants: 2, Bytes: 2 * one, Loads: 4, Evictions: 2}, x.Stats())
+	assert.Equal(t, Stats{Tenants: 2, Bytes: 2 * one, MappedBytes: 2 * oneMapped, Loads: 4, Evictions: 2}, x.Stats())
 	vectorIDs(t, x, "c", axis(0))
 	assert.Equal(t, 1, db.loadsOf("c"), "c stayed")
 	assert.Equal(t, want, vectorIDs(t, x, "a", axis(2)))

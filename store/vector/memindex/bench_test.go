@@ -55,11 +55,12 @@ func benchRecords(n, d int, fn func([]domain.VectorRecord)) {
 	}
 }
 
-// benchIndex loads n benchRecords into one tenant of an index of quant,
-// and returns it with the heap bytes it holds per row (measured after a
-// GC, before and after the load: the vectors, codes, chunk ids, maps and
-// metadata columns).
-func benchIndex(b *testing.B, n int, quant Quantization) (*Index, float64) {
+// benchIndex loads n benchRecords into one tenant of an index of o, and
+// returns it (closed when b ends) with its memory per row: the Go heap it
+// holds (measured after a GC, before and after the load: the codes, chunk
+// ids, maps and metadata columns, and the vectors unless mapped) and the
+// bytes of the file its vectors are mapped from.
+func benchIndex(b *testing.B, n int, o Options) (x *Index, heapPerRow, mappedPerRow float64) {
 	b.Helper()
 	if n >= 1_000_000 && os.Getenv(bench1MEnv) == "" {
 		b.Skipf("set %s=1 to run the benchmarks of a million rows", bench1MEnv)
@@ -71,14 +72,19 @@ func benchIndex(b *testing.B, n int, quant Quantization) (*Index, float64) {
 		return m.HeapAlloc
 	}
 	before := heap()
-	x := NewWithOptions(benchDims, Options{Quantization: quant})
+	x = NewWithOptions(benchDims, o)
+	b.Cleanup(x.Close)
 	x.Grow("bench", n)
 	benchRecords(n, benchDims, func(recs []domain.VectorRecord) {
 		if err := x.Upsert("bench", recs); err != nil {
 			b.Fatal(err)
 		}
 	})
-	return x, float64(heap()-before) / float64(n)
+	m := x.Memory("bench")
+	if m.MapErr != nil {
+		b.Fatal(m.MapErr)
+	}
+	return x, float64(heap()-before) / float64(n), float64(m.Mapped) / float64(n)
 }
 
 // benchQueries are the queries of the search benchmarks.
@@ -96,9 +102,12 @@ func benchQueries() [][]float32 {
 // search (of all its goroutines: about twice the latency when two cores
 // are free); the heap bytes per row and the bytes a search reads per row;
 // and the recall@10 against the exact scan of the same index (measured
-// before the timed loop).
-func benchmarkSearch(b *testing.B, n int, quant Quantization, filter *domain.Filter) {
-	x, perRow := benchIndex(b, n, quant)
+// before the timed loop). The float32 vectors of a code scan are mapped
+// (on Linux), unless o keeps them in the heap: both heap and mapped
+// bytes per row are reported.
+func benchmarkSearch(b *testing.B, n int, o Options, filter *domain.Filter) {
+	x, heapPerRow, mappedPerRow := benchIndex(b, n, o)
+	quant := o.Quantization
 	queries := benchQueries()
 	ctx := context.Background()
 	query := func(i int) domain.VectorQuery {
@@ -138,7 +147,8 @@ func benchmarkSearch(b *testing.B, n int, quant Quantization, filter *domain.Fil
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(float64(cpu)/1e6/float64(len(lat)), "cpu-ms/op")
-	b.ReportMetric(perRow, "bytes/vector")
+	b.ReportMetric(heapPerRow, "heap-bytes/vector")
+	b.ReportMetric(mappedPerRow, "mapped-bytes/vector")
 	scanned := 4 * benchDims
 	if quant != QuantizeNone {
 		scanned = x.shard("bench", false).codes.bytesPerRow()
@@ -162,18 +172,37 @@ func overlap(want, got []domain.VectorHit) int {
 	return n
 }
 
+// benchLayout is an index the benchmarks run, by name.
+type benchLayout struct {
+	name string
+	opts Options
+}
+
+// benchLayouts are the indexes the benchmarks compare: the exact scan;
+// int8 with its float32 vectors mapped, and in the heap (int8-heap, as
+// before they were mapped); and binary, mapped.
+func benchLayouts() []benchLayout {
+	return []benchLayout{
+		{"exact", Options{Quantization: QuantizeNone}},
+		{"int8", Options{Quantization: QuantizeInt8}},
+		{"int8-heap", Options{Quantization: QuantizeInt8, HeapVectors: true}},
+		{"binary", Options{Quantization: QuantizeBinary}},
+	}
+}
+
 // BenchmarkSearch compares the exact scan with the int8 and binary code
-// scans (with exact rescoring) on 10k, 100k and 1M × 768 rows in one
-// tenant, every row scored, top 10. The 1M sizes run only with BENCH_1M=1.
+// scans (with exact rescoring, from mapped vectors or the heap) on 10k,
+// 100k and 1M × 768 rows in one tenant, every row scored, top 10. The 1M
+// sizes run only with BENCH_1M=1.
 func BenchmarkSearch(b *testing.B) {
 	sizes := []struct {
 		name string
 		rows int
 	}{{"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}}
 	for _, size := range sizes {
-		for _, quant := range []Quantization{QuantizeNone, QuantizeInt8, QuantizeBinary} {
-			b.Run(size.name+"/"+quant.String(), func(b *testing.B) {
-				benchmarkSearch(b, size.rows, quant, nil)
+		for _, layout := range benchLayouts() {
+			b.Run(size.name+"/"+layout.name, func(b *testing.B) {
+				benchmarkSearch(b, size.rows, layout.opts, nil)
 			})
 		}
 	}
@@ -183,14 +212,14 @@ func BenchmarkSearch(b *testing.B) {
 // product in [a, b, c] (about 30% of rows), top 10, exact and int8.
 func BenchmarkSearch100kTop10MatchAny(b *testing.B) {
 	filter := &domain.Filter{Field: "product", Op: domain.OpIn, Value: []string{"product-1", "product-4", "product-7"}}
-	for _, quant := range []Quantization{QuantizeNone, QuantizeInt8} {
-		b.Run(quant.String(), func(b *testing.B) { benchmarkSearch(b, 100_000, quant, filter) })
+	for _, layout := range benchLayouts()[:3] {
+		b.Run(layout.name, func(b *testing.B) { benchmarkSearch(b, 100_000, layout.opts, filter) })
 	}
 }
 
 // BenchmarkLoad100k: a fresh index takes 100k × 768 records in batches of
 // 1000, as a persistent store loads it at start (int8 also encodes every
-// row).
+// row, and writes the vectors to their mapped file).
 func BenchmarkLoad100k(b *testing.B) {
 	var recs []domain.VectorRecord
 	benchRecords(100_000, benchDims, func(batch []domain.VectorRecord) {
@@ -199,13 +228,14 @@ func BenchmarkLoad100k(b *testing.B) {
 			recs = append(recs, r)
 		}
 	})
-	for _, quant := range []Quantization{QuantizeNone, QuantizeInt8} {
-		b.Run(quant.String(), func(b *testing.B) {
+	for _, layout := range benchLayouts()[:3] {
+		b.Run(layout.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var total time.Duration
+			var mem Memory
 			for b.Loop() {
 				start := time.Now()
-				x := NewWithOptions(benchDims, Options{Quantization: quant})
+				x := NewWithOptions(benchDims, layout.opts)
 				x.Grow("bench", len(recs))
 				for lo := 0; lo < len(recs); lo += 1000 {
 					if err := x.Upsert("bench", recs[lo:lo+1000]); err != nil {
@@ -213,8 +243,12 @@ func BenchmarkLoad100k(b *testing.B) {
 					}
 				}
 				total += time.Since(start)
+				mem = x.Memory("bench")
+				x.Close()
 			}
 			b.ReportMetric(float64(b.N*len(recs))/total.Seconds(), "rows/s")
+			b.ReportMetric(float64(mem.Heap)/float64(len(recs)), "bytes/vector")
+			b.ReportMetric(float64(mem.Mapped)/float64(len(recs)), "mapped-bytes/vector")
 		})
 	}
 }

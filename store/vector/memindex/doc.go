@@ -18,11 +18,38 @@
 // (a quarter of the bytes, read by an AVX2 kernel), binary codes ~1.6 ms —
 // but binary finds only 62% of the exact top 10 rescoring 640 rows, 77%
 // rescoring 2,560, and 27% on lexical vectors, whose zeros it cannot
-// represent; reaching 99% takes rescoring half the rows. Memory: a row
-// takes ~3,165 bytes exact and ~3,937 with its int8 code (772 more),
-// since the float32 vectors stay for rescoring.
+// represent; reaching 99% takes rescoring half the rows.
 //
-// It keeps nothing on disk. Its owner (store/hybrid) loads a tenant's
+// Memory. The float32 vectors are read only to rescore a search's best
+// candidates (64 rows for a top 10), so on Linux a quantized index keeps
+// them out of the Go heap, in a file mapped into memory (Options.VectorDir,
+// os.TempDir() by default); the codes the scan reads, the ids and the
+// metadata stay in the heap. A 768-dimensional row then holds ~865 bytes
+// of heap (its int8 code 772, ids, maps and metadata the rest) and 3,072
+// mapped, against ~3,937 of heap with the vectors in it (HeapVectors, or
+// any other system) and ~3,165 exact (QuantizeNone, whose scan reads
+// every vector, keeps them in the heap). Rescoring from the mapping costs
+// a few microseconds more per search while its pages are cached (36 µs
+// against 29 µs for 64 rows, store/hybrid's BenchmarkLoad), a disk read
+// per row when the kernel has dropped them. Bytes counts the heap, Memory
+// the mapping apart.
+//
+// A shard's file is created and unlinked at once, sized with its blocks
+// reserved (fallocate: a full disk is an error then, never a SIGBUS on a
+// later write), mapped shared, and its descriptor closed: the mapping is
+// all that holds it, so nothing is left behind, whatever way the process
+// ends. Growing maps a larger file, copies the rows and unmaps the old
+// one (doubling while small, then a quarter more; a bulk load that calls
+// Grow first maps once); a compaction after large deletes maps a smaller
+// one. Both run under the shard's write lock, and searches hold the read
+// lock while they read the arena, so none reads an unmapped region.
+// Close unmaps every shard; an Index dropped without Close is unmapped
+// when the garbage collector finds it unreachable. If a file cannot be
+// made (a missing directory, a full disk), the shard keeps its vectors in
+// the heap, counted by Bytes, and Memory.MapErr says why.
+//
+// Nothing else is on disk. Its owner (store/hybrid) loads a tenant's
 // vectors from PostgreSQL on first use (Grow, then Upsert in batches),
-// writes through, and bounds the memory tenants hold by Bytes.
+// writes through, bounds the heap tenants hold by Bytes, and closes the
+// index of a tenant it evicts.
 package memindex

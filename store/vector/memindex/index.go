@@ -16,6 +16,12 @@ import (
 // parallel, writes of one tenant never wait for another's. It is safe for
 // concurrent use.
 //
+// With a code (the default), the float32 vectors, which only rescoring
+// reads, live in an unlinked file mapped into memory on Linux (see
+// Options.VectorDir), not in the Go heap. Close gives that memory back;
+// an Index dropped without Close gives it back when the garbage collector
+// finds it unreachable.
+//
 // All vectors have the same length, fixed by New; an embedding model of
 // another length needs another Index. Vectors are normalised on insert, so
 // a score is the cosine similarity; a zero vector is kept as is and scores
@@ -34,6 +40,10 @@ type Index struct {
 	// small data).
 	rowsPerWorker int
 	dotInt8       dotInt8Func
+	// vectorDir and heapVectors: where shards map their vector arenas,
+	// or whether they keep them in the heap (Options).
+	vectorDir   string
+	heapVectors bool
 
 	mu     sync.RWMutex // guards the map, not the shards
 	shards map[domain.TenantID]*shard
@@ -49,6 +59,20 @@ type Options struct {
 	// keeps for exact rescoring (at least 64 in all); 0 means the
 	// default of the code, 4 for int8 and 64 for binary.
 	Oversample int
+	// VectorDir is the directory of the files that hold the float32
+	// vectors of a quantized index, mapped into memory (os.TempDir() when
+	// empty). Each file is unlinked as soon as it is created, so nothing
+	// stays in it, even after a crash; it needs room for the vectors (4
+	// bytes per dimension and row). A directory on a disk lets the kernel
+	// drop the pages of vectors not rescored lately under memory pressure;
+	// on a tmpfs they stay in memory (though out of the Go heap). When a
+	// file cannot be made there, the tenant's vectors stay in the heap
+	// (Memory.MapErr says why). Only Linux maps; elsewhere the vectors are
+	// always in the heap.
+	VectorDir string
+	// HeapVectors keeps the float32 vectors in the Go heap, as an Index of
+	// QuantizeNone (which scans them all) always does.
+	HeapVectors bool
 }
 
 // New returns an empty index of vectors of length dims with the default
@@ -82,6 +106,7 @@ func NewWithOptions(dims int, o Options) *Index {
 	return &Index{
 		dims: dims, quant: o.Quantization, oversample: o.Oversample, exactBelow: defaultExactBelow,
 		rowsPerWorker: defaultRowsPerWorker, dotInt8: dotInt8Kernel(),
+		vectorDir: o.VectorDir, heapVectors: o.HeapVectors || o.Quantization == QuantizeNone,
 		shards: make(map[domain.TenantID]*shard),
 	}
 }
@@ -101,10 +126,42 @@ func (x *Index) shard(tenant domain.TenantID, create bool) *shard {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if s = x.shards[tenant]; s == nil {
-		s = newShard(x.dims, x.quant)
+		s = newShard(x.dims, x.quant, newVectorMemory(x.vectorDir, x.heapVectors))
 		x.shards[tenant] = s
 	}
 	return s
+}
+
+// lockShard returns the tenant's shard, created if need be, write-locked
+// (unlock it after). A shard that Close emptied meanwhile is passed over
+// for a new one.
+func (x *Index) lockShard(tenant domain.TenantID) *shard {
+	for {
+		s := x.shard(tenant, true)
+		s.mu.Lock()
+		if !s.closed {
+			return s
+		}
+		s.mu.Unlock()
+	}
+}
+
+// Close empties the index and gives back the memory of its vectors,
+// unmapping their files; it waits for the searches and writes under way.
+// The index is empty after, and may take records again (in new files).
+// Close is for an owner that drops the index: the memory of the vectors
+// is not the garbage collector's to count, and without Close it comes
+// back only when a collection finds the index unreachable.
+func (x *Index) Close() {
+	x.mu.Lock()
+	shards := x.shards
+	x.shards = make(map[domain.TenantID]*shard)
+	x.mu.Unlock()
+	for _, s := range shards {
+		s.mu.Lock()
+		s.close()
+		s.mu.Unlock()
+	}
 }
 
 // Len returns the number of records of tenant.
@@ -124,8 +181,7 @@ func (x *Index) Grow(tenant domain.TenantID, n int) {
 	if n <= 0 {
 		return
 	}
-	s := x.shard(tenant, true)
-	s.mu.Lock()
+	s := x.lockShard(tenant)
 	defer s.mu.Unlock()
 	s.grow(n)
 }
@@ -146,8 +202,7 @@ func (x *Index) Upsert(tenant domain.TenantID, recs []domain.VectorRecord) error
 	if err != nil || len(recs) == 0 {
 		return err
 	}
-	s := x.shard(tenant, true)
-	s.mu.Lock()
+	s := x.lockShard(tenant)
 	defer s.mu.Unlock()
 	s.upsert(recs, scale)
 	return nil

@@ -15,16 +15,24 @@ import (
 // vecs[r*dims:(r+1)*dims]), their compact codes, and parallel per-row
 // slices. A search reads rows in place; deletes move the last row into the
 // hole, so every operation on one record is O(1).
+//
+// The vector arena is in a mapped file or in the heap (mem); everything
+// else is in the heap. Readers hold mu's read lock for as long as they
+// read any of it, writers the write lock.
 type shard struct {
 	mu   sync.RWMutex
 	dims int
+	// closed: Index.Close emptied the shard and took it out of the map;
+	// writers that still hold it start over with a new one.
+	closed bool
 
-	vecs   []float32 // unit length (or zero), row-major
-	codes  codes     // of vecs, for the code scan (none for QuantizeNone)
-	chunks []string  // chunk id per row
-	docs   []uint32  // document symbol per row
-	kbs    []uint32  // knowledge-base symbol per row
-	models []uint32  // model symbol per row
+	vecs   []float32 // unit length (or zero), row-major; allocated by mem
+	mem    *vectorMemory
+	codes  codes    // of vecs, for the code scan (none for QuantizeNone)
+	chunks []string // chunk id per row
+	docs   []uint32 // document symbol per row
+	kbs    []uint32 // knowledge-base symbol per row
+	models []uint32 // model symbol per row
 	rows   map[string]int32
 	cols   map[string]*column
 	syms   symbols.Table
@@ -32,9 +40,12 @@ type shard struct {
 	idBytes int
 }
 
-// newShard returns an empty shard for vectors of dims, coded as kind.
-func newShard(dims int, kind Quantization) *shard {
-	return &shard{dims: dims, codes: newCodes(kind, dims), rows: make(map[string]int32), cols: make(map[string]*column)}
+// newShard returns an empty shard for vectors of dims, coded as kind, its
+// vector arena allocated by mem.
+func newShard(dims int, kind Quantization, mem *vectorMemory) *shard {
+	s := &shard{dims: dims, codes: newCodes(kind, dims), mem: mem, rows: make(map[string]int32), cols: make(map[string]*column)}
+	mem.watch(s)
+	return s
 }
 
 // len returns the number of rows.
@@ -42,7 +53,7 @@ func (s *shard) len() int { return len(s.chunks) }
 
 // grow makes room for n more rows.
 func (s *shard) grow(n int) {
-	s.vecs = slices.Grow(s.vecs, n*s.dims)
+	s.vecs = s.mem.reserve(s.vecs, n*s.dims)
 	s.codes.grow(n)
 	s.chunks = slices.Grow(s.chunks, n)
 	s.docs = slices.Grow(s.docs, n)
@@ -87,9 +98,7 @@ func (s *shard) appendRow(chunk string) int {
 	s.docs = append(s.docs, 0)
 	s.kbs = append(s.kbs, 0)
 	s.models = append(s.models, 0)
-	if cap(s.vecs)-len(s.vecs) < s.dims {
-		s.vecs = slices.Grow(s.vecs, s.dims)
-	}
+	s.vecs = s.mem.reserve(s.vecs, s.dims)
 	s.vecs = s.vecs[:len(s.vecs)+s.dims] // fillRow overwrites every element
 	s.codes.appendRow()
 	for _, c := range s.cols {
@@ -200,7 +209,7 @@ func (s *shard) compact() {
 	if cap(s.chunks) < 1024 || n > cap(s.chunks)/4 {
 		return
 	}
-	s.vecs = slices.Clone(s.vecs)
+	s.vecs = s.mem.shrink(s.vecs)
 	s.codes.compact()
 	s.chunks = slices.Clone(s.chunks)
 	s.docs, s.kbs, s.models = slices.Clone(s.docs), slices.Clone(s.kbs), slices.Clone(s.models)
@@ -216,4 +225,18 @@ func (s *shard) compact() {
 			c.lists = slices.Clone(c.lists)
 		}
 	}
+}
+
+// close empties the shard and gives its vector arena back (unmapping it):
+// a search that reads it after finds nothing, a writer starts over with a
+// new shard (see Index.lockShard).
+func (s *shard) close() {
+	s.mem.release()
+	s.vecs = nil
+	s.codes = newCodes(s.codes.kind, s.dims)
+	s.chunks, s.docs, s.kbs, s.models = nil, nil, nil, nil
+	s.rows, s.cols = make(map[string]int32), make(map[string]*column)
+	s.syms = symbols.Table{}
+	s.idBytes = 0
+	s.closed = true
 }
