@@ -6,7 +6,6 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/api"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guardrails"
 )
 
 // zeroIfNil returns *p, or the zero value for nil.
@@ -54,7 +53,7 @@ func toAPIGuardrailSettings(s domain.GuardSettings) api.GuardrailSettings {
 	return api.GuardrailSettings{
 		TenantId: string(s.TenantID), SafeText: s.SafeText, SkipDefaultHighRisk: s.SkipDefaultHighRisk,
 		HighRisk: convertAll(s.HighRisk, toAPIHighRisk), DefaultSafeText: guard.DefaultSafeText,
-		DefaultHighRisk: convertAll(guardrails.DefaultHighRisk(), toAPIHighRisk), Version: s.Version, UpdatedAt: s.UpdatedAt,
+		DefaultHighRisk: convertAll(guard.DefaultHighRiskLists(), toAPIHighRisk), Version: s.Version, UpdatedAt: s.UpdatedAt,
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
 	"github.com/cs-assistant/assistant/providers/embed"
-	"github.com/cs-assistant/assistant/providers/models"
+	"github.com/cs-assistant/assistant/providers/llm"
 	"github.com/cs-assistant/assistant/retention"
 	"github.com/cs-assistant/assistant/server"
 	"github.com/cs-assistant/assistant/sharing"
@@ -61,7 +61,7 @@ type app struct {
 	pdf       *parse.PDFEngine
 	vlog      *vectorlog.Log
 	embedders *embed.Registry
-	models    *models.Registry
+	models    *llm.Registry
 	worker    *ingest.Worker
 	usage     *access.UsageRecorder
 	settings  *access.Settings
@@ -166,7 +166,7 @@ func (a *app) build(ctx context.Context) error {
 		Retriever:       retriever,
 		Embedding:       embed.NewConfigs(a.store, a.buildEmbedder, a.embedders, a.invalidations),
 		Strategies:      a.strategies,
-		Models:          models.NewConfigs(a.store, a.buildChatModel, a.models, a.invalidations),
+		Models:          llm.NewConfigs(a.store, a.buildChatModel, a.models, a.invalidations),
 		IntentRules:     intent.NewService(a.store, a.store, a.store, a.invalidations),
 		ScriptFlows:     newScriptFlows(a.store),
 		PromptTemplates: prompts,
@@ -224,7 +224,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 		return err
 	}
 	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL, a.invalidations)
-	a.models = models.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL, a.invalidations)
+	a.models = llm.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL, a.invalidations)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
 	// per machine (cached in the user's cache dir, 3.5 s) and instantiated
 	// per file (2 ms), instead of compiled per file.

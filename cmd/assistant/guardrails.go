@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/cs-assistant/assistant/internal/tenantcache"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guardrails"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
 
 // The guardrail types the app holds, named here so that app.go needs no
@@ -10,9 +10,9 @@ import (
 type (
 	// guardCache hands out each tenant's compiled Guard:
 	// For(ctx, tenant) (*guard.Guard, error).
-	guardCache = guardrails.Guards
+	guardCache = guard.Guards
 	// guardAdmin is the admin side: words, rules, settings, test, stats.
-	guardAdmin = guardrails.Service
+	guardAdmin = guard.Service
 )
 
 // buildGuardrails builds the per-tenant Guard cache (a 60 s TTL as the
@@ -20,6 +20,6 @@ type (
 // at once and on other replicas on the store's notification) and the
 // admin service over the store.
 func (a *app) buildGuardrails() {
-	a.guards = guardrails.NewGuards(a.store.LoadGuardConfig, tenantcache.DefaultTTL, a.invalidations)
-	a.guardAdmin = guardrails.NewService(a.store, a.guards, a.invalidations)
+	a.guards = guard.NewGuards(a.store.LoadGuardConfig, tenantcache.DefaultTTL, a.invalidations)
+	a.guardAdmin = guard.NewService(a.store, a.guards, a.invalidations)
 }

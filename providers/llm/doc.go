@@ -1,7 +1,11 @@
-// Package llm turns a tenant's language-model configuration into a
-// domain.ChatModel: a client of an OpenAI-compatible /chat/completions
-// server, of Azure OpenAI, or of Ollama's /api/chat, or the offline
-// extractive answerer, which quotes the evidence and needs no model.
+// Package llm gives each tenant its configured language model per usage
+// type. New turns a configuration into a domain.ChatModel: a client of an
+// OpenAI-compatible /chat/completions server, of Azure OpenAI, or of
+// Ollama's /api/chat, or the offline extractive answerer, which quotes the
+// evidence and needs no model. Registry keeps each tenant's models, built
+// from the stored configurations and changed without a restart (dropped
+// on change, here and on every replica), and Configs is what the admin API
+// does with those configurations (read, replace, try).
 //
 // The three HTTP protocols share one attempt loop (retry.go, with the
 // policy pieces in providers/httpretry): a timed-out attempt, a 429 or

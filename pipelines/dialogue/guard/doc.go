@@ -1,10 +1,19 @@
 // Package guard holds the guardrails of generated answers: forbidden
 // words, behaviour rules and the high-risk handler, applied to a user's
-// input (high risk only) and to the answer, whole or streamed.
+// input (high risk only) and to the answer, whole or streamed. It has two
+// halves:
 //
-// A tenant's configuration (Config) compiles into a Guard (Compile), an
-// immutable value, so a check in flight keeps the Guard it started with
-// when the configuration changes (guardrails.Guards keeps each tenant's).
+//   - The engine: a configuration (Config) compiles into a Guard
+//     (Compile), an immutable value that checks an input, an answer or a
+//     stream (CheckInput, CheckOutput, NewStream), so a check in flight
+//     keeps the Guard it started with when the configuration changes.
+//   - Each tenant's guardrails: ConfigFrom turns the stored configuration
+//     (domain.GuardConfig) into a Config; Guards hands the dialogue each
+//     tenant's compiled Guard (cached, shared loads, dropped on change);
+//     Service is what the admin API does with forbidden words, behaviour
+//     rules, settings, the test bench and the hit statistics, every write
+//     validated by compiling the whole configuration; HitRecords turns a
+//     verdict into the monitoring records.
 //
 // # Matching
 //

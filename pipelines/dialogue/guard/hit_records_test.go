@@ -1,4 +1,4 @@
-package guardrails
+package guard
 
 import (
 	"testing"
@@ -8,11 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
 
 func TestHitRecordsCarryEveryHit(t *testing.T) {
-	g, err := guard.Compile(EngineConfig(domain.GuardConfig{
+	g, err := Compile(ConfigFrom(domain.GuardConfig{
 		Words: []domain.ForbiddenWord{{ID: "fw_1", Word: "cheap", MatchMode: domain.GuardMatchExact, Action: domain.GuardMask}},
 	}, false))
 	require.NoError(t, err)

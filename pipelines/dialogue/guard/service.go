@@ -1,4 +1,4 @@
-package guardrails
+package guard
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
 
 // DefaultStatsWindow is the monitoring window when no range is given.
@@ -122,10 +121,10 @@ func (s *Service) SaveSettings(ctx context.Context, gs domain.GuardSettings) (do
 
 // Test checks text with the tenant's current Guard, as the dialogue would
 // at stage (input: high risk only; output: everything).
-func (s *Service) Test(ctx context.Context, tenant domain.TenantID, text string, stage domain.GuardStage) (guard.Verdict, error) {
+func (s *Service) Test(ctx context.Context, tenant domain.TenantID, text string, stage domain.GuardStage) (Verdict, error) {
 	g, err := s.guards.For(ctx, tenant)
 	if err != nil {
-		return guard.Verdict{}, err
+		return Verdict{}, err
 	}
 	if stage == domain.GuardInput {
 		return g.CheckInput(text), nil

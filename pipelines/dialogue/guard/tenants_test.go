@@ -1,4 +1,4 @@
-package guardrails
+package guard
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package guardrails
+package guard
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/tenantcache"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
 
 // LoadFunc reads a tenant's whole guardrail configuration.
@@ -19,21 +18,21 @@ type LoadFunc func(ctx context.Context, tenant domain.TenantID) (domain.GuardCon
 // through the registry (domain.ConfigGuardrails). A check in flight keeps
 // the Guard it started with. Safe for concurrent use.
 type Guards struct {
-	c *tenantcache.Cache[domain.TenantID, *guard.Guard]
+	c *tenantcache.Cache[domain.TenantID, *Guard]
 }
 
 // NewGuards returns a cache that loads configurations with load, keeps
 // each compiled Guard for ttl (tenantcache.DefaultTTL when ttl <= 0) and
 // registers with inv (when not nil).
 func NewGuards(load LoadFunc, ttl time.Duration, inv *tenantcache.Registry) *Guards {
-	return &Guards{c: tenantcache.New(tenantcache.Config[domain.TenantID, *guard.Guard]{
+	return &Guards{c: tenantcache.New(tenantcache.Config[domain.TenantID, *Guard]{
 		Name: "guardrails", TTL: ttl, Invalidations: inv, Kind: domain.ConfigGuardrails,
-		Load: func(ctx context.Context, tenant domain.TenantID) (*guard.Guard, error) {
+		Load: func(ctx context.Context, tenant domain.TenantID) (*Guard, error) {
 			cfg, err := load(ctx, tenant)
 			if err != nil {
 				return nil, err
 			}
-			g, err := guard.Compile(EngineConfig(cfg, false))
+			g, err := Compile(ConfigFrom(cfg, false))
 			if err != nil {
 				return nil, &domain.Error{Code: domain.CodeInternal, Message: "internal error",
 					Err: fmt.Errorf("the stored guardrails of %s do not compile: %w", tenant, err)}
@@ -48,6 +47,6 @@ func NewGuards(load LoadFunc, ttl time.Duration, inv *tenantcache.Registry) *Gua
 // tenant skips them). A caller whose ctx ends stops waiting with ctx's
 // error; the load goes on for the others. A configuration that no longer
 // compiles (it was valid when written) is a CodeInternal error.
-func (c *Guards) For(ctx context.Context, tenant domain.TenantID) (*guard.Guard, error) {
+func (c *Guards) For(ctx context.Context, tenant domain.TenantID) (*Guard, error) {
 	return c.c.Get(ctx, tenant)
 }

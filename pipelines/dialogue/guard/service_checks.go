@@ -1,4 +1,4 @@
-package guardrails
+package guard
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cs-assistant/assistant/domain"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
 
 // target is what a write changes, so that a validation error can name the
@@ -33,7 +32,7 @@ func (s *Service) check(t target, id string) domain.GuardConfigCheck {
 		case t == targetSettings && len(c.Settings.HighRisk) > domain.MaxHighRiskLists:
 			return domain.Invalid("/highRisk", fmt.Sprintf("at most %d high-risk lists", domain.MaxHighRiskLists))
 		}
-		if _, err := guard.Compile(EngineConfig(c, true)); err != nil {
+		if _, err := Compile(ConfigFrom(c, true)); err != nil {
 			return bodyError(err, c, t, id)
 		}
 		return nil

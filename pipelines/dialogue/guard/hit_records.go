@@ -1,15 +1,14 @@
-package guardrails
+package guard
 
 import (
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
 
 // HitRecords turns a verdict's hits on one message into the records that
 // domain.GuardHitStore.RecordGuardHits keeps for monitoring.
-func HitRecords(tenant domain.TenantID, sessionID, messageID string, stage domain.GuardStage, v guard.Verdict, at time.Time) []domain.GuardHit {
+func HitRecords(tenant domain.TenantID, sessionID, messageID string, stage domain.GuardStage, v Verdict, at time.Time) []domain.GuardHit {
 	if len(v.Hits) == 0 {
 		return nil
 	}
