@@ -19,42 +19,35 @@ import (
 // any, is inserted with it, unless its rule is gone (deleted since the
 // message matched it): the message was still evaluated.
 func (s *Store) RecordIntentOutcome(ctx context.Context, tenant domain.TenantID, hit *domain.IntentHit, at time.Time) error {
-	b := &batch{}
-	_ = writeIntentOutcome(ctx, b.queries(), tenant, hit, at)
-	_, err := s.send(ctx, b)
-	return mapError(err, "")
+	return s.sendWrites(ctx, func(q *db.Queries) error { return writeIntentOutcome(ctx, q, tenant, hit, at) })
 }
 
 // RecordFlowEvents implements domain.FlowEventStore: the rows get
 // increasing ids in the order given, which orders the events of an
 // instance that share a timestamp.
 func (s *Store) RecordFlowEvents(ctx context.Context, events []domain.FlowEvent) error {
-	b := &batch{}
-	_ = writeFlowEvents(ctx, b.queries(), events)
-	_, err := s.send(ctx, b)
-	return mapError(err, "")
+	return s.sendWrites(ctx, func(q *db.Queries) error { return writeFlowEvents(ctx, q, events) })
 }
 
 // RecordPromptRenders implements domain.PromptTemplateStore.
 func (s *Store) RecordPromptRenders(ctx context.Context, renders []domain.PromptRender) error {
-	b := &batch{}
-	_ = writePromptRenders(ctx, b.queries(), renders)
-	_, err := s.send(ctx, b)
-	return mapError(err, "")
+	return s.sendWrites(ctx, func(q *db.Queries) error { return writePromptRenders(ctx, q, renders) })
 }
 
 // RecordGuardHits implements domain.GuardHitStore; a zero At is now.
 func (s *Store) RecordGuardHits(ctx context.Context, hits []domain.GuardHit) error {
-	b := &batch{}
-	_ = writeGuardHits(ctx, b.queries(), hits)
-	_, err := s.send(ctx, b)
-	return mapError(err, "")
+	return s.sendWrites(ctx, func(q *db.Queries) error { return writeGuardHits(ctx, q, hits) })
 }
 
 // RecordRetrieval implements domain.StrategyStore.
 func (s *Store) RecordRetrieval(ctx context.Context, e domain.RetrievalEvent) error {
+	return s.sendWrites(ctx, func(q *db.Queries) error { return writeRetrieval(ctx, q, e) })
+}
+
+// sendWrites sends what write queues as one batch.
+func (s *Store) sendWrites(ctx context.Context, write func(q *db.Queries) error) error {
 	b := &batch{}
-	_ = writeRetrieval(ctx, b.queries(), e)
+	_ = write(b.queries()) // on a batch it only queues
 	_, err := s.send(ctx, b)
 	return mapError(err, "")
 }
