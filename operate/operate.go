@@ -68,7 +68,8 @@ Run 'assistant COMMAND -h' for a command's flags.
 // wiring builds it; each command opens only what it needs, after its
 // arguments are checked, and reports a failure to open as its own.
 type Deps struct {
-	// Getenv reads the environment (TERM, for the progress display).
+	// Getenv reads the environment (TERM, for the progress display;
+	// ASSISTANT_ADDR, for healthcheck).
 	Getenv func(string) string
 	// Stdout and Stderr are the command's output streams.
 	Stdout, Stderr io.Writer
@@ -81,9 +82,6 @@ type Deps struct {
 	// OpenMigrator opens the database's migrator, applying nothing,
 	// logging to logTo.
 	OpenMigrator func(ctx context.Context, logTo io.Writer) (*Migration, error)
-	// Healthcheck asks the running server's /readyz and returns the
-	// process's exit code.
-	Healthcheck func() int
 }
 
 // Core is the services a command uses, opened for it.
@@ -148,7 +146,7 @@ func Run(ctx context.Context, d Deps, args []string) int {
 		fmt.Fprint(stdout, usageText)
 		return exitOK
 	case "healthcheck":
-		return d.Healthcheck()
+		return Healthcheck(d.Getenv, stderr)
 	case "serve":
 		// main serves without coming here; serve takes no arguments.
 		return c.usageError("serve", "takes no arguments, got %q", strings.Join(rest, " "))

@@ -18,6 +18,22 @@ func (m *Metrics) ChatModel(provider string, model domain.ChatModel) domain.Chat
 	return &countedModel{ChatModel: model, m: m, provider: provider}
 }
 
+// ChatModels wraps build so that every model it makes is counted
+// (ChatModel) under its configuration's provider: the builder of the
+// model registry. Nil metrics return build as it is.
+func (m *Metrics) ChatModels(build func(domain.LLMConfig) (domain.ChatModel, error)) func(domain.LLMConfig) (domain.ChatModel, error) {
+	if m == nil {
+		return build
+	}
+	return func(cfg domain.LLMConfig) (domain.ChatModel, error) {
+		model, err := build(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return m.ChatModel(string(cfg.Provider), model), nil
+	}
+}
+
 // countedModel is a ChatModel whose calls are counted.
 type countedModel struct {
 	domain.ChatModel
@@ -65,6 +81,22 @@ func (m *Metrics) Embedder(provider string, e domain.Embedder) domain.Embedder {
 		return e
 	}
 	return &countedEmbedder{Embedder: e, m: m, provider: provider}
+}
+
+// Embedders wraps build so that every embedder it makes is counted
+// (Embedder) under its configuration's provider: the builder of the
+// embedder registry. Nil metrics return build as it is.
+func (m *Metrics) Embedders(build func(domain.EmbeddingConfig) (domain.Embedder, error)) func(domain.EmbeddingConfig) (domain.Embedder, error) {
+	if m == nil {
+		return build
+	}
+	return func(cfg domain.EmbeddingConfig) (domain.Embedder, error) {
+		e, err := build(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return m.Embedder(string(cfg.Provider), e), nil
+	}
 }
 
 // countedEmbedder is an Embedder whose calls are counted.

@@ -5,9 +5,12 @@ import "github.com/prometheus/client_golang/prometheus"
 // SearchIndexStats is the embedded search index of this replica at one
 // moment (store/hybrid.Stats).
 type SearchIndexStats struct {
-	Tenants          int
-	Bytes            int64
-	Loads, Evictions int
+	Tenants int
+	// Bytes is the Go heap the resident tenants hold, MappedBytes their
+	// float32 vectors in memory-mapped files (outside the heap and the
+	// bound).
+	Bytes, MappedBytes int64
+	Loads, Evictions   int
 }
 
 // WatchSearchIndex adds the embedded search index's figures, read through
@@ -22,7 +25,8 @@ func (m *Metrics) WatchSearchIndex(read func() SearchIndexStats) {
 	m.reg.MustRegister(&searchIndexCollector{
 		read:      read,
 		tenants:   desc("tenants", "Tenants whose search index is resident in this replica."),
-		bytes:     desc("bytes", "Estimated bytes of the resident tenants' search index (vectors, codes and words)."),
+		bytes:     desc("bytes", "Estimated heap bytes of the resident tenants' search index (codes, words, ids; bounded by ASSISTANT_INDEX_MEMORY_BYTES)."),
+		mapped:    desc("mapped_bytes", "Bytes of the resident tenants' float32 vectors in memory-mapped files under ASSISTANT_INDEX_DIR (page cache, not heap)."),
 		loads:     desc("loads_total", "Tenants' search indexes loaded from PostgreSQL since the start."),
 		evictions: desc("evictions_total", "Tenants' search indexes evicted to stay within ASSISTANT_INDEX_MEMORY_BYTES since the start."),
 	})
@@ -30,14 +34,15 @@ func (m *Metrics) WatchSearchIndex(read func() SearchIndexStats) {
 
 // searchIndexCollector reads the index when scraped.
 type searchIndexCollector struct {
-	read                             func() SearchIndexStats
-	tenants, bytes, loads, evictions *prometheus.Desc
+	read                                     func() SearchIndexStats
+	tenants, bytes, mapped, loads, evictions *prometheus.Desc
 }
 
 // Describe implements prometheus.Collector.
 func (c *searchIndexCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.tenants
 	ch <- c.bytes
+	ch <- c.mapped
 	ch <- c.loads
 	ch <- c.evictions
 }
@@ -47,6 +52,7 @@ func (c *searchIndexCollector) Collect(ch chan<- prometheus.Metric) {
 	st := c.read()
 	ch <- prometheus.MustNewConstMetric(c.tenants, prometheus.GaugeValue, float64(st.Tenants))
 	ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.GaugeValue, float64(st.Bytes))
+	ch <- prometheus.MustNewConstMetric(c.mapped, prometheus.GaugeValue, float64(st.MappedBytes))
 	ch <- prometheus.MustNewConstMetric(c.loads, prometheus.CounterValue, float64(st.Loads))
 	ch <- prometheus.MustNewConstMetric(c.evictions, prometheus.CounterValue, float64(st.Evictions))
 }

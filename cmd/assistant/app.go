@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,13 +15,18 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/analysis"
+	"github.com/cs-assistant/assistant/config"
 	"github.com/cs-assistant/assistant/dashboard"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/tenantcache"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/decompose"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/slots"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
@@ -33,6 +39,7 @@ import (
 	"github.com/cs-assistant/assistant/store/chunkcache"
 	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/pg"
+	"github.com/cs-assistant/assistant/store/vector/memindex"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
 	"github.com/cs-assistant/assistant/store/vectorlog"
 	"github.com/cs-assistant/assistant/telemetry"
@@ -48,7 +55,7 @@ const (
 // app is the whole service, wired: the one place that knows every concrete
 // type. The end-to-end tests build it the same way.
 type app struct {
-	cfg      Config
+	cfg      config.Config
 	log      *slog.Logger
 	pool     *pgxpool.Pool
 	migrator *pg.Migrator
@@ -62,9 +69,14 @@ type app struct {
 	vlog      *vectorlog.Log
 	embedders *embed.Registry
 	models    *llm.Registry
-	worker    *ingest.Worker
-	usage     *access.UsageRecorder
-	settings  *access.Settings
+	// buildEmbedder and buildChatModel make what a tenant's configuration
+	// names, on providerHTTP, counted under its provider (the registries',
+	// the configuration services' and the RAG lab's builder).
+	buildEmbedder  func(domain.EmbeddingConfig) (domain.Embedder, error)
+	buildChatModel func(domain.LLMConfig) (domain.ChatModel, error)
+	worker         *ingest.Worker
+	usage          *access.UsageRecorder
+	settings       *access.Settings
 	// strategies is the retrieval strategy service, whose cache of each
 	// tenant's switched-to strategy every retrieval reads.
 	strategies *retrieve.Strategies
@@ -87,15 +99,12 @@ type app struct {
 	// or delete.
 	prompts *prompt.Cache
 	// guards hands out each tenant's compiled guard.Guard (guards.For), for
-	// the message pipeline's input and output checks.
-	guards     *guardCache
-	guardAdmin *guardAdmin
+	// the message pipeline's input and output checks; writes drop a
+	// tenant's entry through invalidations.
+	guards *guard.Guards
 	// dialogue runs customer messages, fires flow timeouts and purges
 	// old reply events.
 	dialogue *turn.Runner
-	// decomposition is the slot definitions and decomposition templates
-	// (buildDecomposition).
-	decomposition decomposition
 	// retention purges expired monitoring records and messages, per the
 	// tenants' settings, in the background.
 	retention *retention.Purger
@@ -117,7 +126,7 @@ type app struct {
 
 // newApp connects to PostgreSQL, applies the migrations, makes sure the
 // default key exists, and builds the HTTP server.
-func newApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
+func newApp(ctx context.Context, cfg config.Config, log *slog.Logger) (*app, error) {
 	a := &app{cfg: cfg, log: log}
 	if err := a.buildTelemetry(ctx); err != nil {
 		return nil, err
@@ -135,12 +144,14 @@ func newApp(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	return a, nil
 }
 
+// build makes every service over the pool and the HTTP server, and starts
+// the background loops.
 func (a *app) build(ctx context.Context) error {
 	err := a.buildCore(ctx)
 	if err != nil {
 		return err
 	}
-	if err := ensureDefaultKey(ctx, a.keys, a.cfg, a.log); err != nil {
+	if err := a.keys.EnsureDefaultAtStart(ctx, a.cfg.DefaultAPIKey, a.cfg.DataDir, a.log); err != nil {
 		return err
 	}
 	if err := a.buildIngestion(ctx); err != nil {
@@ -149,35 +160,43 @@ func (a *app) build(ctx context.Context) error {
 	a.strategies = retrieve.NewStrategies(a.store, a.settings, a.embedders, tenantcache.DefaultTTL, a.invalidations)
 	a.intentRules = intent.NewCache(a.store.AllIntentRules, tenantcache.DefaultTTL, a.invalidations)
 	a.prompts = prompt.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
-	a.buildGuardrails()
+	a.guards = guard.NewGuards(a.store.LoadGuardConfig, tenantcache.DefaultTTL, a.invalidations)
 	a.chunks = chunkcache.New(a.store, a.cfg.ChunkCacheBytes)
 	retriever := retrieve.NewRetriever(a.strategies, a.embedders, a.vectors, a.words(), a.chunks, a.store, a.store, analysis.NewSynonyms())
 	prompts := prompt.NewService(a.store, a.settings, a.tenants, a.invalidations)
 	answerer := answer.New(retriever, a.models, a.buildChatModel,
 		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
-	a.decomposition = a.buildDecomposition()
-	a.dialogue = a.buildDialogue(answerer)
+	// The decomposer runs each tenant's published decomposition (cached,
+	// dropped on publish, rollback and delete) on the kb_processing model.
+	decomposer := decompose.New(decompose.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations), a.store, a.store, a.models, a.log)
+	flows := flow.NewService(a.store, a.store).WithSlots(a.store)
+	a.dialogue = turn.New(turn.Deps{
+		Log: a.log, Chat: a.store, Tenants: a.tenants, Settings: a.settings, Metadata: a.store,
+		Rules: a.intentRules, Flows: flows, Prompts: a.prompts, Guards: a.guards,
+		Answerer: answerer, Models: a.models, Telemetry: telemetry.NewDialogue(a.metrics, a.tracing),
+		Slots: a.store, Decomposer: decomposer,
+	})
 	a.retention = retention.New(a.store, a.log)
 	a.dashboard = dashboard.New(a.store, a.log, nil)
 	a.server, err = server.New(ctx, server.Deps{
 		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.settings, KnowledgeBases: a.store, Metadata: a.store,
 		Documents: a.store, Jobs: a.store,
-		Ingest:          ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake).WithProposer(a.decomposition.run),
+		Ingest:          ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake).WithProposer(decomposer),
 		Retriever:       retriever,
 		Embedding:       embed.NewConfigs(a.store, a.buildEmbedder, a.embedders, a.invalidations),
 		Strategies:      a.strategies,
 		Models:          llm.NewConfigs(a.store, a.buildChatModel, a.models, a.invalidations),
 		IntentRules:     intent.NewService(a.store, a.store, a.store, a.invalidations),
-		ScriptFlows:     newScriptFlows(a.store),
+		ScriptFlows:     flows,
 		PromptTemplates: prompts,
-		Guardrails:      a.guardAdmin,
+		Guardrails:      guard.NewService(a.store, a.guards, a.invalidations),
 		Chat:            a.store, Dialogue: a.dialogue,
 		Dashboard: a.dashboard, Conversations: a.store,
-		Slots: a.decomposition.slots, Decomposition: a.decomposition.admin,
+		Slots: slots.NewService(a.store, a.store), Decomposition: decompose.NewService(a.store, decomposer, a.invalidations),
 		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,
-		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins, Telemetry: a.httpTelemetry(),
+		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins, Telemetry: telemetry.NewHTTP(a.metrics, a.tracing),
 		RateLimits: server.RateLimits{PerKey: a.cfg.RateLimitPerKey, PerTenant: a.cfg.RateLimitPerTenant,
 			PerShare: a.cfg.ShareRateLimitPerShare, PerAddress: a.cfg.ShareRateLimitPerAddress},
 		Idempotency: a.store,
@@ -223,6 +242,9 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	client := cmp.Or(a.providerHTTP, http.DefaultClient)
+	a.buildEmbedder = a.metrics.Embedders(embed.BuildWith(client))
+	a.buildChatModel = a.metrics.ChatModels(llm.BuildWith(client))
 	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL, a.invalidations)
 	a.models = llm.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL, a.invalidations)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
@@ -239,7 +261,9 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	opts.Parse.PDF = a.pdf
 	a.vlog = vectorlog.New(a.store, a.cfg.DataDir)
 	opts.VectorLog = a.vlog
-	opts.Observer = a.jobObserver()
+	if a.metrics != nil {
+		opts.Observer = telemetry.NewJobs(a.metrics, a.tracing)
+	}
 	opts.Questions = ingest.NewQuestioner(a.store, a.models)
 	a.worker = ingest.NewWorker(a.store, a.vectors, a.embedders, a.store, tok, a.log, opts)
 	return nil
@@ -249,7 +273,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 // otherwise the embedded index, whose tenants load from PostgreSQL on use.
 func (a *app) buildVectors(ctx context.Context) error {
 	if a.cfg.QdrantURL != "" {
-		q, err := qdrant.New(ctx, a.cfg.qdrantConfig())
+		q, err := qdrant.New(ctx, a.cfg.Qdrant())
 		if err != nil {
 			return fmt.Errorf("QDRANT_URL: %w", err)
 		}
@@ -257,10 +281,22 @@ func (a *app) buildVectors(ctx context.Context) error {
 		a.log.Info("vectors kept in Qdrant", "collection", q.Collection())
 		return nil
 	}
-	a.index = hybrid.New(a.store, hybrid.Options{Dims: domain.EmbeddingDims, MemoryBytes: a.cfg.IndexMemoryBytes, Log: a.log})
+	a.index = hybrid.New(a.store, hybrid.Options{Dims: domain.EmbeddingDims, MemoryBytes: a.cfg.IndexMemoryBytes, Log: a.log,
+		Vectors: memindex.Options{VectorDir: a.cfg.IndexDir}})
 	a.vectors = a.index
 	a.log.Info("search index embedded: tenants load on first use", "memory_bytes", a.cfg.IndexMemoryBytes)
 	return nil
+}
+
+// words is what retrieval searches words with: with Qdrant, the sparse
+// vectors of the same collection, so that no replica keeps an index of
+// its own (nothing is loaded, nothing follows other replicas' writes);
+// otherwise the embedded index's BM25 side.
+func (a *app) words() domain.LexicalSearcher {
+	if a.qdrant != nil {
+		return a.qdrant
+	}
+	return a.index
 }
 
 // startBackground runs the loops that live as long as the app: flushing

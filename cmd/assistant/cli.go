@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/cs-assistant/assistant/config"
 	"github.com/cs-assistant/assistant/operate"
 	"github.com/cs-assistant/assistant/pipelines/ingest"
 	"github.com/cs-assistant/assistant/store/pg"
@@ -38,15 +39,14 @@ func runCLI(ctx context.Context, args []string, getenv func(string) string, stdo
 			}
 			return &operate.Migration{Migrator: m, Log: log, Close: func() { _ = m.Close(); pool.Close() }}, nil
 		},
-		Healthcheck: func() int { return healthcheck(getenv) },
 	}, args)
 }
 
 // loadCommandConfig reads the server's configuration and a logger for a
 // command: text lines on w at warn level unless LOG_LEVEL or LOG_FORMAT
 // say otherwise, so the command's own output stays readable.
-func loadCommandConfig(getenv func(string) string, w io.Writer) (Config, *slog.Logger, error) {
-	cfg, err := LoadConfig(getenv)
+func loadCommandConfig(getenv func(string) string, w io.Writer) (config.Config, *slog.Logger, error) {
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return cfg, nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cs-assistant/assistant/config"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/pgtest"
 	"github.com/cs-assistant/assistant/operate"
@@ -33,7 +34,7 @@ type cliRun struct {
 
 // cliEnviron is the environment a command reads for cfg, as an operator
 // would set it for the server.
-func cliEnviron(cfg Config) map[string]string {
+func cliEnviron(cfg config.Config) map[string]string {
 	return map[string]string{
 		"DATABASE_URL":               cfg.DatabaseURL,
 		"ASSISTANT_DATA_DIR":         cfg.DataDir,

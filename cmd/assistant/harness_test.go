@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/config"
 	"github.com/cs-assistant/assistant/internal/pgtest"
 	"github.com/cs-assistant/assistant/openapi"
 	"github.com/cs-assistant/assistant/store/pg"
@@ -50,7 +51,7 @@ func (b *syncBuffer) String() string {
 // env is one running service on its own throwaway database.
 type env struct {
 	t      testing.TB
-	cfg    Config
+	cfg    config.Config
 	app    *app
 	srv    *httptest.Server
 	db     *pgxpool.Pool
@@ -60,8 +61,8 @@ type env struct {
 	root string
 }
 
-func testConfig(t testing.TB, databaseURL string) Config {
-	return Config{
+func testConfig(t testing.TB, databaseURL string) config.Config {
+	return config.Config{
 		Addr: "127.0.0.1:0", DatabaseURL: databaseURL, DataDir: t.TempDir(),
 		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10, MaxUploadBytes: 2 << 20,
 		IndexWorkers: 2, IndexLease: 2 * time.Second,
@@ -71,7 +72,7 @@ func testConfig(t testing.TB, databaseURL string) Config {
 }
 
 // newEnv starts the service, wired exactly as main does, on a new database.
-func newEnv(t *testing.T, tweak ...func(*Config)) *env {
+func newEnv(t *testing.T, tweak ...func(*config.Config)) *env {
 	t.Helper()
 	cfg := testConfig(t, pgtest.NewDatabase(t))
 	for _, f := range tweak {
@@ -87,12 +88,12 @@ func newBenchEnv(b *testing.B) *env {
 	return startEnvLogging(b, testConfig(b, pgtest.NewDatabase(b)), io.Discard)
 }
 
-func startEnv(t testing.TB, cfg Config) *env {
+func startEnv(t testing.TB, cfg config.Config) *env {
 	t.Helper()
 	return startEnvLogging(t, cfg, nil)
 }
 
-func startEnvLogging(t testing.TB, cfg Config, w io.Writer) *env {
+func startEnvLogging(t testing.TB, cfg config.Config, w io.Writer) *env {
 	t.Helper()
 	logs := &syncBuffer{}
 	if w == nil {
@@ -286,4 +287,9 @@ func fieldErrors(t *testing.T, r response) map[string]string {
 		out[m["field"].(string)] = m["message"].(string)
 	}
 	return out
+}
+
+// envOf is an environment (for config.Load) holding exactly m.
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
 }

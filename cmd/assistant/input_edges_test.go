@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 // A JSON body is exactly one value: anything after it is malformed_json,
@@ -135,7 +137,7 @@ func TestErrorsBeforeAnyHandlerAreProblems(t *testing.T) {
 // instead of holding the connection; a long answer after a body read in
 // time is never cut by that deadline.
 func TestABodyHasADeadlineAndALongAnswerDoesNot(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.BodyReadTimeout = time.Second })
+	e := newEnv(t, func(c *config.Config) { c.BodyReadTimeout = time.Second })
 	addr, _, _ := serveOnLoopback(t, e)
 
 	start := time.Now()

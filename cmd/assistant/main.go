@@ -1,6 +1,6 @@
 // Command assistant runs the customer-service assistant's HTTP API.
 //
-// It reads its configuration from the environment (see config.go), applies
+// It reads its configuration from the environment (package config), applies
 // the database migrations, makes sure a default platform API key exists,
 // and serves until SIGINT or SIGTERM, letting in-flight requests finish.
 // Its commands (keys, ingest, reindex, migrate; package operate, wired in
@@ -12,11 +12,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
+
+	// The IANA time zone database, embedded so that tenant time zones
+	// (settings.timezone) load on hosts without /usr/share/zoneinfo, such
+	// as minimal containers.
+	_ "time/tzdata"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 func main() {
@@ -35,7 +40,7 @@ func main() {
 }
 
 func run() error {
-	cfg, err := LoadConfig(os.Getenv)
+	cfg, err := config.Load(os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -56,32 +61,9 @@ func run() error {
 	return a.serve(ctx, ln)
 }
 
-// healthcheck asks the running service's /readyz and exits 0 when it is
-// ready: the container health check, for images that have no shell or curl.
-func healthcheck(getenv func(string) string) int {
-	host, port, err := net.SplitHostPort(orDefault(getenv("ASSISTANT_ADDR"), "127.0.0.1:8080"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "healthcheck: ASSISTANT_ADDR:", err)
-		return 1
-	}
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
-	}
-	client := &http.Client{Timeout: 3 * time.Second}
-	res, err := client.Get("http://" + net.JoinHostPort(host, port) + "/readyz")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "healthcheck:", err)
-		return 1
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		fmt.Fprintln(os.Stderr, "healthcheck: /readyz answered", res.Status)
-		return 1
-	}
-	return 0
-}
-
-func newLogger(cfg Config, w *os.File) *slog.Logger {
+// newLogger makes the service's logger on w, as LOG_LEVEL and LOG_FORMAT
+// say.
+func newLogger(cfg config.Config, w *os.File) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
 	if cfg.LogFormat == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"net/http"
+	"runtime"
 	"testing"
 	"time"
 
@@ -139,6 +140,11 @@ func TestMetricsMoveWithAConversationAndAnUpload(t *testing.T) {
 	assert.Equal(t, 0.0, after.value("assistant_index_jobs_running", nil))
 	assert.Equal(t, 1.0, after.value("assistant_search_index_tenants", nil), "acme's search index is resident")
 	assert.Positive(t, after.value("assistant_search_index_bytes", nil))
+	if runtime.GOOS == "linux" {
+		assert.Positive(t, after.value("assistant_search_index_mapped_bytes", nil), "the float32 vectors are mapped, off the heap")
+	}
+	assert.Positive(t, after.value("assistant_cache_lookups_total", map[string]string{"cache": "chunks"}), "the quoted chunks were looked up")
+	assert.True(t, after.has("assistant_http_db_round_trips", map[string]string{"operation": "postChatMessage"}))
 	assert.GreaterOrEqual(t, after.value("assistant_search_index_loads_total", nil), 1.0)
 	assert.Zero(t, after.value("assistant_search_index_evictions_total", nil))
 	for name := range after {

@@ -7,14 +7,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 // withDefaultRateLimits runs the env on the rate limits a newcomer gets
-// (LoadConfig's defaults); the rest of the harness runs without limits.
-func withDefaultRateLimits(t *testing.T) func(*Config) {
-	defaults, err := LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}))
+// (config.Load's defaults); the rest of the harness runs without limits.
+func withDefaultRateLimits(t *testing.T) func(*config.Config) {
+	defaults, err := config.Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}))
 	require.NoError(t, err)
-	return func(c *Config) {
+	return func(c *config.Config) {
 		c.RateLimitPerKey, c.RateLimitPerTenant = defaults.RateLimitPerKey, defaults.RateLimitPerTenant
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"github.com/cs-assistant/assistant/config"
 	"github.com/cs-assistant/assistant/domain"
 )
 
@@ -101,7 +102,7 @@ func (q *readyQdrant) healthChecks() int {
 // application/problem+json once it is gone.
 func TestReadyzChecksQdrant(t *testing.T) {
 	q, addr, stop := startReadyQdrant(t, "qdrant-secret")
-	e := newEnv(t, func(c *Config) { c.QdrantURL, c.QdrantAPIKey = "http://"+addr, "qdrant-secret" })
+	e := newEnv(t, func(c *config.Config) { c.QdrantURL, c.QdrantAPIKey = "http://"+addr, "qdrant-secret" })
 	require.NotNil(t, e.app.qdrant, "the service keeps its vectors in Qdrant")
 
 	r := e.do(req{method: "GET", path: "/readyz", key: "-"})

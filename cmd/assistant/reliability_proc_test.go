@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 // Bounds of the real-binary process helper. Start-up applies migrations and
@@ -57,7 +59,7 @@ type serviceProc struct {
 // KEY=value environment. Whatever still runs at the end of the test is
 // stopped with SIGTERM (SIGKILL if it will not stop), and its log is shown
 // when the test failed.
-func newServiceProc(t *testing.T, bin string, cfg Config, extra ...string) *serviceProc {
+func newServiceProc(t *testing.T, bin string, cfg config.Config, extra ...string) *serviceProc {
 	t.Helper()
 	p := &serviceProc{t: t, bin: bin, addr: freeAddr(t), log: filepath.Join(t.TempDir(), "assistant.log")}
 	// No request rate limits: the load these tests make is the point, and
@@ -196,7 +198,7 @@ func (p *serviceProc) showLog() { p.t.Logf("log of %s (%s), last 8 KiB:\n%s", p.
 
 // remoteEnv is an env whose requests go to a service in another process,
 // on the database of cfg, authenticating with its default key.
-func remoteEnv(t *testing.T, cfg Config, url string) *env {
+func remoteEnv(t *testing.T, cfg config.Config, url string) *env {
 	e := &env{t: t, cfg: cfg, root: cfg.DefaultAPIKey}
 	e.attachRemote(t, url)
 	return e

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cs-assistant/assistant/config"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/qdrantfake"
 )
@@ -20,7 +21,7 @@ import (
 // other is gone for the first; neither process built a BM25 index.
 func TestQdrantReplicasShareTheSearchState(t *testing.T) {
 	q := qdrantfake.Start(t, domain.EmbeddingDims, "qdrant-secret")
-	one := newEnv(t, func(c *Config) { c.QdrantURL, c.QdrantAPIKey = q.URL(), "qdrant-secret" })
+	one := newEnv(t, func(c *config.Config) { c.QdrantURL, c.QdrantAPIKey = q.URL(), "qdrant-secret" })
 	two := startEnv(t, one.cfg)
 	for name, e := range map[string]*env{"one": one, "two": two} {
 		require.NotNil(t, e.app.qdrant, name)

@@ -6,10 +6,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 func TestTenantSettings(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.FrontendBaseURL = "https://chat.example.org" })
+	e := newEnv(t, func(c *config.Config) { c.FrontendBaseURL = "https://chat.example.org" })
 	path := "/api/v1/admin/settings"
 	r := e.do(req{method: "GET", path: path, tenant: "acme"})
 	require.Equal(t, http.StatusOK, r.Status)

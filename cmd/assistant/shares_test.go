@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 // sharedQuestion is covered by the FAQ, so the reply is the model's.
@@ -17,7 +19,7 @@ const sharedQuestion = "How long do refunds take to reach my payment method?"
 // sharedConversation is a tenant on untouched defaults with the FAQ
 // indexed and an OpenAI-compatible model that reasons before it answers,
 // and one session holding one exchange.
-func sharedConversation(t *testing.T, tweak ...func(*Config)) (*env, *chat) {
+func sharedConversation(t *testing.T, tweak ...func(*config.Config)) (*env, *chat) {
 	t.Helper()
 	e := newEnv(t, tweak...)
 	kb := e.createKB("", "acme", "faq")["id"].(string)
@@ -243,11 +245,11 @@ func TestShareLinkScopesAndTenants(t *testing.T) {
 }
 
 // withDefaultShareRateLimits runs the env on the share page's default rate
-// limits (LoadConfig's); the rest of the harness runs without limits.
-func withDefaultShareRateLimits(t *testing.T) func(*Config) {
-	defaults, err := LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}))
+// limits (config.Load's); the rest of the harness runs without limits.
+func withDefaultShareRateLimits(t *testing.T) func(*config.Config) {
+	defaults, err := config.Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}))
 	require.NoError(t, err)
-	return func(c *Config) {
+	return func(c *config.Config) {
 		c.ShareRateLimitPerShare, c.ShareRateLimitPerAddress = defaults.ShareRateLimitPerShare, defaults.ShareRateLimitPerAddress
 	}
 }

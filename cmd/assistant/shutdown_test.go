@@ -5,11 +5,14 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/operate"
 )
 
 // serveOnLoopback runs the app's real server loop on a free loopback port,
@@ -76,8 +79,8 @@ func TestHealthcheckCommand(t *testing.T) {
 		}
 		return ""
 	}
-	assert.Equal(t, 0, healthcheck(getenv), "ready")
+	assert.Equal(t, 0, operate.Healthcheck(getenv, os.Stderr), "ready")
 	stop()
 	require.NoError(t, <-served)
-	assert.Equal(t, 1, healthcheck(getenv), "not serving")
+	assert.Equal(t, 1, operate.Healthcheck(getenv, os.Stderr), "not serving")
 }

@@ -8,9 +8,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/cs-assistant/assistant/pipelines/dialogue/turn"
-	"github.com/cs-assistant/assistant/pipelines/ingest"
-	"github.com/cs-assistant/assistant/server"
 	"github.com/cs-assistant/assistant/telemetry"
 )
 
@@ -63,33 +60,10 @@ func (a *app) observeTelemetry() {
 	if a.index != nil {
 		a.metrics.WatchSearchIndex(func() telemetry.SearchIndexStats {
 			st := a.index.Stats()
-			return telemetry.SearchIndexStats{Tenants: st.Tenants, Bytes: st.Bytes, Loads: st.Loads, Evictions: st.Evictions}
+			return telemetry.SearchIndexStats{Tenants: st.Tenants, Bytes: st.Bytes, MappedBytes: st.MappedBytes,
+				Loads: st.Loads, Evictions: st.Evictions}
 		})
 	}
-}
-
-// httpTelemetry is the server's observer (nil without metrics).
-func (a *app) httpTelemetry() server.Telemetry {
-	if a.metrics == nil {
-		return nil
-	}
-	return telemetry.NewHTTP(a.metrics, a.tracing)
-}
-
-// dialogueTelemetry is the turn runner's observer (nil without metrics).
-func (a *app) dialogueTelemetry() turn.Telemetry {
-	if a.metrics == nil {
-		return nil
-	}
-	return telemetry.NewDialogue(a.metrics, a.tracing)
-}
-
-// jobObserver is the index workers' observer (nil without metrics).
-func (a *app) jobObserver() ingest.JobObserver {
-	if a.metrics == nil {
-		return nil
-	}
-	return telemetry.NewJobs(a.metrics, a.tracing)
 }
 
 // closeTelemetry exports the spans still buffered.

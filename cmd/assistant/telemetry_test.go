@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 // logLines decodes the service's JSON log lines.
@@ -176,7 +178,7 @@ func (fc *fakeCollector) trace(id string) (names, scopes map[string]bool) {
 
 func TestTracesAreExportedToTheOTLPEndpoint(t *testing.T) {
 	fc := newFakeCollector(t)
-	e := newEnv(t, func(c *Config) { c.OTelEndpoint = fc.srv.URL })
+	e := newEnv(t, func(c *config.Config) { c.OTelEndpoint = fc.srv.URL })
 	c := e.newChat("acme", nil)
 	reply := c.send(t, "Where is the nearest store?")
 	traceID := strings.TrimPrefix(reply["traceId"].(string), "trc_")

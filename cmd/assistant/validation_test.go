@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/config"
 )
 
 // Bad input is always a 4xx problem+json with a stable code, never a 500.
@@ -69,7 +71,7 @@ func TestBadInputIsAProblemNeverA500(t *testing.T) {
 }
 
 func TestOversizedBodies(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.MaxBodyBytes = 1024 })
+	e := newEnv(t, func(c *config.Config) { c.MaxBodyBytes = 1024 })
 	big := `{"name": "a", "description": "` + strings.Repeat("x", 2000) + `"}`
 	t.Run("with Content-Length the body is refused before it is read", func(t *testing.T) {
 		r := e.do(req{method: "POST", path: "/api/v1/admin/kb/knowledge-bases", tenant: "acme", body: big})

@@ -11,8 +11,9 @@ import (
 	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
-// Builder makes an embedder from a configuration (cmd/assistant knows the
-// concrete providers).
+// Builder makes an embedder from a configuration: BuildWith's, usually
+// wrapped by the caller (cmd/assistant counts each embedder's calls under
+// its provider with telemetry.Metrics.Embedders).
 type Builder func(cfg domain.EmbeddingConfig) (domain.Embedder, error)
 
 // maxTenants bounds the registry's cache.

@@ -2,16 +2,24 @@ package llm
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/tenantcache"
 )
 
-// Builder makes a model from a configuration: New on the service's HTTP
-// client, usually wrapped by the caller (cmd/assistant counts each model's
-// calls under its provider).
+// Builder makes a model from a configuration: BuildWith's, usually
+// wrapped by the caller (cmd/assistant counts each model's calls under its
+// provider with telemetry.Metrics.ChatModels).
 type Builder func(cfg domain.LLMConfig) (domain.ChatModel, error)
+
+// BuildWith is New with the HTTP clients on httpClient (its transport,
+// e.g. one that traces each call); it is the Builder the service runs
+// with.
+func BuildWith(httpClient *http.Client) Builder {
+	return func(cfg domain.LLMConfig) (domain.ChatModel, error) { return New(cfg, httpClient) }
+}
 
 // maxModels bounds the registry's cache.
 const maxModels = 10000

@@ -57,6 +57,17 @@ func (s *Service) Get(ctx context.Context, tenant domain.TenantID, id string) (d
 	return s.store.GetScriptFlow(ctx, tenant, id)
 }
 
+// Flow returns the tenant's flow id as stored and whether it is enabled:
+// the dialogue's view of the flows (turn.Flows), which runs them as
+// stored.
+func (s *Service) Flow(ctx context.Context, tenant domain.TenantID, id string) (domain.ScriptFlow, bool, error) {
+	f, err := s.store.GetScriptFlow(ctx, tenant, id)
+	if err != nil {
+		return domain.ScriptFlow{}, false, err
+	}
+	return f, f.Enabled, nil
+}
+
 // List lists the tenant's flows newest first.
 func (s *Service) List(ctx context.Context, tenant domain.TenantID, p domain.PageRequest) (domain.Page[domain.ScriptFlow], error) {
 	return s.store.ListScriptFlows(ctx, tenant, p)

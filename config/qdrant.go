@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -8,8 +8,9 @@ import (
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
 )
 
-// qdrantConfig is the Qdrant store's configuration from the service's.
-func (c Config) qdrantConfig() qdrant.Config {
+// Qdrant is the Qdrant store's configuration (QDRANT_*), used when
+// QdrantURL is set.
+func (c Config) Qdrant() qdrant.Config {
 	return qdrant.Config{URL: c.QdrantURL, APIKey: c.QdrantAPIKey, Collection: c.QdrantCollection, Dims: domain.EmbeddingDims,
 		Sharding: c.QdrantSharding, ShardNumber: c.QdrantShards, ReplicationFactor: c.QdrantReplicationFactor}
 }
@@ -40,15 +41,4 @@ func loadQdrantLayout(c *Config, getenv func(string) string) error {
 		*v.to = uint32(n)
 	}
 	return nil
-}
-
-// words is what retrieval searches words with: with Qdrant, the sparse
-// vectors of the same collection, so that no replica keeps an index of
-// its own (nothing is loaded, nothing follows other replicas' writes);
-// otherwise the embedded index's BM25 side.
-func (a *app) words() domain.LexicalSearcher {
-	if a.qdrant != nil {
-		return a.qdrant
-	}
-	return a.index
 }

@@ -1,4 +1,4 @@
-package main
+package access
 
 import (
 	"context"
@@ -6,38 +6,39 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-
-	"github.com/cs-assistant/assistant/access"
 )
 
 // defaultKeyFile is where a generated default key is saved, in the data dir.
 const defaultKeyFile = "default-api-key"
 
-// ensureDefaultKey creates the default platform key when no active platform
-// key exists: from ASSISTANT_DEFAULT_API_KEY when set, otherwise generated,
-// printed once to the log and saved to <data dir>/default-api-key (0600).
-// A restart finds the key and creates nothing.
-func ensureDefaultKey(ctx context.Context, keys *access.Keys, cfg Config, log *slog.Logger) error {
-	if cfg.DefaultAPIKey != "" {
-		created, err := keys.EnsureDefault(ctx, cfg.DefaultAPIKey)
+// EnsureDefaultAtStart is what the service does with the default platform
+// key at start: when no active platform key exists it creates one, from
+// secret (ASSISTANT_DEFAULT_API_KEY) when set, otherwise generated, printed
+// once to log and saved to <dataDir>/default-api-key (0600; dataDir is
+// ASSISTANT_DATA_DIR). A restart finds the key and creates nothing. Its
+// errors and log lines name those variables, which are what the operator
+// sets.
+func (k *Keys) EnsureDefaultAtStart(ctx context.Context, secret, dataDir string, log *slog.Logger) error {
+	if secret != "" {
+		created, err := k.EnsureDefault(ctx, secret)
 		if err != nil {
 			return fmt.Errorf("default API key: %w", err)
 		}
 		if created {
 			log.Info("created the default platform API key from ASSISTANT_DEFAULT_API_KEY")
-		} else if ok, err := keys.KnownSecret(ctx, cfg.DefaultAPIKey); err == nil && !ok {
+		} else if ok, err := k.KnownSecret(ctx, secret); err == nil && !ok {
 			log.Warn("ASSISTANT_DEFAULT_API_KEY is not an active key and was not created, because an active platform key already exists")
 		}
 		return nil
 	}
 	// Write the secret to a temporary file first, so a key is never created
 	// that could not be saved; rename it into place only once it exists.
-	secret := access.NewSecret()
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+	secret = NewSecret()
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("ASSISTANT_DATA_DIR: %w", err)
 	}
-	final := filepath.Join(cfg.DataDir, defaultKeyFile)
-	tmp, err := os.CreateTemp(cfg.DataDir, defaultKeyFile+".*")
+	final := filepath.Join(dataDir, defaultKeyFile)
+	tmp, err := os.CreateTemp(dataDir, defaultKeyFile+".*")
 	if err != nil {
 		return fmt.Errorf("ASSISTANT_DATA_DIR: %w", err)
 	}
@@ -49,7 +50,7 @@ func ensureDefaultKey(ctx context.Context, keys *access.Keys, cfg Config, log *s
 	if err := tmp.Close(); err != nil { // CreateTemp makes the file 0600.
 		return fmt.Errorf("write %s: %w", tmp.Name(), err)
 	}
-	created, err := keys.EnsureDefault(ctx, secret)
+	created, err := k.EnsureDefault(ctx, secret)
 	if err != nil || !created {
 		return err
 	}

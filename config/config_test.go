@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func envOf(m map[string]string) func(string) string {
 }
 
 func TestConfigDefaults(t *testing.T) {
-	c, err := LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}))
+	c, err := Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app"}))
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8080", c.Addr)
 	assert.Equal(t, ".data", c.DataDir)
@@ -29,16 +29,24 @@ func TestConfigDefaults(t *testing.T) {
 	assert.Equal(t, []string{"http://localhost:3000"}, c.CORSOrigins, "the front-end's origin")
 	assert.Equal(t, 30*time.Second, c.BodyReadTimeout)
 	assert.EqualValues(t, 2<<30, c.IndexMemoryBytes, "the embedded index's bound")
+	assert.EqualValues(t, 64<<20, c.ChunkCacheBytes, "the quoted chunks' cache")
+	assert.Empty(t, c.IndexDir, "the system's temp directory")
 
-	c, err = LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
+	c, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
+		"ASSISTANT_INDEX_DIR": "/var/lib/assistant/index", "ASSISTANT_CHUNK_CACHE_BYTES": "1048576"}))
+	require.NoError(t, err)
+	assert.Equal(t, "/var/lib/assistant/index", c.IndexDir)
+	assert.EqualValues(t, 1<<20, c.ChunkCacheBytes)
+
+	c, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
 		"FRONTEND_BASE_URL": "https://help.example.com/app/", "ASSISTANT_CORS_ORIGINS": ""}))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"https://help.example.com"}, c.CORSOrigins)
-	c, err = LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
+	c, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
 		"ASSISTANT_CORS_ORIGINS": " https://a.example.com, http://localhost:5173/ "}))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"https://a.example.com", "http://localhost:5173"}, c.CORSOrigins)
-	c, err = LoadConfig(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app", "ASSISTANT_CORS_ORIGINS": "none"}))
+	c, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app", "ASSISTANT_CORS_ORIGINS": "none"}))
 	require.NoError(t, err)
 	assert.Empty(t, c.CORSOrigins)
 }
@@ -50,6 +58,7 @@ func TestBadConfigNamesTheVariable(t *testing.T) {
 		"DATABASE_URL":                 "",
 		"ASSISTANT_MAX_BODY_BYTES":     "lots",
 		"ASSISTANT_INDEX_MEMORY_BYTES": "0",
+		"ASSISTANT_CHUNK_CACHE_BYTES":  "-5",
 		"ASSISTANT_DEFAULT_API_KEY":    "short",
 		"FRONTEND_BASE_URL":            "localhost:3000",
 		"LOG_LEVEL":                    "chatty",
@@ -65,7 +74,7 @@ func TestBadConfigNamesTheVariable(t *testing.T) {
 				env[k] = v
 			}
 			env[name] = value
-			_, err := LoadConfig(envOf(env))
+			_, err := Load(envOf(env))
 			require.Error(t, err)
 			assert.Regexp(t, "^"+name+": ", err.Error())
 			assert.NotContains(t, err.Error(), "\n", "one line")
@@ -74,7 +83,7 @@ func TestBadConfigNamesTheVariable(t *testing.T) {
 }
 
 func TestConfigLogsWithoutSecrets(t *testing.T) {
-	c, err := LoadConfig(envOf(map[string]string{
+	c, err := Load(envOf(map[string]string{
 		"DATABASE_URL":              "postgres://app:hunter2@db:5432/app",
 		"ASSISTANT_DEFAULT_API_KEY": "ak_0123456789abcdefghijABCDEFGHIJ0123456789x",
 	}))
@@ -111,7 +120,7 @@ func TestDefaultAPIKeyFromFile(t *testing.T) {
 		return envOf(m)
 	}
 
-	c, err := LoadConfig(env("ASSISTANT_DEFAULT_API_KEY_FILE", write("key", secret+"\n")))
+	c, err := Load(env("ASSISTANT_DEFAULT_API_KEY_FILE", write("key", secret+"\n")))
 	require.NoError(t, err)
 	assert.Equal(t, secret, c.DefaultAPIKey)
 
@@ -125,7 +134,7 @@ func TestDefaultAPIKeyFromFile(t *testing.T) {
 	}
 	for name, getenv := range bad {
 		t.Run(name, func(t *testing.T) {
-			_, err := LoadConfig(getenv)
+			_, err := Load(getenv)
 			require.Error(t, err)
 			assert.Regexp(t, "^ASSISTANT_DEFAULT_API_KEY_FILE: ", err.Error())
 			assert.NotContains(t, err.Error(), "\n", "one line")

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 )
 
 // Config is everything the service reads from its environment, parsed once
-// at start.
+// at start (Load).
 type Config struct {
 	// Addr is the listen address (ASSISTANT_ADDR).
 	Addr string
@@ -45,6 +45,10 @@ type Config struct {
 	// ChunkCacheBytes bounds the cache of the chunks answers quote
 	// (ASSISTANT_CHUNK_CACHE_BYTES, default 64 MiB).
 	ChunkCacheBytes int64
+	// IndexDir is where the embedded search index maps its float32
+	// vectors from (ASSISTANT_INDEX_DIR; os.TempDir() when empty): a
+	// directory on disk, so that the kernel may drop cold pages.
+	IndexDir string
 	// FrontendBaseURL is the default share-link base (FRONTEND_BASE_URL).
 	FrontendBaseURL string
 	// LogLevel is LOG_LEVEL: debug, info, warn or error.
@@ -92,11 +96,14 @@ type Config struct {
 	OTelServiceName string
 }
 
-// LoadConfig reads the configuration through getenv. A bad value is an
-// error naming the variable, in one line.
-func LoadConfig(getenv func(string) string) (Config, error) {
+// DefaultAddr is the listen address when ASSISTANT_ADDR is unset.
+const DefaultAddr = "127.0.0.1:8080"
+
+// Load reads the configuration through getenv. A bad value is an error
+// naming the variable, in one line.
+func Load(getenv func(string) string) (Config, error) {
 	c := Config{
-		Addr:            orDefault(getenv("ASSISTANT_ADDR"), "127.0.0.1:8080"),
+		Addr:            orDefault(getenv("ASSISTANT_ADDR"), DefaultAddr),
 		DatabaseURL:     getenv("DATABASE_URL"),
 		DataDir:         orDefault(getenv("ASSISTANT_DATA_DIR"), ".data"),
 		DefaultAPIKey:   getenv("ASSISTANT_DEFAULT_API_KEY"),
@@ -137,6 +144,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.IndexMemoryBytes, err = positiveInt(getenv("ASSISTANT_INDEX_MEMORY_BYTES"), hybrid.DefaultMemoryBytes); err != nil {
 		return c, fmt.Errorf("ASSISTANT_INDEX_MEMORY_BYTES: %w", err)
 	}
+	c.IndexDir = getenv("ASSISTANT_INDEX_DIR")
 	if c.ChunkCacheBytes, err = positiveInt(getenv("ASSISTANT_CHUNK_CACHE_BYTES"), chunkcache.DefaultMaxBytes); err != nil {
 		return c, fmt.Errorf("ASSISTANT_CHUNK_CACHE_BYTES: %w", err)
 	}
@@ -221,6 +229,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("index_lease", c.IndexLease.String()),
 		slog.Int64("index_memory_bytes", c.IndexMemoryBytes),
 		slog.Int64("chunk_cache_bytes", c.ChunkCacheBytes),
+		slog.String("index_dir", c.IndexDir),
 		slog.String("frontend_base_url", c.FrontendBaseURL),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("log_format", c.LogFormat),
