@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -154,24 +155,37 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 		t = lap("vector", t) // both lists, one request
 		cands = fromHybrid(hits)
 	} else {
-		vhits, err := r.vectors.Search(ctx, tenant, domain.VectorQuery{Vector: vecs[0], Model: embedder.Model(), KBIDs: q.KBIDs, Filter: filter, TopK: pool})
+		// The vector scan and the words' side (the question's weights, the
+		// BM25 search) run side by side: neither needs the other.
+		vec := make(chan vectorResult, 1)
+		go func() {
+			vec <- r.searchVectors(ctx, tenant, domain.VectorQuery{Vector: vecs[0], Model: embedder.Model(), KBIDs: q.KBIDs, Filter: filter, TopK: pool})
+		}()
+		var lhits []domain.LexicalHit
+		words := time.Now()
+		question, err = r.question(ctx, tenant, q.Text)
+		if err == nil {
+			res.QuestionTerms, res.Synonyms = question.Terms(), question.Synonyms()
+			if st.Mode == domain.ModeHybrid {
+				lq := domain.LexicalQuery{Text: q.Text, Expand: res.Synonyms, KBIDs: q.KBIDs, Filter: filter, TopK: pool}
+				lhits, err = r.lexical.SearchWords(ctx, tenant, lq)
+			}
+		}
+		wordsTook := time.Since(words)
+		v := <-vec
+		if v.err != nil {
+			return Result{}, v.err
+		}
 		if err != nil {
 			return Result{}, err
 		}
-		t = lap("vector", t)
-		if question, err = r.question(ctx, tenant, q.Text); err != nil {
-			return Result{}, err
-		}
-		res.QuestionTerms, res.Synonyms = question.Terms(), question.Synonyms()
-		var lhits []domain.LexicalHit
+		// Each side's own duration; they overlapped.
+		res.Timings["vector"] = v.took
 		if st.Mode == domain.ModeHybrid {
-			lq := domain.LexicalQuery{Text: q.Text, Expand: res.Synonyms, KBIDs: q.KBIDs, Filter: filter, TopK: pool}
-			if lhits, err = r.lexical.SearchWords(ctx, tenant, lq); err != nil {
-				return Result{}, err
-			}
-			t = lap("lexical", t)
+			res.Timings["lexical"] = wordsTook
 		}
-		cands = merge(vhits, lhits)
+		t = time.Now()
+		cands = merge(v.hits, lhits)
 	}
 	if err := r.attach(ctx, tenant, cands); err != nil {
 		return Result{}, err
@@ -194,6 +208,26 @@ func (r *Retriever) Retrieve(ctx context.Context, tenant domain.TenantID, q Quer
 		}
 	}
 	return res, nil
+}
+
+// vectorResult is a vector search run beside the words' side.
+type vectorResult struct {
+	hits []domain.VectorHit
+	took time.Duration
+	err  error
+}
+
+// searchVectors runs one vector search on its own goroutine's behalf: a
+// panic in it is an internal error, not the end of the process.
+func (r *Retriever) searchVectors(ctx context.Context, tenant domain.TenantID, q domain.VectorQuery) (res vectorResult) {
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			res = vectorResult{err: &domain.Error{Code: domain.CodeInternal, Message: "internal error", Err: fmt.Errorf("vector search panicked: %v", p)}}
+		}
+	}()
+	hits, err := r.vectors.Search(ctx, tenant, q)
+	return vectorResult{hits: hits, took: time.Since(start), err: err}
 }
 
 // question weighs the question's terms by the tenant's knowledge.
