@@ -39,12 +39,12 @@ func OapiCodegenFresh(t testing.TB, config string) {
 	root := RepoRoot(t)
 	cfg, err := os.ReadFile(filepath.Join(root, config))
 	require.NoError(t, err)
-	committed := outputOf(t, cfg, config)
+	line, committed := outputOf(t, cfg, config)
 	// Generate into a temporary file through a copy of the config that
-	// points there instead.
+	// points there instead (never over the committed file).
 	dir := t.TempDir()
 	out := filepath.Join(dir, filepath.Base(committed))
-	cfg = bytes.Replace(cfg, []byte("output: "+committed), []byte("output: "+out), 1)
+	cfg = bytes.Replace(cfg, []byte(line), []byte("output: "+out), 1)
 	tmpCfg := filepath.Join(dir, "oapi-codegen.yaml")
 	require.NoError(t, os.WriteFile(tmpCfg, cfg, 0o600))
 	cmd := exec.Command("go", "tool", "oapi-codegen", "-config", tmpCfg, "openapi/openapi.yaml")
@@ -59,14 +59,14 @@ func OapiCodegenFresh(t testing.TB, config string) {
 	assert.True(t, bytes.Equal(fresh, old), "%s is stale: run `make generate` and commit", committed)
 }
 
-// outputOf is the output path a config names.
-func outputOf(t testing.TB, cfg []byte, name string) string {
+// outputOf is the line of a config that names its output, and the path.
+func outputOf(t testing.TB, cfg []byte, name string) (line, path string) {
 	t.Helper()
 	for _, line := range strings.Split(string(cfg), "\n") {
-		if v, ok := strings.CutPrefix(line, "output: "); ok {
-			return strings.TrimSpace(v)
+		if v, ok := strings.CutPrefix(line, "output:"); ok && strings.TrimSpace(v) != "" {
+			return line, strings.TrimSpace(v)
 		}
 	}
 	require.FailNow(t, name+" names no `output:` file")
-	return ""
+	return "", ""
 }

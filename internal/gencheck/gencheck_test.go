@@ -161,6 +161,20 @@ func TestOapiCodegenFreshPassesOnAFreshTree(t *testing.T) {
 	assert.Equal(t, config, read(t, root, "models/oapi-codegen.yaml"))
 }
 
+func TestOapiCodegenFreshNeverWritesOverTheCommittedFile(t *testing.T) {
+	root := fixtureRepo(t)
+	spaced := strings.Replace(config, "output: ", "output:   ", 1) // valid YAML all the same
+	require.NotEqual(t, config, spaced)
+	write(t, root, "models/oapi-codegen.yaml", spaced)
+	write(t, root, "out/models.gen.go", read(t, root, "out/models.gen.go")+"\n// a hand edit\n")
+	committed := read(t, root, "out/models.gen.go")
+	t.Chdir(filepath.Join(root, "models"))
+
+	r := check(t, func(tb testing.TB) { gencheck.OapiCodegenFresh(tb, "models/oapi-codegen.yaml") })
+	assert.Contains(t, strings.Join(r.errors, "\n"), "out/models.gen.go is stale")
+	assert.Equal(t, committed, read(t, root, "out/models.gen.go"), "the stale file is reported, not regenerated in place")
+}
+
 func TestOapiCodegenFreshReportsAStaleFile(t *testing.T) {
 	cases := map[string]func(t *testing.T, root string){
 		"contract changed, not regenerated": func(t *testing.T, root string) {
