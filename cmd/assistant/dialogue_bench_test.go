@@ -494,6 +494,7 @@ func (d *dlgBench) runMessages(b *testing.B, workers int) {
 	lat := make([]time.Duration, b.N)
 	var failed atomic.Bool
 	var wg sync.WaitGroup
+	cpu0, pg0 := processCPUTime(), postgresCPUTime()
 	b.ResetTimer()
 	for range workers {
 		wg.Go(func() {
@@ -522,9 +523,15 @@ func (d *dlgBench) runMessages(b *testing.B, workers int) {
 	}
 	wg.Wait()
 	b.StopTimer()
+	cpu, pg := processCPUTime()-cpu0, postgresCPUTime()-pg0
 	if failed.Load() {
 		return
 	}
+	// The CPU a message costs: this process (the service, its client and
+	// its fake model) and PostgreSQL. On this machine's cores, their sum
+	// bounds the messages a second.
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "proc-cpu-ms/msg")
+	b.ReportMetric(float64(pg.Microseconds())/1000/float64(b.N), "pg-cpu-ms/msg")
 	slices.Sort(lat)
 	b.ReportMetric(percentileMs(lat, 0.50), "p50-ms")
 	b.ReportMetric(percentileMs(lat, 0.99), "p99-ms")
