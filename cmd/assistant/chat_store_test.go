@@ -68,9 +68,23 @@ func TestChatStoreSaveTurn(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, none, "another tenant sees no events")
 	})
+	t.Run("a turn stores its monitoring records with it", func(t *testing.T) {
+		s := newChatSession(t, e, "globex")
+		turn := chatRagTurn(s, "Refunds take 3 days.")
+		turn.Records = turnRecords("globex")
+		require.NoError(t, st.SaveTurn(ctx, turn))
+		recent, err := st.RecentRetrievals(ctx, "globex", 10)
+		require.NoError(t, err)
+		require.Len(t, recent, 2, "both retrievals the answer ran")
+		assert.EqualValues(t, 3, recent[0].Hits+recent[1].Hits)
+		stats, err := st.IntentRuleStats(ctx, "globex", time.Now().Add(-time.Hour), time.Now().Add(time.Hour), domain.PageRequest{Limit: 10})
+		require.NoError(t, err)
+		assert.EqualValues(t, 1, stats.Evaluated, "the intent stage's evaluation is counted")
+	})
 	t.Run("a failing event insert leaves nothing of the turn", func(t *testing.T) {
 		s := newChatSession(t, e, "acme")
 		turn := chatRagTurn(s, "never stored")
+		turn.Records = turnRecords("acme")
 		turn.Session.Slots = map[string]string{"changed": "yes"}
 		turn.Events = append(turn.Events, domain.ReplyEvent{Seq: 2, Event: "delta", Data: []byte(`{"text":"dup"}`)})
 		err := st.SaveTurn(ctx, turn)
@@ -88,6 +102,12 @@ func TestChatStoreSaveTurn(t *testing.T) {
 		after, err := st.GetSession(ctx, "acme", s.ID)
 		require.NoError(t, err)
 		assert.Equal(t, s, after, "the session is as it was")
+		recent, err := st.RecentRetrievals(ctx, "acme", 10)
+		require.NoError(t, err)
+		assert.Empty(t, recent, "no retrieval records: they went in the same batch")
+		stats, err := st.IntentRuleStats(ctx, "acme", time.Now().Add(-time.Hour), time.Now().Add(time.Hour), domain.PageRequest{Limit: 10})
+		require.NoError(t, err)
+		assert.Zero(t, stats.Evaluated, "no intent evaluation")
 	})
 	t.Run("a value that cannot be stored fails before anything is written", func(t *testing.T) {
 		s := newChatSession(t, e, "acme")
@@ -254,4 +274,14 @@ func TestChatStorePurgeReplyEvents(t *testing.T) {
 	}
 	_, err = st.GetMessage(ctx, "acme", oldSession, oldA)
 	assert.NoError(t, err, "the purge drops the events, not the message")
+}
+
+// turnRecords are the monitoring records of a message that ran the intent
+// stage and two retrievals (its own words, then with the question before).
+func turnRecords(tenant domain.TenantID) domain.TurnRecords {
+	now := time.Now().UTC()
+	return domain.TurnRecords{IntentEvaluated: true, IntentAt: now, Retrievals: []domain.RetrievalEvent{
+		{TenantID: tenant, Strategy: domain.RetrievalStrategy{Mode: domain.ModeHybrid, TopK: 5}, Hits: 0, Transferred: true, At: now},
+		{TenantID: tenant, Strategy: domain.RetrievalStrategy{Mode: domain.ModeHybrid, TopK: 5}, Hits: 3, TopScore: 0.8, At: now},
+	}}
 }
