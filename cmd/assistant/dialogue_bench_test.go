@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/cputime"
 	"github.com/cs-assistant/assistant/internal/pgtest"
 	"github.com/cs-assistant/assistant/internal/testfiles"
 	"github.com/cs-assistant/assistant/pipelines/ingest/chunk"
@@ -494,7 +495,7 @@ func (d *dlgBench) runMessages(b *testing.B, workers int) {
 	lat := make([]time.Duration, b.N)
 	var failed atomic.Bool
 	var wg sync.WaitGroup
-	cpu0, pg0 := processCPUTime(), postgresCPUTime()
+	cpu0, pg0 := cputime.Process(), cputime.Postgres()
 	b.ResetTimer()
 	for range workers {
 		wg.Go(func() {
@@ -523,7 +524,7 @@ func (d *dlgBench) runMessages(b *testing.B, workers int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	cpu, pg := processCPUTime()-cpu0, postgresCPUTime()-pg0
+	cpu, pg := cputime.Process()-cpu0, cputime.Postgres()-pg0
 	if failed.Load() {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/viterin/vek/vek32"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/cputime"
 )
 
 const (
@@ -130,7 +131,7 @@ func benchmarkSearch(b *testing.B, n int, o Options, filter *domain.Filter) {
 	var lat []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPUTime()
+	cpu := cputime.Process()
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
 		hits, err := x.Search(ctx, "bench", query(i))
@@ -139,7 +140,7 @@ func benchmarkSearch(b *testing.B, n int, o Options, filter *domain.Filter) {
 			b.Fatalf("%v, %d hits", err, len(hits))
 		}
 	}
-	cpu = processCPUTime() - cpu
+	cpu = cputime.Process() - cpu
 	slices.Sort(lat)
 	pct := func(p float64) float64 {
 		return float64(lat[min(len(lat)-1, int(math.Ceil(p*float64(len(lat))))-1)]) / 1e6

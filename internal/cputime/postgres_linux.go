@@ -1,32 +1,24 @@
-package main
+package cputime
 
 import (
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
-
-// processCPUTime is the CPU time (user + system) this process used: in a
-// dialogue benchmark, the service, its client and its fake model.
-func processCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // clockTick is Linux's USER_HZ, the unit of /proc/<pid>/stat's times.
 const clockTick = 10 * time.Millisecond
 
-// postgresCPUTime is the CPU time the machine's running PostgreSQL
-// processes used so far (their /proc/<pid>/stat utime + stime): in a
+// Postgres returns the CPU time the machine's running PostgreSQL
+// processes have used (their /proc/<pid>/stat utime + stime): in a
 // benchmark, the test cluster's server and its connections' backends.
-func postgresCPUTime() time.Duration {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+func Postgres() time.Duration { return postgresIn("/proc") }
+
+// postgresIn is Postgres over the process table mounted at proc.
+func postgresIn(proc string) time.Duration {
+	stats, _ := filepath.Glob(filepath.Join(proc, "[0-9]*", "stat"))
 	var sum time.Duration
 	for _, p := range stats {
 		b, err := os.ReadFile(p)
