@@ -159,7 +159,7 @@ func TestIncrementalEqualsRebuilt(t *testing.T) {
 		checkInvariants(t, x, "t1")
 	}
 	require.Equal(t, len(final), x.Len("t1"))
-	require.Less(t, len(x.shard("t1", false).chunks), 4000, "8000 upserts and never compacted")
+	require.Less(t, len(x.shards.Get("t1", false).chunks), 4000, "8000 upserts and never compacted")
 
 	fresh := New()
 	var docs []Doc

@@ -42,7 +42,7 @@ func scores(hits []Hit) map[string]float64 {
 // compares them with the ones kept incrementally.
 func checkInvariants(t *testing.T, x *Index, tenant domain.TenantID) {
 	t.Helper()
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return
 	}

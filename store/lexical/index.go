@@ -5,6 +5,7 @@ import (
 
 	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/store/internal/shardmap"
 )
 
 // Doc is one chunk to index.
@@ -24,8 +25,7 @@ type Doc struct {
 // writes of one tenant never wait for another's. It is safe for concurrent
 // use.
 type Index struct {
-	mu     sync.RWMutex // guards the map, not the shards
-	shards map[domain.TenantID]*shard
+	shards *shardmap.Map[*shard]
 
 	// scratch recycles the score accumulators of searches: one is as long
 	// as the tenant has slots, and allocating it per search would cost more
@@ -35,30 +35,12 @@ type Index struct {
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{shards: make(map[domain.TenantID]*shard)}
-}
-
-// shard returns the tenant's shard, creating it when create is set (else
-// it may return nil).
-func (x *Index) shard(tenant domain.TenantID, create bool) *shard {
-	x.mu.RLock()
-	s := x.shards[tenant]
-	x.mu.RUnlock()
-	if s != nil || !create {
-		return s
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if s = x.shards[tenant]; s == nil {
-		s = newShard()
-		x.shards[tenant] = s
-	}
-	return s
+	return &Index{shards: shardmap.New(newShard)}
 }
 
 // Len returns the number of chunks of tenant.
 func (x *Index) Len(tenant domain.TenantID) int {
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return 0
 	}
@@ -100,7 +82,7 @@ func (x *Index) Upsert(tenant domain.TenantID, docs []Doc) error {
 	if len(prep) == 0 {
 		return nil
 	}
-	s := x.shard(tenant, true)
+	s := x.shards.Get(tenant, true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range prep {
@@ -130,22 +112,11 @@ func countTerms(tokens []string, counts map[string]int32) []termCount {
 // DeleteDocument removes every chunk of document documentID from tenant's
 // shard and returns how many it removed.
 func (x *Index) DeleteDocument(tenant domain.TenantID, documentID string) int {
-	return x.remove(tenant, func(s *shard) []uint32 { return s.docs }, documentID)
+	return x.shards.With(tenant, func(s *shard) int { return s.removeWhere(func(s *shard) []uint32 { return s.docs }, documentID) })
 }
 
 // DeleteKnowledgeBase removes every chunk of knowledge base kbID from
 // tenant's shard and returns how many it removed.
 func (x *Index) DeleteKnowledgeBase(tenant domain.TenantID, kbID string) int {
-	return x.remove(tenant, func(s *shard) []uint32 { return s.kbs }, kbID)
-}
-
-// remove deletes the chunks of tenant whose symbol in column ids is name.
-func (x *Index) remove(tenant domain.TenantID, ids func(*shard) []uint32, name string) int {
-	s := x.shard(tenant, false)
-	if s == nil {
-		return 0
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.removeWhere(ids, name)
+	return x.shards.With(tenant, func(s *shard) int { return s.removeWhere(func(s *shard) []uint32 { return s.kbs }, kbID) })
 }

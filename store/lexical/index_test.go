@@ -103,7 +103,7 @@ func TestDeletes(t *testing.T) {
 	checkInvariants(t, x, "t1")
 
 	// The dictionary forgets terms of deleted chunks.
-	s := x.shard("t1", false)
+	s := x.shards.Get("t1", false)
 	_, ok := s.dict["jam"]
 	assert.False(t, ok)
 

@@ -14,7 +14,7 @@ import (
 // that keeps tenants resident within a bound (store/hybrid) counts; it
 // leaves out the allocator's rounding.
 func (x *Index) Bytes(tenant domain.TenantID) int64 {
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return 0
 	}

@@ -87,7 +87,7 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 	if len(terms) == 0 {
 		return hits, nil
 	}
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return hits, nil
 	}
@@ -228,7 +228,7 @@ func IDF(n, df float64) float64 {
 // how much it counts when judging what share of a question a chunk covers.
 func (x *Index) IDFs(tenant domain.TenantID, terms []string) []domain.TermStat {
 	out := make([]domain.TermStat, len(terms))
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	n := 0.0
 	if s != nil {
 		s.mu.RLock()

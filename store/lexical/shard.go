@@ -161,8 +161,10 @@ func (s *shard) kill(slot int32) {
 }
 
 // removeWhere kills the live slots whose ids[slot] is the symbol of name
-// and returns how many it killed.
+// and returns how many it killed. It takes the shard's lock.
 func (s *shard) removeWhere(ids func(*shard) []uint32, name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	sym, ok := s.syms.Lookup(name)
 	if !ok {
 		return 0

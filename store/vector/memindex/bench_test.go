@@ -152,7 +152,7 @@ func benchmarkSearch(b *testing.B, n int, o Options, filter *domain.Filter) {
 	b.ReportMetric(mappedPerRow, "mapped-bytes/vector")
 	scanned := 4 * benchDims
 	if quant != QuantizeNone {
-		scanned = x.shard("bench", false).codes.bytesPerRow()
+		scanned = x.shards.Get("bench", false).codes.bytesPerRow()
 	}
 	b.ReportMetric(float64(scanned), "scan-bytes/vector")
 	b.ReportMetric(float64(found)/float64(want), "recall@10")

@@ -62,7 +62,7 @@ func ids(hits []domain.VectorHit) []string {
 // the parallel slices, the columns and the symbol reference counts.
 func checkInvariants(t testing.TB, x *Index, tenant domain.TenantID) {
 	t.Helper()
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return
 	}

@@ -3,12 +3,12 @@ package memindex
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/viterin/vek/vek32"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/store/internal/metafilter"
+	"github.com/cs-assistant/assistant/store/internal/shardmap"
 )
 
 // Index is an in-memory vector index for all tenants, one shard per
@@ -45,8 +45,7 @@ type Index struct {
 	vectorDir   string
 	heapVectors bool
 
-	mu     sync.RWMutex // guards the map, not the shards
-	shards map[domain.TenantID]*shard
+	shards *shardmap.Map[*shard]
 }
 
 // Options tune how an Index searches. The zero value is the default.
@@ -103,41 +102,24 @@ func NewWithOptions(dims int, o Options) *Index {
 			o.Oversample = defaultOversampleBinary
 		}
 	}
-	return &Index{
+	x := &Index{
 		dims: dims, quant: o.Quantization, oversample: o.Oversample, exactBelow: defaultExactBelow,
 		rowsPerWorker: defaultRowsPerWorker, dotInt8: dotInt8Kernel(),
 		vectorDir: o.VectorDir, heapVectors: o.HeapVectors || o.Quantization == QuantizeNone,
-		shards: make(map[domain.TenantID]*shard),
 	}
+	x.shards = shardmap.New(func() *shard { return newShard(x.dims, x.quant, newVectorMemory(x.vectorDir, x.heapVectors)) })
+	return x
 }
 
 // Dims returns the length of the vectors.
 func (x *Index) Dims() int { return x.dims }
-
-// shard returns the tenant's shard, creating it when create is set (else
-// it may return nil).
-func (x *Index) shard(tenant domain.TenantID, create bool) *shard {
-	x.mu.RLock()
-	s := x.shards[tenant]
-	x.mu.RUnlock()
-	if s != nil || !create {
-		return s
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if s = x.shards[tenant]; s == nil {
-		s = newShard(x.dims, x.quant, newVectorMemory(x.vectorDir, x.heapVectors))
-		x.shards[tenant] = s
-	}
-	return s
-}
 
 // lockShard returns the tenant's shard, created if need be, write-locked
 // (unlock it after). A shard that Close emptied meanwhile is passed over
 // for a new one.
 func (x *Index) lockShard(tenant domain.TenantID) *shard {
 	for {
-		s := x.shard(tenant, true)
+		s := x.shards.Get(tenant, true)
 		s.mu.Lock()
 		if !s.closed {
 			return s
@@ -153,11 +135,7 @@ func (x *Index) lockShard(tenant domain.TenantID) *shard {
 // is not the garbage collector's to count, and without Close it comes
 // back only when a collection finds the index unreachable.
 func (x *Index) Close() {
-	x.mu.Lock()
-	shards := x.shards
-	x.shards = make(map[domain.TenantID]*shard)
-	x.mu.Unlock()
-	for _, s := range shards {
+	for _, s := range x.shards.TakeAll() {
 		s.mu.Lock()
 		s.close()
 		s.mu.Unlock()
@@ -166,7 +144,7 @@ func (x *Index) Close() {
 
 // Len returns the number of records of tenant.
 func (x *Index) Len(tenant domain.TenantID) int {
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return 0
 	}
@@ -284,22 +262,11 @@ func unitScale(v []float32) (float32, bool) {
 // DeleteDocument removes every record of document docID from tenant's
 // shard and returns how many it removed.
 func (x *Index) DeleteDocument(tenant domain.TenantID, docID string) int {
-	return x.remove(tenant, func(s *shard) []uint32 { return s.docs }, docID)
+	return x.shards.With(tenant, func(s *shard) int { return s.removeWhere(func(s *shard) []uint32 { return s.docs }, docID) })
 }
 
 // DeleteKnowledgeBase removes every record of knowledge base kbID from
 // tenant's shard and returns how many it removed.
 func (x *Index) DeleteKnowledgeBase(tenant domain.TenantID, kbID string) int {
-	return x.remove(tenant, func(s *shard) []uint32 { return s.kbs }, kbID)
-}
-
-// remove deletes the rows of tenant whose symbol in column ids is name.
-func (x *Index) remove(tenant domain.TenantID, ids func(*shard) []uint32, name string) int {
-	s := x.shard(tenant, false)
-	if s == nil {
-		return 0
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.removeWhere(ids, name)
+	return x.shards.With(tenant, func(s *shard) int { return s.removeWhere(func(s *shard) []uint32 { return s.kbs }, kbID) })
 }

@@ -116,7 +116,7 @@ func TestDeleteCompacts(t *testing.T) {
 	}
 	require.NoError(t, x.Upsert("t1", recs))
 	assert.Equal(t, 4500, x.DeleteDocument("t1", "drop"))
-	s := x.shard("t1", false)
+	s := x.shards.Get("t1", false)
 	assert.Less(t, cap(s.vecs), 2*5000/4)
 	checkInvariants(t, x, "t1")
 	hits := search(t, x, "t1", domain.VectorQuery{Vector: []float32{1, 0}, TopK: 1000, MinScore: -1})

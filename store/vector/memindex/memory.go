@@ -30,7 +30,7 @@ type Memory struct {
 
 // Memory returns the memory tenant's records hold.
 func (x *Index) Memory(tenant domain.TenantID) Memory {
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return Memory{}
 	}

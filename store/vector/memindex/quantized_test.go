@@ -46,7 +46,7 @@ func recallAgainstExact(t *testing.T, x *Index, tenant domain.TenantID, queries 
 		got, err := x.Search(ctx, tenant, q)
 		require.NoError(t, err)
 		require.Len(t, got, len(exact), "query %d", i)
-		s := x.shard(tenant, false)
+		s := x.shards.Get(tenant, false)
 		for j, h := range got {
 			r := int(s.rows[h.ChunkID])
 			assert.InDelta(t, cosine(q.Vector, s.vecs[r*s.dims:(r+1)*s.dims]), h.Score, 1e-5, "query %d: score of %s", i, h.ChunkID)

@@ -78,7 +78,7 @@ func (x *Index) search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 	qv := slices.Clone(q.Vector)
 	vek32.MulNumber_Inplace(qv, scale)
 
-	s := x.shard(tenant, false)
+	s := x.shards.Get(tenant, false)
 	if s == nil {
 		return hits, nil
 	}

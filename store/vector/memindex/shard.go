@@ -171,8 +171,10 @@ func (s *shard) removeRow(r int) {
 }
 
 // removeWhere deletes the rows whose ids[r] is the symbol of name and
-// returns how many it deleted.
+// returns how many it deleted. It takes the shard's lock.
 func (s *shard) removeWhere(ids func(*shard) []uint32, name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	sym, ok := s.syms.Lookup(name)
 	if !ok {
 		return 0
