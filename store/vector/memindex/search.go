@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/viterin/vek/vek32"
 
@@ -22,6 +23,9 @@ const (
 	// defaultRowsPerWorker: below this many rows per goroutine, starting
 	// goroutines costs more than scoring on one core.
 	defaultRowsPerWorker = 16384
+	// blocksPerWorker is how many blocks a worker's share of rows is cut
+	// into for the workers to take in turn.
+	blocksPerWorker = 8
 	// ctxCheckRows: how many rows a search scans between looks at its
 	// context (a few hundred microseconds of work).
 	ctxCheckRows = 4096
@@ -154,7 +158,11 @@ type candidate = topk.Candidate[float32]
 type rowScanner func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error
 
 // run scores the shard's rows with rows, split among goroutines when there
-// are many, and returns the k best, best first.
+// are many, and returns the k best, best first. The goroutines take the
+// rows in blocks, each the next block not yet taken, so that one whose
+// core is busy with other work (the words' search running beside this
+// one) leaves more of the rows to the others instead of holding up the
+// search.
 func (sc *scan) run(ctx context.Context, rowsPerWorker, k int, rows rowScanner) ([]candidate, error) {
 	n := sc.s.len()
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/rowsPerWorker))
@@ -165,18 +173,31 @@ func (sc *scan) run(ctx context.Context, rowsPerWorker, k int, rows rowScanner) 
 		}
 		return t.Sorted(), nil
 	}
+	block := max(rowsPerWorker/blocksPerWorker, 1)
+	var next atomic.Int64
+	work := func(t *topk.Heap[float32]) error {
+		for {
+			lo := int(next.Add(int64(block))) - block
+			if lo >= n {
+				return nil
+			}
+			if err := rows(ctx, lo, min(lo+block, n), t); err != nil {
+				next.Store(int64(n)) // the others stop at their next block
+				return err
+			}
+		}
+	}
 	tops := make([]*topk.Heap[float32], workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		tops[w] = topk.New[float32](k, sc.s.chunks)
-		lo, hi := n*w/workers, n*(w+1)/workers
-		// The caller's goroutine takes the last part itself.
+		// The caller's goroutine works too, as the last one.
 		if w == workers-1 {
-			errs[w] = rows(ctx, lo, hi, tops[w])
+			errs[w] = work(tops[w])
 			break
 		}
-		wg.Go(func() { errs[w] = rows(ctx, lo, hi, tops[w]) })
+		wg.Go(func() { errs[w] = work(tops[w]) })
 	}
 	wg.Wait()
 	for w := range workers {
