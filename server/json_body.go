@@ -11,12 +11,13 @@ import (
 )
 
 // checkJSON refuses what encoding/json would accept but silently ignore or
-// rewrite: anything after the value (`{"a":1} {"b":2}`, `{"a":1}garbage`)
-// is 400 malformed_json, and a string with bytes that are not UTF-8 is 400
-// validation_failed naming the field, instead of being stored with
-// replacement characters. field is the name the errors carry: "" for a
-// request body (its pointers are "/name"), "metadata" for a form part
-// ("metadata/brand").
+// rewrite, or what PostgreSQL cannot store: anything after the value
+// (`{"a":1} {"b":2}`, `{"a":1}garbage`) is 400 malformed_json; a string
+// with bytes that are not UTF-8, or with the NUL character (U+0000, which
+// no text or jsonb column holds), is 400 validation_failed naming the
+// field, instead of being stored with replacement characters or failing
+// as 500. field is the name the errors carry: "" for a request body (its
+// pointers are "/name"), "metadata" for a form part ("metadata/brand").
 func checkJSON(data []byte, field string) error {
 	if !json.Valid(data) {
 		name := field
@@ -26,23 +27,43 @@ func checkJSON(data []byte, field string) error {
 		return &domain.Error{Code: domain.CodeMalformedJSON, Message: "The request body is not one valid JSON value.",
 			Fields: []domain.FieldError{{Field: name, Message: "must be exactly one JSON value, with nothing after it"}}}
 	}
-	if utf8.Valid(data) {
-		return nil
+	if !utf8.Valid(data) {
+		at := int64(firstInvalidUTF8(data))
+		p, _ := stringPointer(data, func(_ string, end int64) bool { return end > at })
+		return invalidText(field+p, notUTF8)
 	}
-	name := field + invalidUTF8Pointer(data)
+	if bytes.Contains(data, []byte(`\u0000`)) {
+		if p, ok := stringPointer(data, func(s string, _ int64) bool { return strings.IndexByte(s, 0) >= 0 }); ok {
+			return invalidText(field+p, holdsNUL)
+		}
+	}
+	return nil
+}
+
+// Why a text value cannot be taken.
+const (
+	notUTF8  = "must be UTF-8 text (it holds bytes that are not)"
+	holdsNUL = "must not hold the NUL character (U+0000)"
+)
+
+// invalidText is a refused text value; a body's own value is "body".
+func invalidText(name, why string) error {
 	if name == "" {
 		name = "body"
 	}
-	return domain.Invalid(name, "must be UTF-8 text (it holds bytes that are not)")
+	return domain.Invalid(name, why)
 }
 
-// checkUTF8 refuses a text value (a query parameter, a form field) that is
-// not UTF-8.
+// checkUTF8 refuses a text value (a query or path parameter, a form field)
+// that is not UTF-8 or holds the NUL character.
 func checkUTF8(field, value string) error {
-	if utf8.ValidString(value) {
-		return nil
+	if !utf8.ValidString(value) {
+		return domain.Invalid(field, notUTF8)
 	}
-	return domain.Invalid(field, "must be UTF-8 text (it holds bytes that are not)")
+	if strings.IndexByte(value, 0) >= 0 {
+		return domain.Invalid(field, holdsNUL)
+	}
+	return nil
 }
 
 // jsonFrame is one open object or array while walking a JSON value.
@@ -53,19 +74,18 @@ type jsonFrame struct {
 	index   int
 }
 
-// invalidUTF8Pointer is the JSON pointer of the first string that holds a
-// byte that is not UTF-8 (the value, or the member whose key it is), ""
-// when it is the top-level value. data is valid JSON.
-func invalidUTF8Pointer(data []byte) string {
-	bad := firstInvalidUTF8(data)
+// stringPointer is the JSON pointer of the first string of data (a value,
+// or the member whose key it is; "" for the top-level value) for which bad
+// holds, given the decoded string and the input offset just past it; ok
+// is false when there is none. data is valid JSON.
+func stringPointer(data []byte, bad func(s string, end int64) bool) (p string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var stack []jsonFrame
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return ""
+			return "", false
 		}
-		past := dec.InputOffset() > int64(bad)
 		var top *jsonFrame
 		if len(stack) > 0 {
 			top = &stack[len(stack)-1]
@@ -81,16 +101,16 @@ func invalidUTF8Pointer(data []byte) string {
 			}
 			continue
 		case string:
-			if top != nil && top.object && top.wantKey {
+			key := top != nil && top.object && top.wantKey
+			if key {
 				top.key, top.wantKey = tok, false
-				if past {
-					return pointer(stack)
-				}
+			}
+			if bad(tok, dec.InputOffset()) {
+				return pointer(stack), true
+			}
+			if key {
 				continue
 			}
-		}
-		if past {
-			return pointer(stack)
 		}
 		advance(stack)
 	}

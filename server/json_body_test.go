@@ -24,6 +24,12 @@ func TestCheckJSON(t *testing.T) {
 		{"{\"k\xff\":1}", "validation_failed", "/k\uFFFD"},
 		{"\"\xff\"", "validation_failed", "body"},
 		{"{\"a\":\"é\",\"b\":\"\xff\"}", "validation_failed", "/b"},
+		// The NUL character, which PostgreSQL's text and jsonb cannot hold.
+		{`{"a":"x\u0000y"}`, "validation_failed", "/a"},
+		{`{"a":{"b":["ok","\u0000"]}}`, "validation_failed", "/a/b/1"},
+		{`{"k\u0000":1}`, "validation_failed", "/k\x00"},
+		{`"\u0000"`, "validation_failed", "body"},
+		{`{"a":"\\u0000 is how JSON writes NUL"}`, "", ""}, // an escaped backslash, then text
 	}
 	for _, c := range cases {
 		err := checkJSON([]byte(c.body), "")
@@ -39,6 +45,10 @@ func TestCheckJSON(t *testing.T) {
 	}
 	err := checkJSON([]byte("{\"brand\":\"\xff\"}"), "metadata")
 	assert.Equal(t, "metadata/brand", err.(*domain.Error).Fields[0].Field)
+	err = checkJSON([]byte(`{"a":"x\u0000"}`), "")
+	assert.Equal(t, "must not hold the NUL character (U+0000)", err.(*domain.Error).Fields[0].Message)
+	assert.Error(t, checkUTF8("query.q", "a\x00b"))
+	assert.NoError(t, checkUTF8("query.q", "ab"))
 }
 
 func TestPlainErrorStatus(t *testing.T) {

@@ -78,6 +78,32 @@ func TestTextThatIsNotUTF8IsRefusedNamingTheField(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, up.Status, "%s", up.Body)
 }
 
+// The NUL character (U+0000) is valid UTF-8 and valid JSON, but no text or
+// jsonb column of PostgreSQL holds it: it is refused as bad input, naming
+// the field, in a customer's message, a slot, a name, a query or path
+// parameter, where it used to reach the database and come back as 500.
+func TestTheNULCharacterIsRefusedNamingTheField(t *testing.T) {
+	e := newEnv(t)
+	c := e.newChat("acme", nil)
+	refused := func(r response, field string) {
+		t.Helper()
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+		assert.Equal(t, "validation_failed", r.Code(t))
+		assert.Contains(t, fieldErrors(t, r), field)
+	}
+	refused(e.do(req{method: "POST", path: c.path("/messages"), tenant: "acme", body: map[string]any{"message": "hello\u0000world"}}), "/message")
+	refused(e.do(req{method: "PUT", path: c.path("/slots"), tenant: "acme", body: map[string]any{"slots": map[string]any{"product": "x\u0000y"}}}), "/slots/product")
+	refused(e.do(req{method: "POST", path: "/api/v1/admin/kb/knowledge-bases", tenant: "acme", body: map[string]any{"name": "a\u0000b"}}), "/name")
+	refused(e.do(req{method: "GET", path: "/api/v1/admin/conversations?q=a%00b", tenant: "acme"}), "query.q")
+	refused(e.do(req{method: "GET", path: "/api/v1/admin/kb/knowledge-bases/kb_a%00b", tenant: "acme"}), "path.kbId")
+
+	assert.Empty(t, c.messages(t), "the message was not stored")
+	list := e.do(req{method: "GET", path: "/api/v1/admin/kb/knowledge-bases", tenant: "acme"}).JSON(t)["items"].([]any)
+	assert.Empty(t, list)
+	r := e.do(req{method: "POST", path: c.path("/messages"), tenant: "acme", body: map[string]any{"message": "hello world"}})
+	assert.Equal(t, http.StatusOK, r.Status, "the session works on: %s", r.Body)
+}
+
 // rawExchange writes a raw request on a new connection and reads the
 // answer, as a client that does not speak HTTP properly would.
 func rawExchange(t *testing.T, addr, request string) (*http.Response, []byte) {
