@@ -15,12 +15,7 @@ func (t *run) stageSession() error {
 		Role: domain.RoleUser, Content: t.in.Message, TraceID: t.reply.TraceID, Status: domain.MessageComplete,
 		CreatedAt: d.now().UTC()}
 	// The reply's id sorts after the message's, as history lists by id.
-	// Made after it is not enough: ids of the same 244 ns tick sort by
-	// their random bits, so draw again until it does.
-	t.reply.MessageID = domain.NewID(domain.PrefixMessage)
-	for t.reply.MessageID <= t.user.ID {
-		t.reply.MessageID = domain.NewID(domain.PrefixMessage)
-	}
+	t.reply.MessageID = domain.NewIDAfter(domain.PrefixMessage, t.user.ID)
 	window := RecentTurns + summaryBatch
 	switch {
 	case t.in.SessionID != "" && !t.dry:
