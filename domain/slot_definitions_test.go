@@ -130,6 +130,13 @@ func TestVersionStateRules(t *testing.T) {
 
 	_, err = VersionCursor(PageRequest{After: "x"})
 	assert.Equal(t, CodeInvalidCursor, ErrorCodeOf(err))
+	for _, c := range []string{"2147483648", "4294967297", "0", "-3"} {
+		_, err = VersionCursor(PageRequest{After: c})
+		assert.Equal(t, CodeInvalidCursor, ErrorCodeOf(err), "%s: not a version the store can hold (int32)", c)
+	}
+	n, err = VersionCursor(PageRequest{After: "2147483647"})
+	assert.NoError(t, err)
+	assert.Equal(t, 2147483647, n)
 }
 
 func ptrInt(n int) *int { return &n }

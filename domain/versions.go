@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -56,7 +57,7 @@ func VersionCursor(p PageRequest) (int, error) {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(p.After)
-	if err != nil || n < 1 {
+	if err != nil || n < 1 || n > math.MaxInt32 { // versions are int32 in the store
 		return 0, Errorf(CodeInvalidCursor, "The cursor is not one this service handed out.")
 	}
 	return n, nil

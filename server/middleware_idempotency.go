@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"hash"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -50,7 +52,7 @@ func (s *Server) idempotency(next echo.HandlerFunc) echo.HandlerFunc {
 		ctx := req.Context()
 		p, _ := domain.PrincipalFrom(ctx)
 		tenant, _ := domain.TenantFrom(ctx)
-		scope := p.KeyID + "|" + string(tenant) + "|" + req.Method + " " + req.URL.Path
+		scope := p.KeyID + "|" + string(tenant) + "|" + req.Method + " " + scopePath(req.URL)
 		h := sha256.New()
 		body := req.Body
 		if body == nil {
@@ -106,6 +108,15 @@ func (s *Server) runIdempotent(c echo.Context, next echo.HandlerFunc, scope, key
 	res := c.Response()
 	capture := &capturingWriter{ResponseWriter: res.Writer, limit: idempotencyMaxBody}
 	res.Writer = capture
+	defer func() {
+		// A panic is answered 500 further out (recoverPanics): give the key
+		// back first, as for any 5xx, so that a retry runs again.
+		if p := recover(); p != nil {
+			res.Writer = capture.ResponseWriter
+			_ = s.idem.ReleaseIdempotencyKey(context.WithoutCancel(c.Request().Context()), scope, key, token)
+			panic(p)
+		}
+	}()
 	if err := next(c); err != nil {
 		c.Error(err) // render it here, so the stored answer is the problem the client saw
 	}
@@ -126,6 +137,22 @@ func (s *Server) runIdempotent(c echo.Context, next echo.HandlerFunc, scope, key
 		_ = s.idem.ReleaseIdempotencyKey(ctx, scope, key, token)
 	}
 	return nil
+}
+
+// maxScopePath is the longest path a key's scope keeps as it is.
+const maxScopePath = 512
+
+// scopePath is the request's path as a key's scope holds it: escaped (so
+// ASCII only, whatever bytes the client's percent-encoding named: the
+// scope is stored before the request is validated), and past maxScopePath
+// its SHA-256.
+func scopePath(u *url.URL) string {
+	p := u.EscapedPath()
+	if len(p) <= maxScopePath {
+		return p
+	}
+	sum := sha256.Sum256([]byte(p))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // replayStored answers a retry with the stored response, or 422 when the

@@ -97,6 +97,14 @@ func TestTheNULCharacterIsRefusedNamingTheField(t *testing.T) {
 	refused(e.do(req{method: "GET", path: "/api/v1/admin/conversations?q=a%00b", tenant: "acme"}), "query.q")
 	refused(e.do(req{method: "GET", path: "/api/v1/admin/kb/knowledge-bases/kb_a%00b", tenant: "acme"}), "path.kbId")
 
+	// The idempotency key's scope is stored before the path is validated:
+	// an id with NUL or a byte that is not UTF-8 is still the 400 it is
+	// without the header.
+	for _, path := range []string{"/api/v1/chat/sessions/%00%ff/messages", "/api/v1/chat/sessions/ses_" + strings.Repeat("a", 3000) + "/messages"} {
+		r := e.do(req{method: "POST", path: path, tenant: "acme", header: map[string]string{"Idempotency-Key": "k-1"},
+			body: map[string]any{"message": "hello"}})
+		require.Equal(t, http.StatusBadRequest, r.Status, "%.80s: %s", path, r.Body)
+	}
 	assert.Empty(t, c.messages(t), "the message was not stored")
 	list := e.do(req{method: "GET", path: "/api/v1/admin/kb/knowledge-bases", tenant: "acme"}).JSON(t)["items"].([]any)
 	assert.Empty(t, list)

@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
 
@@ -49,9 +48,8 @@ func (s *Store) OpenTurn(ctx context.Context, m domain.SessionMessage, window in
 		TraceID   string    `json:"traceId"`
 		CreatedAt time.Time `json:"createdAt"`
 	}
-	if err := json.Unmarshal(row.Recent, &recent); err != nil {
-		return domain.ChatSession{}, nil, &domain.Error{Code: domain.CodeInternal,
-			Message: "The recent messages of session " + row.ID + " cannot be read.", Err: err}
+	if err := decodeStored(row.Recent, &recent, "recent messages of session", row.ID); err != nil {
+		return domain.ChatSession{}, nil, err
 	}
 	out := make([]domain.SessionMessage, len(recent))
 	for i, r := range recent {

@@ -2,11 +2,7 @@ package pg
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/db"
@@ -28,9 +24,8 @@ func (s *Store) SaveTurn(ctx context.Context, t domain.Turn) error {
 	_ = w.insert(ctx, q)
 	_ = writeRecords(ctx, q, t.Session.TenantID, t.Records)
 	tags, err := s.send(ctx, b)
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == pgForeignKeyViolation && strings.HasSuffix(pgErr.ConstraintName, "_session_id_fkey") {
-		return domain.Errorf(domain.CodeNotFound, sessionNotFound)
+	if gone := missingParent(err, "_session_id_fkey", sessionNotFound); gone != nil {
+		return gone
 	}
 	if err != nil {
 		return mapError(err, sessionNotFound)

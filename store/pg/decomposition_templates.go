@@ -3,7 +3,6 @@ package pg
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/db"
@@ -253,10 +252,12 @@ func dtNameConflict(err error) error {
 	return err
 }
 
-func decompositionContentFromJSON(instruction string, data []byte) (domain.DecompositionContent, error) {
+// decompositionContentFromJSON decodes a stored version's targets; a row
+// the store cannot read back is an internal error naming template id.
+func decompositionContentFromJSON(instruction string, data []byte, id string) (domain.DecompositionContent, error) {
 	var targets []decompositionTargetJSON
-	if err := json.Unmarshal(data, &targets); err != nil {
-		return domain.DecompositionContent{}, fmt.Errorf("decode decomposition targets: %w", err)
+	if err := decodeStored(data, &targets, "targets of decomposition template", id); err != nil {
+		return domain.DecompositionContent{}, err
 	}
 	c := domain.DecompositionContent{Instruction: instruction, Targets: make([]domain.DecompositionTarget, len(targets))}
 	for i, t := range targets {
@@ -267,7 +268,7 @@ func decompositionContentFromJSON(instruction string, data []byte) (domain.Decom
 }
 
 func decompositionTemplateFromRow(r db.GetDecompositionTemplateRow) (domain.DecompositionTemplate, error) {
-	c, err := decompositionContentFromJSON(r.Instruction, r.Targets)
+	c, err := decompositionContentFromJSON(r.Instruction, r.Targets, r.ID)
 	if err != nil {
 		return domain.DecompositionTemplate{}, err
 	}
@@ -284,7 +285,7 @@ func decompositionTemplateFromRow(r db.GetDecompositionTemplateRow) (domain.Deco
 }
 
 func decompositionVersionFromRow(r db.GetDecompositionVersionRow) (domain.DecompositionVersion, error) {
-	c, err := decompositionContentFromJSON(r.Instruction, r.Targets)
+	c, err := decompositionContentFromJSON(r.Instruction, r.Targets, r.TemplateID)
 	if err != nil {
 		return domain.DecompositionVersion{}, err
 	}

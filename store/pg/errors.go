@@ -22,6 +22,14 @@ const (
 	pgNotNullViolation    = "23502"
 	pgStringTooLong       = "22001"
 	pgInvalidText         = "22P02"
+	// Values PostgreSQL cannot hold, which the server's checks should have
+	// refused already: a byte sequence not in UTF-8 (or NUL), a number or
+	// a time out of range, a value too large for its index.
+	pgCharacterNotInRepertoire = "22021"
+	pgNumericOutOfRange        = "22003"
+	pgDatetimeOutOfRange       = "22008"
+	pgInvalidDatetimeFormat    = "22007"
+	pgProgramLimitExceeded     = "54000"
 	// The server is going away or not there yet: a fast or immediate
 	// shutdown ends every session with 57P01 or 57P02, a starting or
 	// stopping server refuses connections with 57P03, and a full server
@@ -58,6 +66,8 @@ func mapError(err error, notFound string) error {
 			return &domain.Error{Code: domain.CodeValidation, Message: "The request refers to a resource that does not exist.", Err: err}
 		case pgCheckViolation, pgNotNullViolation, pgStringTooLong, pgInvalidText:
 			return &domain.Error{Code: domain.CodeValidation, Message: "A value is out of the allowed range.", Err: err}
+		case pgCharacterNotInRepertoire, pgNumericOutOfRange, pgDatetimeOutOfRange, pgInvalidDatetimeFormat, pgProgramLimitExceeded:
+			return &domain.Error{Code: domain.CodeValidation, Message: "A value cannot be stored (its text, number, time or size).", Err: err}
 		case pgAdminShutdown, pgCrashShutdown, pgCannotConnectNow, pgTooManyConnections:
 			return unavailable(err)
 		}
@@ -72,6 +82,17 @@ func mapError(err error, notFound string) error {
 		return unavailable(err)
 	}
 	return &domain.Error{Code: domain.CodeInternal, Message: "internal error", Err: err}
+}
+
+// missingParent is CodeNotFound with message when err breaks a foreign key
+// whose constraint name ends in suffix (the row it refers to is gone), and
+// nil otherwise.
+func missingParent(err error, suffix, message string) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == pgForeignKeyViolation && strings.HasSuffix(pgErr.ConstraintName, suffix) {
+		return &domain.Error{Code: domain.CodeNotFound, Message: message, Err: err}
+	}
+	return nil
 }
 
 // unavailable is a database that cannot answer now (down, restarting,
