@@ -40,7 +40,7 @@ test-go: ## the Go tests (integration tests start their own PostgreSQL; OCR test
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted" >&2; exit 1; fi
 	go test -count=1 ./...
 
-lint-spec tools generate: export PATH := $(NODE_BIN):$(PATH)
+lint-spec tools generate test-go: export PATH := $(NODE_BIN):$(PATH)
 
 lint-spec: tools ## the bundled contract is fresh and lints (Redocly, zero warnings); the TypeScript client is fresh and compiles (with its example)
 	scripts/bundle-openapi.sh --check

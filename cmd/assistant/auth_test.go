@@ -122,7 +122,7 @@ func TestLastUsedIsRecordedOffThePath(t *testing.T) {
 func TestChangesReachEveryReplicasCache(t *testing.T) {
 	one := newEnv(t)
 	two := startEnv(t, one.cfg)
-	one.waitListeners(6) // invalidations, jobs and vectors, per replica
+	one.waitReplicasListening(2)
 	id, secret := one.createKey(ptr("acme"), "admin")
 	get := func(e *env, tenant string) int {
 		return e.do(req{method: "GET", path: "/api/v1/admin/settings", key: secret, tenant: tenant}).Status

@@ -390,7 +390,7 @@ func TestGuardrailTestBench(t *testing.T) {
 func TestGuardsFollowWrites(t *testing.T) {
 	one := newEnv(t)
 	two := startEnv(t, one.cfg)
-	one.waitListeners(6) // invalidations, jobs and vectors, per replica
+	one.waitReplicasListening(2)
 	ctx := t.Context()
 	check := func(e *env) string {
 		g, err := e.app.guards.For(ctx, "acme")

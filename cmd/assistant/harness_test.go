@@ -116,17 +116,24 @@ func startEnvLogging(t testing.TB, cfg config.Config, w io.Writer) *env {
 	return &env{t: t, cfg: cfg, app: a, srv: srv, db: db, logs: logs, router: router, root: cfg.DefaultAPIKey}
 }
 
-// waitListeners waits until n connections of this database are listening
-// for notifications: a replica started just now may not have registered
-// its LISTENs yet, and a notification sent before that is lost (in
+// waitReplicasListening waits until replicas replicas on this database
+// (all like e's) have each registered every LISTEN that startBackground
+// opens: jobs, invalidations and index changes twice over (the search
+// index and the chunk cache follow them), or once with Qdrant, which
+// has no search index to follow. A replica started just now may not have
+// registered them yet, and a notification sent before that is lost (in
 // production the caches' TTLs cover that start-up gap).
-func (e *env) waitListeners(n int) {
+func (e *env) waitReplicasListening(replicas int) {
 	e.t.Helper()
+	perReplica := 4
+	if e.app.index == nil {
+		perReplica = 3
+	}
 	require.Eventually(e.t, func() bool {
 		var got int
 		err := e.db.QueryRow(context.Background(),
 			"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'").Scan(&got)
-		return err == nil && got >= n
+		return err == nil && got >= replicas*perReplica
 	}, 10*time.Second, 10*time.Millisecond, "listeners never registered")
 }
 

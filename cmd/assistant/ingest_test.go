@@ -158,7 +158,7 @@ func TestHostileFilesFailWithAReasonAndTheServiceKeepsServing(t *testing.T) {
 func TestEveryReplicaSearchesWhatAnyReplicaIndexed(t *testing.T) {
 	one := newEnv(t)
 	two := startEnv(t, one.cfg)
-	one.waitListeners(6) // invalidations, jobs and vectors, per replica
+	one.waitReplicasListening(2)
 	kb := one.createKB("", "acme", "faq")["id"].(string)
 	doc, job := one.uploadAndWait(upload{kbID: kb, partName: "faq.txt", content: []byte("parcels ship within two days\n")})
 	require.Equal(t, "succeeded", job["state"])

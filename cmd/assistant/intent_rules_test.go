@@ -283,7 +283,7 @@ func TestIntentRulesAreTenantIsolated(t *testing.T) {
 func TestIntentRuleWritesDropTheCache(t *testing.T) {
 	one := newEnv(t)
 	two := startEnv(t, one.cfg)
-	one.waitListeners(6) // invalidations, jobs and vectors, per replica
+	one.waitReplicasListening(2)
 	ctx := t.Context()
 	best := func(e *env, message string) (string, bool) {
 		t.Helper()

@@ -25,9 +25,10 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] != "serve" {
+	if len(os.Args) > 1 && (os.Args[1] != "serve" || len(os.Args) > 2) {
 		// A command (package operate, wired in cli.go); `assistant` alone
-		// or `assistant serve` serves.
+		// or `assistant serve` serves, and `serve` with arguments is
+		// refused there.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := runCLI(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 		stop()

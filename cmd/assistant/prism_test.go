@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/internal/gencheck"
 )
 
 // prismPath is Stoplight Prism, pinned in tools/npm (make tools installs
@@ -35,8 +37,11 @@ func startPrism(t *testing.T, e *env) *prismProxy {
 	if _, err := os.Stat(prismPath); err != nil {
 		t.Skip("Prism is not installed (make tools installs it; make test runs it): ", err)
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("no Node.js on PATH for Prism: ", err)
+	// Prism starts through `env node`: the Node.js make tools fetched, or
+	// the machine's.
+	node := findNode(gencheck.RepoRoot(t))
+	if node == "" {
+		t.Skip("no Node.js for Prism (make tools fetches one; make test runs it)")
 	}
 	addr := freeAddr(t)
 	_, port, _ := net.SplitHostPort(addr)
@@ -45,6 +50,7 @@ func startPrism(t *testing.T, e *env) *prismProxy {
 	logs := &syncBuffer{}
 	cmd := exec.Command(prismPath, "proxy", spec, e.srv.URL+"/api/v1", "--host", "127.0.0.1", "--port", port, "--errors")
 	cmd.Stdout, cmd.Stderr = logs, logs
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	require.Eventually(t, func() bool {

@@ -55,7 +55,7 @@ func TestReliabilityDatabaseRestart(t *testing.T) {
 	one := startEnv(t, testConfig(t, url))
 	two := startEnv(t, one.cfg)
 	dbrLogErrorsOnFailure(t, one, two)
-	one.waitListeners(6) // invalidations, jobs and vectors, per replica
+	one.waitReplicasListening(2)
 
 	load := dbrSeed(t, one, two, reliabilitySize(4, 8))
 	ctx, stopLoad := context.WithCancel(context.Background())
@@ -311,7 +311,7 @@ func dbrJobStates(t *testing.T, e *env, jobs []string) []string {
 // long after the database's start that was.
 func dbrCheckListeners(t *testing.T, e *env, tl dbrTimeline) time.Duration {
 	t.Helper()
-	e.waitListeners(6)
+	e.waitReplicasListening(2)
 	return time.Since(tl.startEnd)
 }
 

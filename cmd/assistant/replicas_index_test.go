@@ -42,7 +42,7 @@ func (e *env) foundWays(t *testing.T, query, marker string) [2]bool {
 func TestReplicasKeepBothSidesOfTheIndexCurrent(t *testing.T) {
 	one := newEnv(t)
 	two := startEnv(t, one.cfg)
-	one.waitListeners(6) // invalidations, jobs and index changes, per replica
+	one.waitReplicasListening(2)
 	for _, e := range []*env{one, two} {
 		require.NotNil(t, e.app.index)
 		assert.Zero(t, e.app.index.Stats().Tenants, "nothing loaded at start")
