@@ -53,7 +53,7 @@ func (r Request) query(now time.Time) (domain.DashboardQuery, error) {
 		return domain.DashboardQuery{}, domain.Invalid("query.from", "the range is longer than 366 days")
 	case g == domain.GranularityHour && end.Sub(start) > MaxHourRange:
 		return domain.DashboardQuery{}, domain.Invalid("query.from", "with hour buckets the range is at most 31 days")
-	case end.After(lastHour()):
+	case end.After(domain.LastWidenableHour()):
 		// Widened, a later end would not be an RFC 3339 time.
 		return domain.DashboardQuery{}, domain.Invalid("query.to", "must be before 9999-12-31T23:00:00Z")
 	}
@@ -62,7 +62,6 @@ func (r Request) query(now time.Time) (domain.DashboardQuery, error) {
 }
 
 // lastHour is the latest end a range may have.
-func lastHour() time.Time { return time.Date(9999, 12, 31, 23, 0, 0, 0, time.UTC) }
 
 // bucketOf is the start of the UTC hour or day holding t.
 func bucketOf(t time.Time, g domain.DashboardGranularity) time.Time {

@@ -113,6 +113,7 @@ type IntentMonitoringStore interface {
 
 // HourRange widens [from, to) to whole UTC hours, the granularity at which
 // evaluations are counted, so that hits and evaluations cover one range.
+// Its end must not be after LastWidenableHour.
 func HourRange(from, to time.Time) (time.Time, time.Time) {
 	from, to = from.UTC().Truncate(time.Hour), to.UTC()
 	if t := to.Truncate(time.Hour); !t.Equal(to) {
@@ -120,6 +121,10 @@ func HourRange(from, to time.Time) (time.Time, time.Time) {
 	}
 	return from, to
 }
+
+// LastWidenableHour is the latest end HourRange can widen: one hour later
+// would be year 10000, which no RFC 3339 time (so no answer) can hold.
+func LastWidenableHour() time.Time { return time.Date(9999, 12, 31, 23, 0, 0, 0, time.UTC) }
 
 // HitRate is hits divided by evaluated, at most 1, and 0 when nothing was
 // evaluated.

@@ -137,6 +137,9 @@ func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *t
 		return domain.IntentStatsPage{}, domain.Invalid("query.from", "must be before to")
 	case end.Sub(start) > MaxStatsRange:
 		return domain.IntentStatsPage{}, domain.Invalid("query.from", "the range is longer than 366 days")
+	case end.After(domain.LastWidenableHour()):
+		// The store widens the range to whole hours.
+		return domain.IntentStatsPage{}, domain.Invalid("query.to", "must be before 9999-12-31T23:00:00Z")
 	}
 	return s.store.IntentRuleStats(ctx, tenant, start, end, p)
 }

@@ -30,7 +30,7 @@ func TestStatsRange(t *testing.T) {
 		name             string
 		from, to         *time.Time
 		wantFrom, wantTo time.Time
-		refused          string
+		refused, field   string
 	}{
 		{name: "defaults to the last 7 days", wantFrom: now.Add(-7 * day), wantTo: now},
 		{name: "from alone runs to now", from: at(-2 * day), wantFrom: now.Add(-2 * day), wantTo: now},
@@ -39,6 +39,8 @@ func TestStatsRange(t *testing.T) {
 		{name: "an empty range is refused", from: at(0), to: at(0), refused: "must be before to"},
 		{name: "a reversed range is refused", from: at(day), to: at(0), refused: "must be before to"},
 		{name: "over 366 days is refused", from: at(-367 * day), refused: "longer than 366 days"},
+		{name: "an end the hours cannot widen is refused", from: ptrTime(time.Date(9999, 12, 31, 22, 0, 0, 0, time.UTC)),
+			to: ptrTime(time.Date(9999, 12, 31, 23, 30, 0, 0, time.UTC)), refused: "before 9999-12-31T23:00:00Z", field: "query.to"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -50,7 +52,11 @@ func TestStatsRange(t *testing.T) {
 				var de *domain.Error
 				require.ErrorAs(t, err, &de)
 				assert.Equal(t, domain.CodeValidation, de.Code)
-				assert.Equal(t, "query.from", de.Fields[0].Field)
+				field := c.field
+				if field == "" {
+					field = "query.from"
+				}
+				assert.Equal(t, field, de.Fields[0].Field)
 				assert.Contains(t, de.Fields[0].Message, c.refused)
 				assert.True(t, rec.from.IsZero(), "a refused range never reaches the store")
 				return
@@ -61,3 +67,5 @@ func TestStatsRange(t *testing.T) {
 		})
 	}
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }
