@@ -22,11 +22,15 @@ const (
 	base62           = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 )
 
-// NewSecret returns a fresh API key secret: "ak_" and 43 base62 characters
-// drawn uniformly from crypto/rand.
-func NewSecret() string {
-	out := make([]byte, 0, len(secretPrefix)+secretBodyLen)
-	out = append(out, secretPrefix...)
+// NewSecret returns a fresh API key secret: "ak_" and a token.
+func NewSecret() string { return NewToken(secretPrefix) }
+
+// NewToken returns prefix and 43 base62 characters drawn uniformly from
+// crypto/rand (256 random bits): API key secrets, and share links' and
+// devices' tokens.
+func NewToken(prefix string) string {
+	out := make([]byte, 0, len(prefix)+secretBodyLen)
+	out = append(out, prefix...)
 	var buf [64]byte
 	for len(out) < cap(out) {
 		_, _ = rand.Read(buf[:]) // crypto/rand.Read never fails (Go 1.24+).
