@@ -36,12 +36,13 @@
 //
 // Memory and load time (BenchmarkLoad, one tenant of 1M chunks of 30
 // words with 768-dimensional vectors, 2 shared cores). The float32
-// vectors, which a search reads only to rescore its 64 best candidates,
-// are in files mapped into memory (memindex, Options.Vectors.VectorDir),
-// out of the Go heap: a vector holds 862 bytes of heap (its int8 code
-// 772, ids and maps the rest) and 3,072 mapped, and a chunk with its words
-// 1,397 of heap by the estimate (the heap measured 1,434), against 3,934
-// and 4,469 with the vectors in the heap. Options.MemoryBytes bounds the
+// vectors, which a search reads only to rescore its best candidates (96
+// for a top 10), are in files mapped into memory (memindex,
+// Options.Vectors.VectorDir), out of the Go heap. With the int8 codes a
+// vector held 862 bytes of heap (its code 772, ids and maps the rest) and
+// 3,072 mapped, and a chunk with its words 1,397 of heap by the estimate
+// (the heap measured 1,434), against 3,934 and 4,469 with the vectors in
+// the heap; the int4 codes, now the default, take 384 bytes less. Options.MemoryBytes bounds the
 // heap; Stats.MappedBytes counts the files apart, whose pages the kernel
 // caches while searches read them and may drop (a directory on a disk,
 // not a tmpfs, lets it). Rescoring from the mapping takes 36 µs rather

@@ -180,18 +180,20 @@ type benchLayout struct {
 }
 
 // benchLayouts are the indexes the benchmarks compare: the exact scan;
-// int8 with its float32 vectors mapped, and in the heap (int8-heap, as
-// before they were mapped); and binary, mapped.
+// int4 (the default) and int8 with their float32 vectors mapped; int8 with
+// them in the heap (int8-heap, as before they were mapped); and binary,
+// mapped.
 func benchLayouts() []benchLayout {
 	return []benchLayout{
 		{"exact", Options{Quantization: QuantizeNone}},
+		{"int4", Options{Quantization: QuantizeInt4}},
 		{"int8", Options{Quantization: QuantizeInt8}},
 		{"int8-heap", Options{Quantization: QuantizeInt8, HeapVectors: true}},
 		{"binary", Options{Quantization: QuantizeBinary}},
 	}
 }
 
-// BenchmarkSearch compares the exact scan with the int8 and binary code
+// BenchmarkSearch compares the exact scan with the int4, int8 and binary code
 // scans (with exact rescoring, from mapped vectors or the heap) on 10k,
 // 100k and 1M × 768 rows in one tenant, every row scored, top 10. The 1M
 // sizes run only with BENCH_1M=1.
@@ -278,7 +280,7 @@ func BenchmarkCode768(b *testing.B) {
 	for _, k := range []struct {
 		name string
 		dot  dotInt8Func
-	}{{"int8", dotInt8Kernel()}, {"int8-go", dotInt8Go}} {
+	}{{"int8", cpuKernels().dotInt8}, {"int8-go", dotInt8Go}} {
 		b.Run(k.name, func(b *testing.B) {
 			var s int32
 			for b.Loop() {

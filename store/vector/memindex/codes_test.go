@@ -15,7 +15,7 @@ import (
 // int8Block), on random codes and on the largest magnitudes allowed, where
 // an int32 lane would overflow if the query bound were wrong.
 func TestDotInt8Kernels(t *testing.T) {
-	kernels := map[string]dotInt8Func{"cpu": dotInt8Kernel(), "go": dotInt8Go}
+	kernels := map[string]dotInt8Func{"cpu": cpuKernels().dotInt8, "go": dotInt8Go}
 	reference := func(q []int16, c []int8) int64 {
 		var s int64
 		for i := range q {
@@ -132,14 +132,17 @@ func TestEncodeInt8Bounds(t *testing.T) {
 
 func TestNewWithOptions(t *testing.T) {
 	x := New(8)
-	assert.Equal(t, QuantizeInt8, x.quant, "int8 is the default")
-	assert.Equal(t, defaultOversampleInt8, x.oversample)
+	assert.Equal(t, QuantizeInt4, x.quant, "int4 is the default")
+	assert.Equal(t, defaultOversampleInt4, x.oversample)
+	assert.Equal(t, minRescoreInt4, x.minRescore)
+	assert.Equal(t, defaultOversampleInt8, NewWithOptions(8, Options{Quantization: QuantizeInt8}).oversample)
+	assert.Equal(t, minRescore, NewWithOptions(8, Options{Quantization: QuantizeInt8}).minRescore)
 	assert.Equal(t, defaultOversampleBinary, NewWithOptions(8, Options{Quantization: QuantizeBinary}).oversample)
 	assert.Equal(t, 7, NewWithOptions(8, Options{Quantization: QuantizeBinary, Oversample: 7}).oversample)
 	assert.Panics(t, func() { NewWithOptions(8, Options{Quantization: QuantizeNone + 1}) })
 	assert.Panics(t, func() { NewWithOptions(8, Options{Oversample: -1}) })
 	assert.Panics(t, func() { NewWithOptions(0, Options{}) })
-	for _, q := range []Quantization{QuantizeInt8, QuantizeBinary, QuantizeNone} {
+	for _, q := range []Quantization{QuantizeInt4, QuantizeInt8, QuantizeBinary, QuantizeNone} {
 		assert.NotEqual(t, "unknown", q.String())
 	}
 }

@@ -3,35 +3,41 @@
 // its metadata filters (applied before scoring, so a selective filter makes
 // a search cheaper, never emptier).
 //
-// By default each row keeps, next to its float32 vector, an int8 code (one
-// byte per dimension and a per-row scale). A search of a shard of 4,096
-// rows or more ranks the filtered rows by their codes, keeps the best
-// 4 × topK (at least 64), and rescores those with the float32 vectors: the
-// scores returned are exact, and the rows found are those of the exact scan
-// at least 99% of the time (recall@10 of 1.00 measured on 20k–1M × 768
-// random vectors and on lexical embeddings, 0.98 already when rescoring
-// only topK rows). Smaller shards, and an Index of QuantizeNone (the
-// reference), are scanned exactly.
+// By default each row keeps, next to its float32 vector, an int4 code
+// (four bits per dimension and a per-row scale). A search of a shard of
+// 4,096 rows or more ranks the filtered rows by their codes, keeps the best
+// 8 × topK (at least 96), and rescores those with the float32 vectors:
+// the scores returned are exact, and the rows found are those of the exact
+// scan at least 99% of the time (recall@10 of 1.00 measured on 20k–100k ×
+// 768 random vectors and on lexical embeddings; 0.999 already rescoring
+// 64 rows). Smaller shards, and an Index of QuantizeNone (the reference),
+// are scanned exactly.
 //
-// Why int8 and not sign bits: on one query over 100k × 768 rows (2 cores
-// shared with other work), the exact scan takes ~8.5 ms, int8 ~1.5–2.9 ms
-// (a quarter of the bytes, read by an AVX2 kernel), binary codes ~1.6 ms —
-// but binary finds only 62% of the exact top 10 rescoring 640 rows, 77%
-// rescoring 2,560, and 27% on lexical vectors, whose zeros it cannot
-// represent; reaching 99% takes rescoring half the rows.
+// Why int4: the scan is bound by the bytes it reads. On one query over 100k
+// × 768 rows (2 cores shared with other work), the exact scan reads 307 MB
+// and takes ~7 ms (13 ms of CPU); int8 codes (QuantizeInt8, one byte per
+// dimension, read by an AVX2 kernel) ~1.6–1.9 ms (3.0–3.6 ms of CPU); int4
+// codes ~0.8–1.0 ms (1.5–1.7 ms of CPU): half int8's bytes, their nibbles split
+// and multiplied 256 rows per kernel call. A kernel on codes held in the
+// cache runs 1.6 times faster than on codes read from memory, so a
+// cheaper instruction sequence (AVX-512 VNNI) would gain little. Sign bits
+// (QuantizeBinary) read the fewest bytes, but find only 62% of the exact top
+// 10 rescoring 640 rows, 77% rescoring 2,560, and 27% on lexical vectors,
+// whose zeros they cannot represent; reaching 99% takes rescoring half the
+// rows.
 //
 // Memory. The float32 vectors are read only to rescore a search's best
-// candidates (64 rows for a top 10), so on Linux a quantized index keeps
+// candidates (96 rows for a top 10), so on Linux a quantized index keeps
 // them out of the Go heap, in a file mapped into memory (Options.VectorDir,
 // os.TempDir() by default); the codes the scan reads, the ids and the
-// metadata stay in the heap. A 768-dimensional row then holds ~865 bytes
-// of heap (its int8 code 772, ids, maps and metadata the rest) and 3,072
-// mapped, against ~3,937 of heap with the vectors in it (HeapVectors, or
-// any other system) and ~3,165 exact (QuantizeNone, whose scan reads
-// every vector, keeps them in the heap). Rescoring from the mapping costs
-// a few microseconds more per search while its pages are cached (36 µs
-// against 29 µs for 64 rows, store/hybrid's BenchmarkLoad), a disk read
-// per row when the kernel has dropped them. Bytes counts the heap, Memory
+// metadata stay in the heap. A 768-dimensional row then holds ~481 bytes
+// of heap (its int4 code 388, ids, maps and metadata the rest; 865 with
+// int8) and 3,072 mapped, against ~3,937 of heap with the vectors in it
+// (HeapVectors, or any other system) and ~3,165 exact (QuantizeNone, whose
+// scan reads every vector, keeps them in the heap). Rescoring from the
+// mapping costs a few microseconds more per search while its pages are
+// cached (36 µs against 29 µs for 64 rows, store/hybrid's BenchmarkLoad),
+// a disk read per row when the kernel has dropped them. Bytes counts the heap, Memory
 // the mapping apart.
 //
 // A shard's file is created and unlinked at once, sized with its blocks

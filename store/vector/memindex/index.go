@@ -30,8 +30,8 @@ type Index struct {
 	dims  int
 	quant Quantization
 	// oversample: candidates per requested hit that a code scan keeps for
-	// rescoring.
-	oversample int
+	// rescoring, and minRescore the least it keeps.
+	oversample, minRescore int
 	// exactBelow: shards with fewer rows are scanned exactly (a field so
 	// that tests can run the code scan on small data).
 	exactBelow int
@@ -39,7 +39,7 @@ type Index struct {
 	// goroutine (a field so that tests can exercise the parallel path on
 	// small data).
 	rowsPerWorker int
-	dotInt8       dotInt8Func
+	kernels       kernels
 	// vectorDir and heapVectors: where shards map their vector arenas,
 	// or whether they keep them in the heap (Options).
 	vectorDir   string
@@ -51,12 +51,14 @@ type Index struct {
 // Options tune how an Index searches. The zero value is the default.
 type Options struct {
 	// Quantization is the code a search scans before rescoring its best
-	// candidates with the float32 vectors: QuantizeInt8 (the default),
-	// QuantizeBinary, or QuantizeNone for an exact scan of every row.
+	// candidates with the float32 vectors: QuantizeInt4 (the default),
+	// QuantizeInt8, QuantizeBinary, or QuantizeNone for an exact scan of
+	// every row.
 	Quantization Quantization
 	// Oversample is how many candidates per requested hit the code scan
-	// keeps for exact rescoring (at least 64 in all); 0 means the
-	// default of the code, 4 for int8 and 64 for binary.
+	// keeps for exact rescoring (at least 96 in all for int4, 64 for
+	// the others); 0 means the default of the code, 8 for int4, 4 for
+	// int8 and 64 for binary.
 	Oversample int
 	// VectorDir is the directory of the files that hold the float32
 	// vectors of a quantized index, mapped into memory (os.TempDir() when
@@ -82,7 +84,7 @@ func New(dims int) *Index { return NewWithOptions(dims, Options{}) }
 // NewWithOptions returns an empty index of vectors of length dims searched
 // as o says. It panics if dims is not positive or o is invalid.
 //
-// With a code (QuantizeInt8, QuantizeBinary) every row keeps its float32
+// With a code (QuantizeInt4, QuantizeInt8, QuantizeBinary) every row keeps its float32
 // vector and its code: a search of a shard of at least a few thousand rows
 // scans the codes of the rows that pass its filters, keeps the best
 // Oversample × topK of them, and rescores those with the float32 vectors,
@@ -96,15 +98,19 @@ func NewWithOptions(dims int, o Options) *Index {
 	if o.Quantization > QuantizeNone || o.Oversample < 0 {
 		panic(fmt.Sprintf("memindex: invalid options %+v", o))
 	}
-	if o.Oversample == 0 {
-		o.Oversample = defaultOversampleInt8
-		if o.Quantization == QuantizeBinary {
-			o.Oversample = defaultOversampleBinary
-		}
+	oversample, minRescore := defaultOversampleInt8, minRescore
+	switch o.Quantization {
+	case QuantizeInt4:
+		oversample, minRescore = defaultOversampleInt4, minRescoreInt4
+	case QuantizeBinary:
+		oversample = defaultOversampleBinary
+	}
+	if o.Oversample != 0 {
+		oversample = o.Oversample
 	}
 	x := &Index{
-		dims: dims, quant: o.Quantization, oversample: o.Oversample, exactBelow: defaultExactBelow,
-		rowsPerWorker: defaultRowsPerWorker, dotInt8: dotInt8Kernel(),
+		dims: dims, quant: o.Quantization, oversample: oversample, minRescore: minRescore, exactBelow: defaultExactBelow,
+		rowsPerWorker: defaultRowsPerWorker, kernels: cpuKernels(),
 		vectorDir: o.VectorDir, heapVectors: o.HeapVectors || o.Quantization == QuantizeNone,
 	}
 	x.shards = shardmap.New(func() *shard { return newShard(x.dims, x.quant, newVectorMemory(x.vectorDir, x.heapVectors)) })

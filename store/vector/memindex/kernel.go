@@ -2,6 +2,12 @@ package memindex
 
 import "math/bits"
 
+// kernels scores codes with the fastest kernels the CPU runs: the
+// assembly ones when asm is set (cpuKernels), else the portable ones. Its
+// methods call them directly, not through function values, so that the
+// buffers passed to them stay on the caller's stack.
+type kernels struct{ asm bool }
+
 // dotInt8Func is the dot product of an int16 query code and an int8 row
 // code of the same length, a multiple of int8Block.
 type dotInt8Func func(q []int16, c []int8) int32
@@ -34,4 +40,28 @@ func hamming(a, b []uint64) int {
 		n += bits.OnesCount64(a[i] ^ b[i])
 	}
 	return n
+}
+
+// dotInt4Func writes into out[i] the dot product of the int8 query q
+// (len(q) = 2·stride, a multiple of int4Block) with the biased int4 code
+// of row i of codes (stride bytes per row, len(out) rows): the code's dot
+// product plus the query's correction (encodeQueryInt8).
+type dotInt4Func func(q []int8, codes []uint8, stride int, out []int32)
+
+// dotInt4Go is the portable dotInt4Func.
+func dotInt4Go(q []int8, codes []uint8, stride int, out []int32) {
+	const half = int4Block / 2
+	codes = codes[:len(out)*stride]
+	for i := range out {
+		row := codes[i*stride : (i+1)*stride]
+		var s0, s1 int32
+		for b := 0; b < len(row); b += half {
+			bytes, lo, hi := (*[half]uint8)(row[b:]), (*[half]int8)(q[2*b:]), (*[half]int8)(q[2*b+half:])
+			for j, x := range bytes {
+				s0 += int32(x&0x0f) * int32(lo[j])
+				s1 += int32(x>>4) * int32(hi[j])
+			}
+		}
+		out[i] = s0 + s1
+	}
 }

@@ -12,14 +12,28 @@ import (
 //go:noescape
 func dotInt8AVX2(q *int16, c *int8, n int) int32
 
-// dotInt8Kernel returns the fastest dotInt8Func the CPU runs: the AVX2
-// kernel scores a 768-dimension row about ten times faster than the
-// portable loop. (vek reads the same CPU flags for its float32 kernels.)
-func dotInt8Kernel() dotInt8Func {
-	if slices.Contains(vek32.Info().CPUFeatures, "AVX2") {
-		return dotInt8Asm
+// cpuKernels returns the kernels the CPU runs: the AVX2 ones score a
+// 768-dimension row about ten times faster than the portable loops. (vek
+// reads the same CPU flags for its float32 kernels.)
+func cpuKernels() kernels {
+	return kernels{asm: slices.Contains(vek32.Info().CPUFeatures, "AVX2")}
+}
+
+// dotInt8 is a dotInt8Func.
+func (k kernels) dotInt8(q []int16, c []int8) int32 {
+	if k.asm {
+		return dotInt8Asm(q, c)
 	}
-	return dotInt8Go
+	return dotInt8Go(q, c)
+}
+
+// dotInt4 is a dotInt4Func.
+func (k kernels) dotInt4(q []int8, codes []uint8, stride int, out []int32) {
+	if k.asm {
+		dotInt4Asm(q, codes, stride, out)
+		return
+	}
+	dotInt4Go(q, codes, stride, out)
 }
 
 // dotInt8Asm wraps dotInt8AVX2 as a dotInt8Func.
@@ -32,4 +46,24 @@ func dotInt8Asm(q []int16, c []int8) int32 {
 	}
 	c = c[:len(q)] // bounds: the kernel reads len(q) codes
 	return dotInt8AVX2(&q[0], &c[0], len(q))
+}
+
+// dotInt4AVX2 writes into out[0:rows] the dot products of the int8 query
+// at q (blocks·int4Block elements) with the biased int4 codes of rows
+// consecutive rows at c, stride bytes apart (blocks·int4Block/2 used).
+//
+//go:noescape
+func dotInt4AVX2(q *int8, c *uint8, blocks, stride, rows int, out *int32)
+
+// dotInt4Asm wraps dotInt4AVX2 as a dotInt4Func.
+func dotInt4Asm(q []int8, codes []uint8, stride int, out []int32) {
+	if len(out) == 0 || len(q) == 0 {
+		clear(out)
+		return
+	}
+	if len(q)%int4Block != 0 || len(q) != 2*stride {
+		panic("memindex: int4 query length is not twice the stride, a multiple of int4Block")
+	}
+	codes = codes[:len(out)*stride] // bounds: the kernel reads every row
+	dotInt4AVX2(&q[0], &codes[0], len(q)/int4Block, stride, len(out), &out[0])
 }

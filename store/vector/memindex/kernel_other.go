@@ -2,6 +2,14 @@
 
 package memindex
 
-// dotInt8Kernel returns the portable kernel: there is no assembly for
-// this architecture.
-func dotInt8Kernel() dotInt8Func { return dotInt8Go }
+// cpuKernels returns the portable kernels: there is no assembly for this
+// architecture.
+func cpuKernels() kernels { return kernels{} }
+
+// dotInt8 is a dotInt8Func.
+func (kernels) dotInt8(q []int16, c []int8) int32 { return dotInt8Go(q, c) }
+
+// dotInt4 is a dotInt4Func.
+func (kernels) dotInt4(q []int8, codes []uint8, stride int, out []int32) {
+	dotInt4Go(q, codes, stride, out)
+}

@@ -56,7 +56,7 @@ func (s *shard) bytes() int64 {
 
 // bytes is what the codes' arenas hold, by capacity.
 func (c *codes) bytes() int64 {
-	return int64(cap(c.i8)) + int64(cap(c.scales))*4 + int64(cap(c.bits))*8
+	return int64(cap(c.i8)) + int64(cap(c.i4)) + int64(cap(c.scales))*4 + int64(cap(c.bits))*8
 }
 
 // bytes is what the column holds: its arrays by capacity and its lists'

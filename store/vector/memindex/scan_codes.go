@@ -10,19 +10,25 @@ import (
 
 // runCodes ranks the rows that pass the filters by their codes, keeps the
 // m best, and returns the k best of those by their exact float32 scores
-// (at least minScore), best first. dot scores int8 codes.
+// (at least minScore), best first. k scores the codes.
 //
 // The approximate scores only choose which rows are rescored: every score
 // returned, and minScore, are the exact cosine, as with run.
-func (sc *scan) runCodes(ctx context.Context, rowsPerWorker, m int, dot dotInt8Func) ([]candidate, error) {
+func (sc *scan) runCodes(ctx context.Context, rowsPerWorker, m int, k kernels) ([]candidate, error) {
 	s := sc.s
 	var rows rowScanner
 	switch s.codes.kind {
+	case QuantizeInt4:
+		q := make([]int8, 2*s.codes.stride4)
+		corr := encodeQueryInt8(q, sc.query)
+		rows = func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
+			return sc.int4Rows(ctx, lo, hi, t, q, corr, k)
+		}
 	case QuantizeInt8:
 		q := make([]int16, s.codes.stride)
 		encodeQueryInt16(q, sc.query)
 		rows = func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
-			return sc.int8Rows(ctx, lo, hi, t, q, dot)
+			return sc.int8Rows(ctx, lo, hi, t, q, k)
 		}
 	default: // QuantizeBinary
 		q := make([]uint64, s.codes.words)
@@ -60,7 +66,7 @@ func (sc *scan) rescore(cands []candidate) []candidate {
 // product of their int8 codes with q (the query's int16 code), times the
 // row's scale: the row's cosine, up to rounding and the query's constant
 // scale.
-func (sc *scan) int8Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []int16, dot dotInt8Func) error {
+func (sc *scan) int8Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []int16, k kernels) error {
 	codes, scales, stride := sc.s.codes.i8, sc.s.codes.scales, sc.s.codes.stride
 	models, kbs, model, kbSet, filter := sc.s.models, sc.s.kbs, sc.model, sc.kbs, sc.filter
 	for lo < hi {
@@ -75,7 +81,49 @@ func (sc *scan) int8Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32],
 				filter != nil && !filter(r) {
 				continue
 			}
-			score := float32(dot(q, codes[r*stride:r*stride+stride])) * scales[r]
+			score := float32(k.dotInt8(q, codes[r*stride:r*stride+stride])) * scales[r]
+			if t.Admits(score) {
+				t.Offer(candidate{Score: score, Row: int32(r)})
+			}
+		}
+		lo = end
+	}
+	return nil
+}
+
+// int4Batch is how many rows the int4 kernel scores per call: enough to
+// make the call's cost vanish, few enough for the scores to stay in L1.
+const int4Batch = 256
+
+// int4Rows ranks rows [lo, hi) that pass the filters into t by the dot
+// product of their int4 codes with q (the query's int8 code, whose
+// correction is corr), times the row's scale. The kernel scores a batch of
+// consecutive rows at a time, those that fail the filters too (scoring a
+// row costs less than a branch that skips it); the filters then choose
+// which of the scores are ranked.
+func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []int8, corr int32, k kernels) error {
+	codes, scales, stride := sc.s.codes.i4, sc.s.codes.scales, sc.s.codes.stride4
+	models, kbs, model, kbSet, filter := sc.s.models, sc.s.kbs, sc.model, sc.kbs, sc.filter
+	var raw [int4Batch]int32
+	for next := lo; lo < hi; {
+		if lo >= next {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			next = lo + ctxCheckRows
+		}
+		end := min(lo+int4Batch, hi)
+		out := raw[:end-lo]
+		k.dotInt4(q, codes[lo*stride:end*stride], stride, out)
+		for i, v := range out {
+			r := lo + i
+			// The same tests as scan.rows, cheapest first.
+			if models[r] != model ||
+				kbSet != nil && !kbSet.Has(kbs[r]) ||
+				filter != nil && !filter(r) {
+				continue
+			}
+			score := float32(v-corr) * scales[r]
 			if t.Admits(score) {
 				t.Offer(candidate{Score: score, Row: int32(r)})
 			}

@@ -111,10 +111,10 @@ func (x *Index) search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 	// The code scan pays on a large shard, of which it rescores a small
 	// part; on a small one the exact scan costs about as little.
 	var best []candidate
-	if m := max(k*x.oversample, minRescore); exact || x.quant == QuantizeNone || s.len() < x.exactBelow || s.len() <= m {
+	if m := max(k*x.oversample, x.minRescore); exact || x.quant == QuantizeNone || s.len() < x.exactBelow || s.len() <= m {
 		best, err = sc.run(ctx, x.rowsPerWorker, k, sc.rows)
 	} else {
-		best, err = sc.runCodes(ctx, x.rowsPerWorker, m, x.dotInt8)
+		best, err = sc.runCodes(ctx, x.rowsPerWorker, m, x.kernels)
 	}
 	if err != nil {
 		return nil, &domain.Error{Code: domain.CodeUnavailable, Message: "The search was cancelled or ran out of time.", Err: err}

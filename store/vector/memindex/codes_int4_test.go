@@ -1,0 +1,105 @@
+package memindex
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The int4 kernel the CPU runs (AVX2 on amd64) and the portable one agree
+// with a plain sum over the decoded codes, on every row of a batch, on
+// random codes and on the extremes (every code ±7 against a query of
+// ±127), for each length of code the index uses.
+func TestDotInt4Kernels(t *testing.T) {
+	kernels := map[string]dotInt4Func{"cpu": cpuKernels().dotInt4, "go": dotInt4Go}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, dims := range []int{1, 63, 64, 65, 96, 128, 384, 768, 1024, 1536, 3072} {
+		stride := (dims + int4Block - 1) / int4Block * int4Block / 2
+		const rows = 5
+		for _, fill := range []string{"random", "largest", "opposite"} {
+			vecs := make([][]float32, rows)
+			for r := range vecs {
+				vecs[r] = randVector(rng, dims)
+				if fill != "random" {
+					for i := range vecs[r] {
+						vecs[r][i] = 1
+					}
+				}
+			}
+			qv := randVector(rng, dims)
+			if fill != "random" {
+				for i := range qv {
+					qv[i] = 1
+					if fill == "opposite" {
+						qv[i] = -1
+					}
+				}
+			}
+			codes := make([]uint8, rows*stride)
+			for r, v := range vecs {
+				encodeInt4(codes[r*stride:(r+1)*stride], v)
+			}
+			q := make([]int8, 2*stride)
+			corr := encodeQueryInt8(q, qv)
+			for name, dot := range kernels {
+				out := make([]int32, rows)
+				dot(q, codes, stride, out)
+				for r := range rows {
+					var want int32
+					for i := range dims {
+						want += int32(q[i]) * int32(int4Code(codes[r*stride:], i))
+					}
+					require.Equal(t, want, out[r]-corr, "%s kernel, dims %d, %s, row %d", name, dims, fill, r)
+				}
+			}
+		}
+	}
+}
+
+// An int4 code reproduces each element within half a step (0.51 allows for
+// float32 rounding), the padding decodes to 0, and the query's int8 code
+// is within half of its step.
+func TestEncodeInt4Bounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, d := range []int{1, 7, 32, 33, 64, 96, 768} {
+		v := randVector(rng, d)
+		v[rng.IntN(d)] *= 10 // an outlier takes the top of the range
+		stride := (d + int4Block - 1) / int4Block * int4Block / 2
+		dst := make([]uint8, stride)
+		for i := range dst {
+			dst[i] = 0x11 // every byte is rewritten
+		}
+		scale := encodeInt4(dst, v)
+		var m float32
+		for _, f := range v {
+			m = max(m, abs32(f))
+		}
+		assert.InEpsilon(t, m/int4Levels, scale, 1e-6)
+		for i, f := range v {
+			c := int4Code(dst, i)
+			assert.InDelta(t, f, scale*float32(c), float64(scale)*0.51, "dims %d, element %d", d, i)
+			assert.LessOrEqual(t, abs32(float32(c)), float32(int4Levels))
+		}
+		for i := d; i < 2*stride; i++ {
+			assert.Zero(t, int4Code(dst, i), "dims %d: padding %d", d, i)
+		}
+
+		q := make([]int8, 2*stride)
+		corr := encodeQueryInt8(q, v)
+		var sum int32
+		for i, f := range v {
+			assert.InDelta(t, f, m/127*float32(q[i]), float64(m/127)*0.51, "query, dims %d, element %d", d, i)
+			sum += int32(q[i])
+		}
+		assert.Equal(t, int4Bias*sum, corr)
+		assert.Equal(t, make([]int8, len(q)-d), q[d:], "query padding")
+	}
+	// A zero vector is a zero code of scale 0: it ranks like score 0.
+	dst := make([]uint8, int4Block/2)
+	dst[0], dst[1] = 5, 0xff
+	assert.Zero(t, encodeInt4(dst, []float32{0, 0}))
+	assert.Zero(t, int4Code(dst, 0))
+	assert.Zero(t, int4Code(dst, 1))
+}
