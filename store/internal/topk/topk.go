@@ -24,12 +24,31 @@ type Heap[S Score] struct {
 	k     int
 	items []Candidate[S]
 	names []string // by row, for ties
+	// floor, when set, is a score below which nothing enters (ResetAbove).
+	floor    S
+	hasFloor bool
 }
 
 // New returns an empty Heap of the k best candidates among rows named by
 // names (names[c.Row] is candidate c's name). k must be positive.
 func New[S Score](k int, names []string) *Heap[S] {
 	return &Heap[S]{k: k, items: make([]Candidate[S], 0, min(k, 64)), names: names}
+}
+
+// Reset empties h and makes it keep the k best candidates among rows
+// named by names, reusing its memory.
+func (h *Heap[S]) Reset(k int, names []string) {
+	h.k, h.items, h.names, h.hasFloor = k, h.items[:0], names, false
+}
+
+// ResetAbove is Reset, and then h admits no candidate scored below the
+// worst that o keeps, if o is full: a part of a search that is to be
+// merged into o keeps only what could enter it.
+func (h *Heap[S]) ResetAbove(k int, names []string, o *Heap[S]) {
+	h.Reset(k, names)
+	if len(o.items) == o.k {
+		h.floor, h.hasFloor = o.items[0].Score, true
+	}
 }
 
 // better reports whether a ranks before b.
@@ -44,11 +63,17 @@ func (h *Heap[S]) better(a, b Candidate[S]) bool {
 // is not full, or the score is at least the worst kept (an equal score may
 // still win on the name). A search tests it before anything costlier.
 func (h *Heap[S]) Admits(score S) bool {
-	return len(h.items) < h.k || score >= h.items[0].Score
+	if len(h.items) < h.k {
+		return !h.hasFloor || score >= h.floor
+	}
+	return score >= h.items[0].Score
 }
 
 // Offer considers a candidate.
 func (h *Heap[S]) Offer(c Candidate[S]) {
+	if h.hasFloor && c.Score < h.floor {
+		return
+	}
 	if len(h.items) < h.k {
 		h.items = append(h.items, c)
 		h.up(len(h.items) - 1)

@@ -78,3 +78,35 @@ func TestAdmits(t *testing.T) {
 	assert.Equal(t, []Candidate[float64]{{Score: 2, Row: 0}, {Score: 1, Row: 1}}, h.Sorted())
 	assert.Empty(t, h.Sorted(), "Sorted empties the heap")
 }
+
+// A reset heap keeps the new k best among the new names, nothing of before.
+func TestReset(t *testing.T) {
+	h := New[float64](2, []string{"a", "b", "c"})
+	h.Offer(Candidate[float64]{Score: 5, Row: 0})
+	h.Offer(Candidate[float64]{Score: 4, Row: 1})
+	h.Reset(3, []string{"x", "y"})
+	assert.True(t, h.Admits(-1), "empty again")
+	h.Offer(Candidate[float64]{Score: 1, Row: 1})
+	h.Offer(Candidate[float64]{Score: 1, Row: 0})
+	assert.Equal(t, []Candidate[float64]{{Score: 1, Row: 0}, {Score: 1, Row: 1}}, h.Sorted(), "ties by the new names")
+}
+
+// A heap reset above another admits nothing that could not enter the
+// other while it is full, and anything while it is not.
+func TestResetAbove(t *testing.T) {
+	names := []string{"a", "b", "c", "d"}
+	o := New[float64](2, names)
+	h := New[float64](3, names)
+	o.Offer(Candidate[float64]{Score: 5, Row: 0})
+	h.ResetAbove(3, names, o)
+	assert.True(t, h.Admits(-9), "o is not full: no floor")
+	o.Offer(Candidate[float64]{Score: 3, Row: 1})
+	h.ResetAbove(3, names, o)
+	assert.False(t, h.Admits(2.9))
+	assert.True(t, h.Admits(3), "an equal score may still win on the name")
+	h.Offer(Candidate[float64]{Score: 1, Row: 2})
+	h.Offer(Candidate[float64]{Score: 4, Row: 3})
+	assert.Equal(t, []Candidate[float64]{{Score: 4, Row: 3}}, h.Sorted())
+	h.Reset(1, names)
+	assert.True(t, h.Admits(-9), "Reset drops the floor")
+}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -299,4 +301,87 @@ func BenchmarkCode768(b *testing.B) {
 		}
 		_ = s
 	})
+}
+
+// BenchmarkInt4Pass is one pass of the int4 kernels over 100k rows of 768
+// dimensions (38 MB of codes), 256 rows a call as a scan makes them: from
+// memory (every row once) and from the cache (the same 512 rows again and
+// again, as the searches that share a scan re-read a block), with each
+// kernel the CPU runs. MB/s is of codes scored.
+func BenchmarkInt4Pass(b *testing.B) {
+	const rows, stride = 100_352, benchDims / 2
+	codes := make([]uint8, rows*stride)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range codes {
+		codes[i] = uint8(rng.Uint32())
+	}
+	q := make([]int8, benchDims)
+	encodeQueryInt8(q, randVector(rng, benchDims))
+	out := make([]int32, int4Batch)
+	for l := avx2; l <= cpuKernels().level; l++ {
+		k := kernels{level: l}
+		for _, from := range []struct {
+			name string
+			span int
+		}{{"memory", rows}, {"cache", 2 * int4Batch}} {
+			b.Run([]string{"", "avx2", "avx512-vnni"}[l]+"/"+from.name, func(b *testing.B) {
+				b.SetBytes(int64(rows / int4Batch * int4Batch * stride))
+				for b.Loop() {
+					for r := 0; r+int4Batch <= rows; r += int4Batch {
+						lo := r % from.span
+						k.dotInt4(q, codes[lo*stride:(lo+int4Batch)*stride], stride, out)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSearchConcurrent100k: 8 goroutines search one tenant of 100k ×
+// 768 rows (int4, top 10) at once, with their scans shared (the default)
+// and each alone. It reports queries/s, CPU per query, and what a search
+// takes under that load (p50, p99).
+func BenchmarkSearchConcurrent100k(b *testing.B) {
+	x, _, _ := benchIndex(b, 100_000, Options{})
+	queries := benchQueries()
+	for _, alone := range []bool{false, true} {
+		name := "shared"
+		if alone {
+			name = "alone"
+		}
+		b.Run(name, func(b *testing.B) {
+			x.scanAlone = alone
+			var next atomic.Int64
+			lat := make([]time.Duration, b.N)
+			b.ResetTimer()
+			cpu := cputime.Process()
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Go(func() {
+					for {
+						i := int(next.Add(1)) - 1
+						if i >= b.N {
+							return
+						}
+						q := domain.VectorQuery{Vector: queries[i%len(queries)], Model: testModel, TopK: 10, MinScore: -1}
+						start := time.Now()
+						hits, err := x.Search(context.Background(), "bench", q)
+						lat[i] = time.Since(start)
+						if err != nil || len(hits) != 10 {
+							b.Errorf("%v, %d hits", err, len(hits))
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			cpu = cputime.Process() - cpu
+			b.StopTimer()
+			slices.Sort(lat)
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
+			b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(lat[b.N/2])/1e6, "p50-ms")
+			b.ReportMetric(float64(lat[min(b.N-1, b.N*99/100)])/1e6, "p99-ms")
+		})
+	}
 }

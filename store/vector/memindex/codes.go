@@ -78,10 +78,10 @@ const (
 // rows of codes are padded with zeros to a multiple of it.
 const int8Block = 32
 
-// int4Block is the number of dimensions one step of the int4 kernel
-// handles, in int4Block/2 bytes; rows of int4 codes are padded to a
-// multiple of it.
-const int4Block = 64
+// int4Block is the number of dimensions one step of the int4 kernels
+// handles, in int4Block/2 bytes (one 512-bit load); rows of int4 codes are
+// padded to a multiple of it.
+const int4Block = 128
 
 // codes holds the compact code of every row of a shard, parallel to its
 // vector arena: row r's int8 code at i8[r*stride:(r+1)*stride] or its int4

@@ -18,10 +18,10 @@ const int4Bias = 8
 // scale·code[i], with the same per-row symmetric scale as encodeInt8 (max
 // |v[i]| ↦ 7).
 //
-// Layout: each block of int4Block dimensions takes int4Block/2 bytes; byte
-// j of a block holds dimension j in its low nibble and dimension j+32 in
-// its high one. The kernel then splits a block's bytes into two vectors
-// of 32 nibbles whose dimensions are contiguous, so the query needs no
+// Layout: each block of int4Block (128) dimensions takes 64 bytes; byte j
+// of a block holds dimension j in its low nibble and dimension j+64 in its
+// high one. A kernel splits a block's bytes into their low and high
+// nibbles, each a run of contiguous dimensions, so the query needs no
 // reordering.
 func encodeInt4(dst []uint8, v []float32) float32 {
 	for i := range dst {
@@ -61,8 +61,9 @@ func int4Code(row []uint8, i int) int8 {
 // the kernel multiplies the biased codes, so the dot product with the
 // codes is its result minus int4Bias times the sum of the query.
 //
-// No int32 overflows: a block's 64 products are at most 64·15·127, added
-// first in int16 pairs of at most 2·(2·15·127) = 7,620.
+// No int16 or int32 lane overflows: the AVX2 kernel adds four of
+// VPMADDUBSW's pair sums (each at most 2·15·127) in int16, at most
+// 15,240, and a row's sum is at most 15·127 per dimension.
 func encodeQueryInt8(dst []int8, q []float32) (correction int32) {
 	var m float32
 	for _, f := range q {

@@ -1,21 +1,27 @@
 package memindex
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// The int4 kernel the CPU runs (AVX2 on amd64) and the portable one agree
-// with a plain sum over the decoded codes, on every row of a batch, on
+// The int4 kernels (AVX-512 VNNI and AVX2 on amd64, where the CPU runs
+// them) and the portable one agree with a plain sum over the decoded codes, on every row of a batch, on
 // random codes and on the extremes (every code ±7 against a query of
 // ±127), for each length of code the index uses.
 func TestDotInt4Kernels(t *testing.T) {
-	kernels := map[string]dotInt4Func{"cpu": cpuKernels().dotInt4, "go": dotInt4Go}
+	ks := map[string]dotInt4Func{"go": dotInt4Go}
+	for l := portable + 1; l <= cpuKernels().level; l++ {
+		ks[[]string{"go", "avx2", "avx512-vnni"}[l]] = kernels{level: l}.dotInt4
+	}
 	rng := rand.New(rand.NewPCG(4, 4))
-	for _, dims := range []int{1, 63, 64, 65, 96, 128, 384, 768, 1024, 1536, 3072} {
+	t.Logf("kernels: %v", slices.Sorted(maps.Keys(ks)))
+	for _, dims := range []int{1, 63, 64, 65, 96, 127, 128, 129, 384, 768, 1024, 1536, 3072} {
 		stride := (dims + int4Block - 1) / int4Block * int4Block / 2
 		const rows = 5
 		for _, fill := range []string{"random", "largest", "opposite"} {
@@ -43,7 +49,7 @@ func TestDotInt4Kernels(t *testing.T) {
 			}
 			q := make([]int8, 2*stride)
 			corr := encodeQueryInt8(q, qv)
-			for name, dot := range kernels {
+			for name, dot := range ks {
 				out := make([]int32, rows)
 				dot(q, codes, stride, out)
 				for r := range rows {

@@ -40,6 +40,9 @@ type Index struct {
 	// small data).
 	rowsPerWorker int
 	kernels       kernels
+	// scanAlone: searches do not share their int4 scans (a field so that
+	// the benchmarks can measure what sharing saves).
+	scanAlone bool
 	// vectorDir and heapVectors: where shards map their vector arenas,
 	// or whether they keep them in the heap (Options).
 	vectorDir   string

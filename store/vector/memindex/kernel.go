@@ -2,11 +2,19 @@ package memindex
 
 import "math/bits"
 
-// kernels scores codes with the fastest kernels the CPU runs: the
-// assembly ones when asm is set (cpuKernels), else the portable ones. Its
-// methods call them directly, not through function values, so that the
-// buffers passed to them stay on the caller's stack.
-type kernels struct{ asm bool }
+// kernels scores codes with the fastest kernels the CPU runs
+// (cpuKernels). Its methods call them directly, not through function
+// values, so that the buffers passed to them stay on the caller's stack.
+type kernels struct{ level kernelLevel }
+
+// kernelLevel is the instruction set of the kernels.
+type kernelLevel uint8
+
+const (
+	portable   kernelLevel = iota // Go
+	avx2                          // AVX2, for int8 and int4
+	avx512VNNI                    // AVX2 for int8, AVX-512 VNNI for int4
+)
 
 // dotInt8Func is the dot product of an int16 query code and an int8 row
 // code of the same length, a multiple of int8Block.

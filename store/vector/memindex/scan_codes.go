@@ -14,16 +14,24 @@ import (
 //
 // The approximate scores only choose which rows are rescored: every score
 // returned, and minScore, are the exact cosine, as with run.
-func (sc *scan) runCodes(ctx context.Context, rowsPerWorker, m int, k kernels) ([]candidate, error) {
+//
+// Scans of int4 codes share their passes with the other searches of the
+// shard that run at the same time (together.go), unless alone is set.
+func (sc *scan) runCodes(ctx context.Context, rowsPerWorker, m int, k kernels, alone bool) ([]candidate, error) {
 	s := sc.s
 	var rows rowScanner
 	switch s.codes.kind {
 	case QuantizeInt4:
-		q := make([]int8, 2*s.codes.stride4)
-		corr := encodeQueryInt8(q, sc.query)
-		rows = func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
-			return sc.int4Rows(ctx, lo, hi, t, q, corr, k)
+		j := &job{ctx: ctx, sc: sc, m: m, q: make([]int8, 2*s.codes.stride4)}
+		j.corr = encodeQueryInt8(j.q, sc.query)
+		if alone {
+			rows = func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
+				return sc.int4Rows(ctx, lo, hi, t, j.q, j.corr, k)
+			}
+			break
 		}
+		s.together.search(j, scanWorkers(s.len(), rowsPerWorker), max(rowsPerWorker/blocksPerWorker, int4Batch), k)
+		return j.best, j.err
 	case QuantizeInt8:
 		q := make([]int16, s.codes.stride)
 		encodeQueryInt16(q, sc.query)
@@ -100,7 +108,7 @@ const int4Batch = 256
 // correction is corr), times the row's scale. The kernel scores a batch of
 // consecutive rows at a time, those that fail the filters too (scoring a
 // row costs less than a branch that skips it); the filters then choose
-// which of the scores are ranked.
+// which of the scores that would enter t are ranked.
 func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []int8, corr int32, k kernels) error {
 	codes, scales, stride := sc.s.codes.i4, sc.s.codes.scales, sc.s.codes.stride4
 	models, kbs, model, kbSet, filter := sc.s.models, sc.s.kbs, sc.model, sc.kbs, sc.filter
@@ -116,17 +124,18 @@ func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32],
 		out := raw[:end-lo]
 		k.dotInt4(q, codes[lo*stride:end*stride], stride, out)
 		for i, v := range out {
+			// The score first: most rows fall short of the heap, and
+			// then the filters need not be read. The same tests as
+			// scan.rows after it, cheapest first.
 			r := lo + i
-			// The same tests as scan.rows, cheapest first.
-			if models[r] != model ||
+			score := float32(v-corr) * scales[r]
+			if !t.Admits(score) ||
+				models[r] != model ||
 				kbSet != nil && !kbSet.Has(kbs[r]) ||
 				filter != nil && !filter(r) {
 				continue
 			}
-			score := float32(v-corr) * scales[r]
-			if t.Admits(score) {
-				t.Offer(candidate{Score: score, Row: int32(r)})
-			}
+			t.Offer(candidate{Score: score, Row: int32(r)})
 		}
 		lo = end
 	}

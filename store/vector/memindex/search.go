@@ -3,7 +3,6 @@ package memindex
 import (
 	"context"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -114,7 +113,7 @@ func (x *Index) search(ctx context.Context, tenant domain.TenantID, q domain.Vec
 	if m := max(k*x.oversample, x.minRescore); exact || x.quant == QuantizeNone || s.len() < x.exactBelow || s.len() <= m {
 		best, err = sc.run(ctx, x.rowsPerWorker, k, sc.rows)
 	} else {
-		best, err = sc.runCodes(ctx, x.rowsPerWorker, m, x.kernels)
+		best, err = sc.runCodes(ctx, x.rowsPerWorker, m, x.kernels, x.scanAlone)
 	}
 	if err != nil {
 		return nil, &domain.Error{Code: domain.CodeUnavailable, Message: "The search was cancelled or ran out of time.", Err: err}
@@ -165,7 +164,7 @@ type rowScanner func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) err
 // search.
 func (sc *scan) run(ctx context.Context, rowsPerWorker, k int, rows rowScanner) ([]candidate, error) {
 	n := sc.s.len()
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/rowsPerWorker))
+	workers := scanWorkers(n, rowsPerWorker)
 	if workers == 1 {
 		t := topk.New[float32](k, sc.s.chunks)
 		if err := rows(ctx, 0, n, t); err != nil {

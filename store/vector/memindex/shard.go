@@ -38,6 +38,8 @@ type shard struct {
 	syms   symbols.Table
 	// idBytes is the length of the chunk ids, for bytes.
 	idBytes int
+	// together coalesces concurrent int4 scans.
+	together together
 }
 
 // newShard returns an empty shard for vectors of dims, coded as kind, its
