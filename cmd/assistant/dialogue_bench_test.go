@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +37,9 @@ import (
 // the machine):
 //
 //	go test -run '^$' -bench 'BenchmarkDialogue' -benchtime 2000x ./cmd/assistant
+//
+// (with BENCH_CPUPROFILE=/tmp/dlg, the profile of each timed loop is
+// written to /tmp/dlg.serial and /tmp/dlg.workers-8)
 //
 // Targets: the overhead of all stages p50 ≤ 5 ms and ≥ 500 messages/s on
 // 2 cores; the first SSE delta within 10 ms of the model's first token.
@@ -506,6 +511,7 @@ func (d *dlgBench) runMessages(b *testing.B, workers int) {
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	cpu0, pg0 := cputime.Process(), cputime.Postgres()
+	stopProfile := profileLoop(b)
 	b.ResetTimer()
 	for range workers {
 		wg.Go(func() {
@@ -534,6 +540,7 @@ func (d *dlgBench) runMessages(b *testing.B, workers int) {
 	}
 	wg.Wait()
 	b.StopTimer()
+	stopProfile()
 	cpu, pg := cputime.Process()-cpu0, cputime.Postgres()-pg0
 	if failed.Load() {
 		return
@@ -549,6 +556,35 @@ func (d *dlgBench) runMessages(b *testing.B, workers int) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 	for stage, ms := range d.stageMeans(sessions[:min(int(nextSession.Load()), 16)]) {
 		b.ReportMetric(ms, stage+"-ms")
+	}
+}
+
+// dlgProfileEnv names a file prefix: when set, each sub-benchmark of
+// more than one message writes the CPU profile of its timed loop alone
+// (not the minute of set-up before it) to <prefix>.<sub-benchmark>, for
+// go tool pprof.
+const dlgProfileEnv = "BENCH_CPUPROFILE"
+
+// profileLoop starts the CPU profile dlgProfileEnv asks for, and returns
+// what stops it.
+func profileLoop(b *testing.B) (stop func()) {
+	prefix := os.Getenv(dlgProfileEnv)
+	if prefix == "" || b.N == 1 {
+		return func() {}
+	}
+	name := prefix + "." + b.Name()[strings.LastIndexByte(b.Name(), '/')+1:]
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Error(err)
+		}
 	}
 }
 
