@@ -106,12 +106,34 @@ func (f MetadataField) Validate() error {
 
 // MetadataFieldFilter narrows a field listing.
 type MetadataFieldFilter struct {
-	Scope  *MetadataScope
-	Role   *MetadataRole
+	Scope *MetadataScope
+	Role  *MetadataRole
+	// Status, when set, lists the fields of that status alone.
 	Status *MetadataFieldStatus
 	// IncludeDeprecated lists deprecated fields too; archived ones are
-	// listed only when Status asks for them.
+	// listed only when Status asks for them, or AllStatuses does.
 	IncludeDeprecated bool
+	// AllStatuses lists the fields of every status, archived ones too,
+	// unless Status is set: what a cache of a tenant's fields holds.
+	AllStatuses bool
+}
+
+// Matches reports whether a listing under f holds m (of f's tenant), as
+// ListMetadataFields filters: for filtering fields already read.
+func (f MetadataFieldFilter) Matches(m MetadataField) bool {
+	if (f.Scope != nil && m.Scope != *f.Scope) || (f.Role != nil && m.Role != *f.Role) {
+		return false
+	}
+	switch {
+	case f.Status != nil:
+		return m.Status == *f.Status
+	case f.AllStatuses:
+		return true
+	case f.IncludeDeprecated:
+		return m.Status != FieldArchived
+	default:
+		return m.Status == FieldDraft || m.Status == FieldActive
+	}
 }
 
 // MetadataStore persists metadata field definitions, per tenant.
@@ -138,6 +160,15 @@ type MetadataStore interface {
 // MetadataFieldLister lists metadata fields a page at a time.
 type MetadataFieldLister interface {
 	ListMetadataFields(ctx context.Context, tenant TenantID, f MetadataFieldFilter, p PageRequest) (Page[MetadataField], error)
+}
+
+// MetadataFieldReader gives every metadata field of a tenant that a filter
+// matches, ordered by scope and key as ListMetadataFields orders them: the
+// store, a page at a time (AllMetadataFields), or a cache of each tenant's
+// fields (metadata.Cache), which the message path reads. The fields may be
+// shared: callers must not change them (their EnumValues).
+type MetadataFieldReader interface {
+	MetadataFields(ctx context.Context, tenant TenantID, f MetadataFieldFilter) ([]MetadataField, error)
 }
 
 // AllMetadataFields lists every metadata field of tenant matching f.

@@ -308,6 +308,13 @@ type SlotDefinitionLister interface {
 	ListSlotDefinitions(ctx context.Context, tenant TenantID, status *SlotStatus, p PageRequest) (Page[SlotDefinition], error)
 }
 
+// SlotRulesReader gives a tenant's slot definitions, whatever their status,
+// as SlotRules: the store, a page at a time (LoadSlotRules), or a cache of
+// each tenant's rules (slots.Cache), which the message path reads.
+type SlotRulesReader interface {
+	SlotRules(ctx context.Context, tenant TenantID) (SlotRules, error)
+}
+
 // LoadSlotRules reads every slot definition of tenant, whatever its status.
 func LoadSlotRules(ctx context.Context, s SlotDefinitionLister, tenant TenantID) (SlotRules, error) {
 	defs, err := All(func(p PageRequest) (Page[SlotDefinition], error) { return s.ListSlotDefinitions(ctx, tenant, nil, p) })

@@ -139,6 +139,13 @@ const (
 	ConfigSettings ConfigKind = "settings"
 	// ConfigStrategy is the tenant's switched-to retrieval strategy.
 	ConfigStrategy ConfigKind = "strategy"
+	// ConfigSlots is the tenant's slot definitions, whatever their status.
+	// Deleting a metadata field changes them too: the slots linked to it
+	// are unlinked.
+	ConfigSlots ConfigKind = "slots"
+	// ConfigMetadata is the tenant's metadata field definitions, of every
+	// scope, role and status.
+	ConfigMetadata ConfigKind = "metadata"
 )
 
 // Invalidator drops what this process caches of a tenant's state of one

@@ -17,6 +17,7 @@ WHERE tenant_id = @tenant_id
   AND (sqlc.narg(scope)::text IS NULL OR scope = sqlc.narg(scope))
   AND (sqlc.narg(role)::text IS NULL OR role = sqlc.narg(role))
   AND (CASE WHEN sqlc.narg(status)::text IS NOT NULL THEN status = sqlc.narg(status)
+            WHEN @all_statuses::boolean THEN true
             WHEN @include_deprecated::boolean THEN status <> 'archived'
             ELSE status IN ('draft', 'active') END)
   AND (scope, key) > (@after_scope::text, @after_key::text)

@@ -13,6 +13,10 @@ const (
 	CacheSettings    = "settings"
 	CacheStrategies  = "strategies"
 	CacheChunks      = "chunks"
+	// CacheSlotDefinitions and CacheMetadataFields are each tenant's slot
+	// rules and metadata fields, which messages filter retrieval by.
+	CacheSlotDefinitions = "slot_definitions"
+	CacheMetadataFields  = "metadata_fields"
 )
 
 // Lookups counts one cache's lookups (give it to the cache's

@@ -24,6 +24,7 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/metadata"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/prompt"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/slots"
@@ -102,6 +103,12 @@ type app struct {
 	// the message pipeline's input and output checks; writes drop a
 	// tenant's entry through invalidations.
 	guards *guard.Guards
+	// slotRules and fields are each tenant's slot definitions and
+	// metadata fields, cached for the message pipeline (session slots, the
+	// retrieval filter, decomposition); writes drop them through
+	// invalidations.
+	slotRules *slots.Cache
+	fields    *metadata.Cache
 	// dialogue runs customer messages, fires flow timeouts and purges
 	// old reply events.
 	dialogue *turn.Runner
@@ -161,26 +168,29 @@ func (a *app) build(ctx context.Context) error {
 	a.intentRules = intent.NewCache(a.store.AllIntentRules, tenantcache.DefaultTTL, a.invalidations)
 	a.prompts = prompt.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.guards = guard.NewGuards(a.store.LoadGuardConfig, tenantcache.DefaultTTL, a.invalidations)
+	a.slotRules = slots.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
+	a.fields = metadata.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.chunks = chunkcache.New(a.store, a.cfg.ChunkCacheBytes)
-	retriever := retrieve.NewRetriever(a.strategies, a.embedders, a.vectors, a.words(), a.chunks, a.store, a.store, analysis.NewSynonyms())
+	retriever := retrieve.NewRetriever(a.strategies, a.embedders, a.vectors, a.words(), a.chunks, a.fields, a.store, analysis.NewSynonyms())
 	prompts := prompt.NewService(a.store, a.settings, a.tenants, a.invalidations)
 	answerer := answer.New(retriever, a.models, a.buildChatModel,
 		answer.Prompts{Published: a.prompts, Builtins: prompts.Builtins, Record: a.store.RecordPromptRenders})
 	// The decomposer runs each tenant's published decomposition (cached,
 	// dropped on publish, rollback and delete) on the kb_processing model.
-	decomposer := decompose.New(decompose.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations), a.store, a.store, a.models, a.log)
-	flows := flow.NewService(a.store, a.store).WithSlots(a.store)
+	decomposer := decompose.New(decompose.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations), a.slotRules, a.fields, a.models, a.log)
+	flows := flow.NewService(a.store, a.store).WithSlots(a.slotRules)
 	a.dialogue = turn.New(turn.Deps{
-		Log: a.log, Chat: a.store, Tenants: a.tenants, Settings: a.settings, Metadata: a.store,
+		Log: a.log, Chat: a.store, Tenants: a.tenants, Settings: a.settings, Metadata: a.fields,
 		Rules: a.intentRules, Flows: flows, Prompts: a.prompts, Guards: a.guards,
 		Answerer: answerer, Models: a.models, Telemetry: telemetry.NewDialogue(a.metrics, a.tracing),
-		Slots: a.store, Decomposer: decomposer,
+		Slots: a.slotRules, Decomposer: decomposer,
 	})
 	a.retention = retention.New(a.store, a.log)
 	a.dashboard = dashboard.New(a.store, a.log, nil)
 	a.server, err = server.New(ctx, server.Deps{
-		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.settings, KnowledgeBases: a.store, Metadata: a.store,
+		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.settings, KnowledgeBases: a.store,
 		Documents: a.store, Jobs: a.store,
+		Metadata:        metadata.NewService(a.store, a.invalidations),
 		Ingest:          ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake).WithProposer(decomposer),
 		Retriever:       retriever,
 		Embedding:       embed.NewConfigs(a.store, a.buildEmbedder, a.embedders, a.invalidations),
@@ -192,7 +202,7 @@ func (a *app) build(ctx context.Context) error {
 		Guardrails:      guard.NewService(a.store, a.guards, a.invalidations),
 		Chat:            a.store, Dialogue: a.dialogue,
 		Dashboard: a.dashboard, Conversations: a.store,
-		Slots: slots.NewService(a.store, a.store), Decomposition: decompose.NewService(a.store, decomposer, a.invalidations),
+		Slots: slots.NewService(a.store, a.store, a.slotRules, a.invalidations), Decomposition: decompose.NewService(a.store, decomposer, a.invalidations),
 		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,

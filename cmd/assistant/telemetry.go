@@ -51,6 +51,8 @@ func (a *app) observeTelemetry() {
 	a.chunks.CountLookups(a.metrics.Lookups(telemetry.CacheChunks))
 	a.intentRules.CountLookups(a.metrics.Lookups(telemetry.CacheIntentRules))
 	a.prompts.CountLookups(a.metrics.Lookups(telemetry.CachePrompts))
+	a.slotRules.CountLookups(a.metrics.Lookups(telemetry.CacheSlotDefinitions))
+	a.fields.CountLookups(a.metrics.Lookups(telemetry.CacheMetadataFields))
 	a.models.CountLookups(a.metrics.Lookups(telemetry.CacheModels))
 	a.embedders.CountLookups(a.metrics.Lookups(telemetry.CacheEmbedders))
 	a.metrics.WatchJobQueue(func(ctx context.Context) (telemetry.QueueStats, error) {

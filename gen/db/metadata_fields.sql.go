@@ -164,11 +164,12 @@ WHERE tenant_id = $1
   AND ($2::text IS NULL OR scope = $2)
   AND ($3::text IS NULL OR role = $3)
   AND (CASE WHEN $4::text IS NOT NULL THEN status = $4
-            WHEN $5::boolean THEN status <> 'archived'
+            WHEN $5::boolean THEN true
+            WHEN $6::boolean THEN status <> 'archived'
             ELSE status IN ('draft', 'active') END)
-  AND (scope, key) > ($6::text, $7::text)
+  AND (scope, key) > ($7::text, $8::text)
 ORDER BY scope, key
-LIMIT $8
+LIMIT $9
 `
 
 type ListMetadataFieldsParams struct {
@@ -176,6 +177,7 @@ type ListMetadataFieldsParams struct {
 	Scope             *string
 	Role              *string
 	Status            *string
+	AllStatuses       bool
 	IncludeDeprecated bool
 	AfterScope        string
 	AfterKey          string
@@ -188,6 +190,7 @@ func (q *Queries) ListMetadataFields(ctx context.Context, arg ListMetadataFields
 		arg.Scope,
 		arg.Role,
 		arg.Status,
+		arg.AllStatuses,
 		arg.IncludeDeprecated,
 		arg.AfterScope,
 		arg.AfterKey,

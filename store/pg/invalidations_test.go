@@ -22,6 +22,8 @@ func TestInvalidationPayloadsNameAKindAndATenant(t *testing.T) {
 		{"llm:acme", domain.Invalidation{Kind: domain.ConfigModels, Tenant: "acme"}},
 		{"config:intent:acme", domain.Invalidation{Kind: domain.ConfigIntentRules, Tenant: "acme"}},
 		{"config:guard:acme", domain.Invalidation{Kind: domain.ConfigGuardrails, Tenant: "acme"}},
+		{"config:slots:acme", domain.Invalidation{Kind: domain.ConfigSlots, Tenant: "acme"}},
+		{"config:metadata:acme", domain.Invalidation{Kind: domain.ConfigMetadata, Tenant: "acme"}},
 	} {
 		got, ok := parseInvalidation(tc.payload)
 		assert.True(t, ok, tc.payload)

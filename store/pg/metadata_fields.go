@@ -8,14 +8,28 @@ import (
 	"github.com/cs-assistant/assistant/gen/db"
 )
 
+// Compile-time check that Store reads metadata fields whole (store.go
+// checks domain.MetadataStore).
+var _ domain.MetadataFieldReader = (*Store)(nil)
+
 const fieldNotFound = "Metadata field not found."
 
-// CreateMetadataField implements domain.MetadataStore.
+// CreateMetadataField implements domain.MetadataStore. Every write of
+// metadata fields announces the change (domain.ConfigMetadata) in its
+// transaction.
 func (s *Store) CreateMetadataField(ctx context.Context, f domain.MetadataField) (domain.MetadataField, error) {
-	row, err := s.q.CreateMetadataField(ctx, db.CreateMetadataFieldParams{
-		ID: f.ID, TenantID: string(f.TenantID), Key: f.Key, Label: f.Label, Type: string(f.Type),
-		Required: f.Required, EnumValues: nonNil(f.EnumValues), Scope: string(f.Scope), Role: string(f.Role),
-		Status: string(f.Status), Description: f.Description,
+	var row db.MetadataField
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		var err error
+		row, err = q.CreateMetadataField(ctx, db.CreateMetadataFieldParams{
+			ID: f.ID, TenantID: string(f.TenantID), Key: f.Key, Label: f.Label, Type: string(f.Type),
+			Required: f.Required, EnumValues: nonNil(f.EnumValues), Scope: string(f.Scope), Role: string(f.Role),
+			Status: string(f.Status), Description: f.Description,
+		})
+		if err != nil {
+			return err
+		}
+		return notifyConfig(ctx, q, domain.ConfigMetadata, f.TenantID)
 	})
 	if err != nil {
 		err = mapError(err, fieldNotFound)
@@ -44,7 +58,8 @@ func (s *Store) ListMetadataFields(ctx context.Context, tenant domain.TenantID, 
 	afterScope, afterKey, _ := strings.Cut(p.After, "\x00")
 	rows, err := s.q.ListMetadataFields(ctx, db.ListMetadataFieldsParams{
 		TenantID: string(tenant), Scope: (*string)(f.Scope), Role: (*string)(f.Role), Status: (*string)(f.Status),
-		IncludeDeprecated: f.IncludeDeprecated, AfterScope: afterScope, AfterKey: afterKey, Lim: int32(p.Limit + 1),
+		AllStatuses: f.AllStatuses, IncludeDeprecated: f.IncludeDeprecated, AfterScope: afterScope, AfterKey: afterKey,
+		Lim: int32(p.Limit + 1),
 	})
 	if err != nil {
 		return domain.Page[domain.MetadataField]{}, mapError(err, "")
@@ -56,6 +71,12 @@ func (s *Store) ListMetadataFields(ctx context.Context, tenant domain.TenantID, 
 	return domain.PageOf(items, p, func(m domain.MetadataField) string { return string(m.Scope) + "\x00" + m.Key }), nil
 }
 
+// MetadataFields implements domain.MetadataFieldReader, uncached: every
+// field matching f, a page at a time.
+func (s *Store) MetadataFields(ctx context.Context, tenant domain.TenantID, f domain.MetadataFieldFilter) ([]domain.MetadataField, error) {
+	return domain.AllMetadataFields(ctx, s, tenant, f)
+}
+
 // UpdateMetadataField implements domain.MetadataStore.
 func (s *Store) UpdateMetadataField(ctx context.Context, f domain.MetadataField) (domain.MetadataField, error) {
 	var row db.MetadataField
@@ -65,7 +86,10 @@ func (s *Store) UpdateMetadataField(ctx context.Context, f domain.MetadataField)
 			TenantID: string(f.TenantID), ID: f.ID, Label: f.Label, Type: string(f.Type), Required: f.Required,
 			EnumValues: nonNil(f.EnumValues), Role: string(f.Role), Description: f.Description, Version: f.Version,
 		})
-		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
+		if err == nil {
+			return notifyConfig(ctx, q, domain.ConfigMetadata, f.TenantID)
+		}
+		if domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
 			return err
 		}
 		if _, getErr := q.GetMetadataField(ctx, db.GetMetadataFieldParams{TenantID: string(f.TenantID), ID: f.ID}); getErr != nil {
@@ -96,7 +120,10 @@ func (s *Store) SetMetadataFieldStatus(ctx context.Context, tenant domain.Tenant
 			return domain.Errorf(domain.CodeInvalidTransition, "A %s field cannot become %s.", from, status)
 		}
 		row, err = q.SetMetadataFieldStatus(ctx, db.SetMetadataFieldStatusParams{TenantID: string(tenant), ID: id, Status: string(status)})
-		return err
+		if err != nil {
+			return err
+		}
+		return notifyConfig(ctx, q, domain.ConfigMetadata, tenant)
 	})
 	if err != nil {
 		return domain.MetadataField{}, mapError(err, fieldNotFound)
@@ -104,21 +131,41 @@ func (s *Store) SetMetadataFieldStatus(ctx context.Context, tenant domain.Tenant
 	return metadataFieldFromRow(row), nil
 }
 
-// DeleteMetadataField implements domain.MetadataStore.
+// DeleteMetadataField implements domain.MetadataStore. The slot
+// definitions linked to the field are unlinked (ON DELETE SET NULL), so
+// the delete announces a change of both kinds.
 func (s *Store) DeleteMetadataField(ctx context.Context, tenant domain.TenantID, id string) error {
-	n, err := s.q.DeleteMetadataField(ctx, db.DeleteMetadataFieldParams{TenantID: string(tenant), ID: id})
-	if err != nil {
-		return mapError(err, fieldNotFound)
-	}
-	if n == 0 {
-		return domain.Errorf(domain.CodeNotFound, fieldNotFound)
-	}
-	return nil
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		n, err := q.DeleteMetadataField(ctx, db.DeleteMetadataFieldParams{TenantID: string(tenant), ID: id})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return domain.Errorf(domain.CodeNotFound, fieldNotFound)
+		}
+		return notifyFieldsDeleted(ctx, q, tenant)
+	})
+	return mapError(err, fieldNotFound)
 }
 
-// DeleteMetadataScope implements domain.MetadataStore.
+// DeleteMetadataScope implements domain.MetadataStore; it announces what
+// DeleteMetadataField does.
 func (s *Store) DeleteMetadataScope(ctx context.Context, tenant domain.TenantID, scope domain.MetadataScope) error {
-	return mapError(s.q.DeleteMetadataScope(ctx, db.DeleteMetadataScopeParams{TenantID: string(tenant), Scope: string(scope)}), "")
+	return mapError(s.inTx(ctx, func(q *db.Queries) error {
+		if err := q.DeleteMetadataScope(ctx, db.DeleteMetadataScopeParams{TenantID: string(tenant), Scope: string(scope)}); err != nil {
+			return err
+		}
+		return notifyFieldsDeleted(ctx, q, tenant)
+	}), "")
+}
+
+// notifyFieldsDeleted announces that fields of tenant were deleted: its
+// fields changed, and so did the slot definitions that were linked to them.
+func notifyFieldsDeleted(ctx context.Context, q *db.Queries, tenant domain.TenantID) error {
+	if err := notifyConfig(ctx, q, domain.ConfigMetadata, tenant); err != nil {
+		return err
+	}
+	return notifyConfig(ctx, q, domain.ConfigSlots, tenant)
 }
 
 func metadataFieldFromRow(r db.MetadataField) domain.MetadataField {

@@ -7,14 +7,20 @@ import (
 	"github.com/cs-assistant/assistant/gen/db"
 )
 
-// Compile-time check that Store keeps slot definitions.
-var _ domain.SlotDefinitionStore = (*Store)(nil)
+// Compile-time check that Store keeps slot definitions and reads them as
+// rules.
+var (
+	_ domain.SlotDefinitionStore = (*Store)(nil)
+	_ domain.SlotRulesReader     = (*Store)(nil)
+)
 
 const slotNotFound = "Slot definition not found."
 
 // CreateSlotDefinition implements domain.SlotDefinitionStore. The count
 // and the insert share a transaction; two concurrent creates past the
-// limit may both pass, which only bounds the list loosely.
+// limit may both pass, which only bounds the list loosely. Every write of
+// slot definitions announces the change (domain.ConfigSlots) in its
+// transaction.
 func (s *Store) CreateSlotDefinition(ctx context.Context, d domain.SlotDefinition) (domain.SlotDefinition, error) {
 	var row db.SlotDefinition
 	err := s.inTx(ctx, func(q *db.Queries) error {
@@ -30,7 +36,10 @@ func (s *Store) CreateSlotDefinition(ctx context.Context, d domain.SlotDefinitio
 			EnumValues: nonNil(d.EnumValues), Required: d.Required, Pattern: optionalText(d.Pattern), Prompt: d.Prompt,
 			MetadataFieldID: optionalText(d.MetadataFieldID), Status: string(d.Status), Description: d.Description,
 		})
-		return err
+		if err != nil {
+			return err
+		}
+		return notifyConfig(ctx, q, domain.ConfigSlots, d.TenantID)
 	})
 	if err != nil {
 		err = mapError(err, slotNotFound)
@@ -80,7 +89,10 @@ func (s *Store) UpdateSlotDefinition(ctx context.Context, d domain.SlotDefinitio
 			MetadataFieldID: optionalText(d.MetadataFieldID), Status: string(d.Status), Description: d.Description,
 			Version: d.Version,
 		})
-		if err == nil || domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
+		if err == nil {
+			return notifyConfig(ctx, q, domain.ConfigSlots, d.TenantID)
+		}
+		if domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
 			return err
 		}
 		if _, getErr := q.GetSlotDefinition(ctx, db.GetSlotDefinitionParams{TenantID: string(d.TenantID), ID: d.ID}); getErr != nil {
@@ -96,14 +108,23 @@ func (s *Store) UpdateSlotDefinition(ctx context.Context, d domain.SlotDefinitio
 
 // DeleteSlotDefinition implements domain.SlotDefinitionStore.
 func (s *Store) DeleteSlotDefinition(ctx context.Context, tenant domain.TenantID, id string) error {
-	n, err := s.q.DeleteSlotDefinition(ctx, db.DeleteSlotDefinitionParams{TenantID: string(tenant), ID: id})
-	if err != nil {
-		return mapError(err, slotNotFound)
-	}
-	if n == 0 {
-		return domain.Errorf(domain.CodeNotFound, slotNotFound)
-	}
-	return nil
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		n, err := q.DeleteSlotDefinition(ctx, db.DeleteSlotDefinitionParams{TenantID: string(tenant), ID: id})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return domain.Errorf(domain.CodeNotFound, slotNotFound)
+		}
+		return notifyConfig(ctx, q, domain.ConfigSlots, tenant)
+	})
+	return mapError(err, slotNotFound)
+}
+
+// SlotRules implements domain.SlotRulesReader, uncached: every definition
+// of the tenant, a page at a time.
+func (s *Store) SlotRules(ctx context.Context, tenant domain.TenantID) (domain.SlotRules, error) {
+	return domain.LoadSlotRules(ctx, s, tenant)
 }
 
 func slotDefinitionFromRow(r db.SlotDefinition) domain.SlotDefinition {

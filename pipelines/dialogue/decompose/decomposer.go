@@ -73,16 +73,17 @@ func (r Result) Detail() map[string]any {
 // Decomposer runs decomposition templates. It is safe for concurrent use.
 type Decomposer struct {
 	published Published
-	slots     domain.SlotDefinitionLister
-	fields    domain.MetadataFieldLister
+	slots     domain.SlotRulesReader
+	fields    domain.MetadataFieldReader
 	models    domain.ChatModels
 	log       *slog.Logger
 }
 
 // New returns a decomposer reading the tenant's active template from
-// published (a Cache), its definitions from slots and fields, and its
-// kb_processing model from models.
-func New(published Published, slots domain.SlotDefinitionLister, fields domain.MetadataFieldLister, models domain.ChatModels, log *slog.Logger) *Decomposer {
+// published (a Cache), its definitions from slots and fields (caches,
+// slots.Cache and metadata.Cache), and its kb_processing model from
+// models.
+func New(published Published, slots domain.SlotRulesReader, fields domain.MetadataFieldReader, models domain.ChatModels, log *slog.Logger) *Decomposer {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -150,11 +151,11 @@ type target struct {
 // usable document field; the others are skipped (returned second).
 // metadataOnly leaves the slot targets out.
 func (d *Decomposer) targets(ctx context.Context, tenant domain.TenantID, c domain.DecompositionContent, metadataOnly bool) ([]target, []domain.DecompositionTarget, error) {
-	rules, err := domain.LoadSlotRules(ctx, d.slots, tenant)
+	rules, err := d.slots.SlotRules(ctx, tenant)
 	if err != nil {
 		return nil, nil, err
 	}
-	fields, err := domain.AllMetadataFields(ctx, d.fields, tenant, domain.MetadataFieldFilter{
+	fields, err := d.fields.MetadataFields(ctx, tenant, domain.MetadataFieldFilter{
 		Scope: ptr(domain.ScopeDocument), IncludeDeprecated: true})
 	if err != nil {
 		return nil, nil, err

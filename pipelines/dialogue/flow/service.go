@@ -24,15 +24,16 @@ const (
 type Service struct {
 	store  domain.ScriptFlowStore
 	events domain.FlowEventStore
-	// slots, when set, are the slot definitions simulations check slot
+	// slots, when set, gives the slot definitions simulations check slot
 	// values against, as the dialogue does.
-	slots domain.SlotDefinitionLister
+	slots domain.SlotRulesReader
 	now   func() time.Time
 }
 
 // WithSlots makes simulations check the values steps put in slots against
-// the tenant's slot definitions (see SlotRuleOf); call it while wiring.
-func (s *Service) WithSlots(slots domain.SlotDefinitionLister) *Service {
+// the tenant's slot definitions, read from slots (a slots.Cache, or the
+// store; see SlotRuleOf); call it while wiring.
+func (s *Service) WithSlots(slots domain.SlotRulesReader) *Service {
 	s.slots = slots
 	return s
 }
@@ -101,7 +102,7 @@ func (s *Service) Simulate(ctx context.Context, tenant domain.TenantID, id strin
 	}
 	var slots SlotRule
 	if s.slots != nil {
-		rules, err := domain.LoadSlotRules(ctx, s.slots, tenant)
+		rules, err := s.slots.SlotRules(ctx, tenant)
 		if err != nil {
 			return nil, err
 		}

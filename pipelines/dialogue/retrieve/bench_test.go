@@ -320,20 +320,20 @@ func (s *fakeDocumentStore) ChunksByIDs(_ context.Context, tenant domain.TenantI
 	return out, nil
 }
 
-// fakeMetadataStore lists its fields, honouring the filter's role.
+// fakeMetadataStore lists its fields of the tenant that the filter
+// matches.
 type fakeMetadataStore struct {
-	domain.MetadataStore
 	fields []domain.MetadataField
 }
 
-func (s *fakeMetadataStore) ListMetadataFields(_ context.Context, tenant domain.TenantID, f domain.MetadataFieldFilter, _ domain.PageRequest) (domain.Page[domain.MetadataField], error) {
+func (s *fakeMetadataStore) MetadataFields(_ context.Context, tenant domain.TenantID, f domain.MetadataFieldFilter) ([]domain.MetadataField, error) {
 	var out []domain.MetadataField
 	for _, fd := range s.fields {
-		if fd.TenantID == tenant && (f.Role == nil || fd.Role == *f.Role) && (f.Scope == nil || fd.Scope == *f.Scope) {
+		if fd.TenantID == tenant && f.Matches(fd) {
 			out = append(out, fd)
 		}
 	}
-	return domain.Page[domain.MetadataField]{Items: out}, nil
+	return out, nil
 }
 
 // fakeStrategyStore holds the tenant's current strategy and counts the

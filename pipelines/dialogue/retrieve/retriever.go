@@ -26,7 +26,7 @@ type Retriever struct {
 	vectors    domain.VectorStore
 	lexical    domain.LexicalSearcher
 	docs       ChunkReader
-	metadata   domain.MetadataStore
+	metadata   domain.MetadataFieldReader
 	events     domain.StrategyStore
 	synonyms   *analysis.Synonyms
 	terms      *termSets
@@ -41,7 +41,7 @@ type ChunkReader interface {
 
 // synonyms find and cover evidence.
 func NewRetriever(strategies *Strategies, embedders domain.Embedders, vectors domain.VectorStore, lex domain.LexicalSearcher,
-	docs ChunkReader, metadata domain.MetadataStore, events domain.StrategyStore, syn *analysis.Synonyms) *Retriever {
+	docs ChunkReader, metadata domain.MetadataFieldReader, events domain.StrategyStore, syn *analysis.Synonyms) *Retriever {
 	return &Retriever{strategies: strategies, embedders: embedders, vectors: vectors, lexical: lex, docs: docs, metadata: metadata,
 		events: events, synonyms: syn, terms: newTermSets()}
 }
@@ -255,7 +255,7 @@ func (r *Retriever) filter(ctx context.Context, tenant domain.TenantID, raw map[
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	fields, err := domain.AllMetadataFields(ctx, r.metadata, tenant, domain.MetadataFieldFilter{
+	fields, err := r.metadata.MetadataFields(ctx, tenant, domain.MetadataFieldFilter{
 		Role: ptr(domain.RoleFilter), IncludeDeprecated: true,
 	})
 	if err != nil {

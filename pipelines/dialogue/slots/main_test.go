@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
@@ -22,8 +23,16 @@ const (
 )
 
 // newService is the service over the real store of a fresh database in
-// which both tenants exist.
+// which both tenants exist, reading the rules from the store.
 func newService(t *testing.T) (*slots.Service, *pg.Store) {
+	t.Helper()
+	store, _ := newStore(t)
+	return slots.NewService(store, store, store, nil), store
+}
+
+// newStore is the real store of a fresh database in which both tenants
+// exist, and its pool.
+func newStore(t *testing.T) (*pg.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool, err := pg.Open(t.Context(), pgtest.NewDatabase(t))
 	require.NoError(t, err)
@@ -33,7 +42,7 @@ func newService(t *testing.T) (*slots.Service, *pg.Store) {
 		_, err := store.EnsureTenant(t.Context(), id)
 		require.NoError(t, err)
 	}
-	return slots.NewService(store, store), store
+	return store, pool
 }
 
 // newField stores a metadata field of tenant and returns its id.

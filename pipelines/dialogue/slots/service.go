@@ -1,6 +1,7 @@
 // Package slots is the tenant's slot definitions at work: their
-// administration (validated writes) and the checks of session slot values
-// against them.
+// administration (validated writes), the checks of session slot values
+// against them, and the cache of each tenant's definitions that the
+// message path reads.
 package slots
 
 import (
@@ -10,15 +11,21 @@ import (
 )
 
 // Service validates slot definitions before the store sees them and
-// checks slot values against a tenant's definitions.
+// checks slot values against a tenant's definitions. A write drops the
+// tenant's cached rules here at once (domain.ConfigSlots); the store
+// announces it to the other replicas.
 type Service struct {
 	store  domain.SlotDefinitionStore
 	fields domain.MetadataStore
+	rules  domain.SlotRulesReader
+	inv    domain.Invalidator
 }
 
-// NewService returns the service over its stores.
-func NewService(store domain.SlotDefinitionStore, fields domain.MetadataStore) *Service {
-	return &Service{store: store, fields: fields}
+// NewService returns the service over its stores, reading the rules it
+// checks slots against from rules (a Cache, or the store) and dropping
+// them through inv (when not nil) after every write.
+func NewService(store domain.SlotDefinitionStore, fields domain.MetadataStore, rules domain.SlotRulesReader, inv domain.Invalidator) *Service {
+	return &Service{store: store, fields: fields, rules: rules, inv: inv}
 }
 
 // Create validates d (its rules, then its linked metadata field) and
@@ -31,7 +38,11 @@ func (s *Service) Create(ctx context.Context, d domain.SlotDefinition) (domain.S
 		return domain.SlotDefinition{}, err
 	}
 	d.ID = domain.NewID(domain.PrefixSlotDefinition)
-	return s.store.CreateSlotDefinition(ctx, d)
+	out, err := s.store.CreateSlotDefinition(ctx, d)
+	if err == nil {
+		s.written(d.TenantID)
+	}
+	return out, err
 }
 
 // Get returns a definition. Returns CodeNotFound.
@@ -60,18 +71,26 @@ func (s *Service) Update(ctx context.Context, d domain.SlotDefinition) (domain.S
 	if err := s.checkField(ctx, d); err != nil {
 		return domain.SlotDefinition{}, err
 	}
-	return s.store.UpdateSlotDefinition(ctx, d)
+	out, err := s.store.UpdateSlotDefinition(ctx, d)
+	if err == nil {
+		s.written(d.TenantID)
+	}
+	return out, err
 }
 
 // Delete deletes a definition; session values under its key are kept.
 // Returns CodeNotFound.
 func (s *Service) Delete(ctx context.Context, tenant domain.TenantID, id string) error {
-	return s.store.DeleteSlotDefinition(ctx, tenant, id)
+	if err := s.store.DeleteSlotDefinition(ctx, tenant, id); err != nil {
+		return err
+	}
+	s.written(tenant)
+	return nil
 }
 
 // Rules reads the tenant's definitions, whatever their status.
 func (s *Service) Rules(ctx context.Context, tenant domain.TenantID) (domain.SlotRules, error) {
-	return domain.LoadSlotRules(ctx, s.store, tenant)
+	return s.rules.SlotRules(ctx, tenant)
 }
 
 // Check checks session slot values (field is the JSON pointer of the
@@ -88,6 +107,13 @@ func (s *Service) Check(ctx context.Context, tenant domain.TenantID, field strin
 		return nil, err
 	}
 	return rules.Check(field, values)
+}
+
+// written drops the tenant's cached rules after a successful write.
+func (s *Service) written(tenant domain.TenantID) {
+	if s.inv != nil {
+		s.inv.Drop(domain.ConfigSlots, tenant)
+	}
 }
 
 // checkField checks that d's linked metadata field is one of the tenant's.

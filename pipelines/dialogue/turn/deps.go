@@ -62,15 +62,18 @@ type Deps struct {
 	Chat     domain.ChatStore
 	Tenants  Tenants
 	Settings domain.SettingsStore
-	Metadata domain.MetadataStore
+	// Metadata gives the tenant's metadata fields, which type the
+	// retrieval filter of session slots and decomposed values (a
+	// metadata.Cache; nil: retrieval is not filtered by them).
+	Metadata domain.MetadataFieldReader
 	Rules    Rules
 	Flows    Flows
 	Prompts  Prompts
 	Guards   Guards
 	Answerer Answerer
 	// Slots gives the tenant's slot definitions, which session slots
-	// follow (nil: slots are free-form).
-	Slots domain.SlotDefinitionLister
+	// follow (a slots.Cache; nil: slots are free-form).
+	Slots domain.SlotRulesReader
 	// Decomposer, when set, decomposes messages before retrieval.
 	Decomposer Decomposer
 	// Models gives the kb_processing model for conversation summaries.

@@ -9,7 +9,7 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 )
 
-// slotRules reads the tenant's slot definitions, once per message.
+// slotRules reads the tenant's slot definitions (cached), once per message.
 func (t *run) slotRules() (domain.SlotRules, error) {
 	if t.rules != nil {
 		return *t.rules, nil
@@ -17,7 +17,7 @@ func (t *run) slotRules() (domain.SlotRules, error) {
 	var rules domain.SlotRules
 	if t.r.d.Slots != nil {
 		var err error
-		if rules, err = domain.LoadSlotRules(t.ctx, t.r.d.Slots, t.in.Tenant); err != nil {
+		if rules, err = t.r.d.Slots.SlotRules(t.ctx, t.in.Tenant); err != nil {
 			return domain.SlotRules{}, err
 		}
 	}
@@ -90,7 +90,7 @@ func (t *run) retrievalFilter(dec *decompose.Result) (map[string]any, error) {
 	if t.r.d.Metadata == nil || (len(t.session.Slots) == 0 && (dec == nil || len(dec.Metadata) == 0)) {
 		return nil, nil
 	}
-	fields, err := domain.AllMetadataFields(t.ctx, t.r.d.Metadata, t.in.Tenant, domain.MetadataFieldFilter{Role: ptr(domain.RoleFilter)})
+	fields, err := t.r.d.Metadata.MetadataFields(t.ctx, t.in.Tenant, domain.MetadataFieldFilter{Role: ptr(domain.RoleFilter)})
 	if err != nil {
 		return nil, err
 	}
