@@ -3,6 +3,8 @@
 // run.
 package topk
 
+import "math"
+
 // Score is the type of a score: the vector index scores in float32, the
 // lexical one in float64.
 type Score interface{ ~float32 | ~float64 }
@@ -67,6 +69,18 @@ func (h *Heap[S]) Admits(score S) bool {
 		return !h.hasFloor || score >= h.floor
 	}
 	return score >= h.items[0].Score
+}
+
+// Bar is the least score Admits admits: a search may test scores against
+// it in a tight loop, and take it again after each Offer.
+func (h *Heap[S]) Bar() S {
+	if len(h.items) == h.k {
+		return h.items[0].Score
+	}
+	if h.hasFloor {
+		return h.floor
+	}
+	return S(math.Inf(-1))
 }
 
 // Offer considers a candidate.

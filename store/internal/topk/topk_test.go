@@ -2,6 +2,7 @@ package topk
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -109,4 +110,20 @@ func TestResetAbove(t *testing.T) {
 	assert.Equal(t, []Candidate[float64]{{Score: 4, Row: 3}}, h.Sorted())
 	h.Reset(1, names)
 	assert.True(t, h.Admits(-9), "Reset drops the floor")
+}
+
+// Bar is the least score Admits admits, whatever the heap's state.
+func TestBar(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	h := New[float32](2, names)
+	assert.True(t, math.IsInf(float64(h.Bar()), -1), "not full: anything")
+	h.Offer(Candidate[float32]{Score: 2, Row: 0})
+	h.Offer(Candidate[float32]{Score: 1, Row: 1})
+	assert.Equal(t, float32(1), h.Bar(), "full: the worst kept")
+	for _, s := range []float32{0.5, 1, 1.5} {
+		assert.Equal(t, s >= h.Bar(), h.Admits(s), "score %v", s)
+	}
+	o := New[float32](2, names)
+	o.ResetAbove(2, names, h)
+	assert.Equal(t, float32(1), o.Bar(), "a floor before it fills")
 }

@@ -123,19 +123,23 @@ func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32],
 		end := min(lo+int4Batch, hi)
 		out := raw[:end-lo]
 		k.dotInt4(q, codes[lo*stride:end*stride], stride, out)
+		// The score first, against the heap's bar held in a register:
+		// most rows fall short of it, and then the filters need not be
+		// read. The same tests as scan.rows after it, cheapest first.
+		bar, rowScales := t.Bar(), scales[lo:end]
 		for i, v := range out {
-			// The score first: most rows fall short of the heap, and
-			// then the filters need not be read. The same tests as
-			// scan.rows after it, cheapest first.
+			score := float32(v-corr) * rowScales[i]
+			if score < bar {
+				continue
+			}
 			r := lo + i
-			score := float32(v-corr) * scales[r]
-			if !t.Admits(score) ||
-				models[r] != model ||
+			if models[r] != model ||
 				kbSet != nil && !kbSet.Has(kbs[r]) ||
 				filter != nil && !filter(r) {
 				continue
 			}
 			t.Offer(candidate{Score: score, Row: int32(r)})
+			bar = t.Bar()
 		}
 		lo = end
 	}
