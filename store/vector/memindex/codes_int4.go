@@ -32,14 +32,17 @@ func encodeInt4(dst []uint8, v []float32) float32 {
 		return 0
 	}
 	s := int4Levels / m
-	for i, f := range v {
-		u := uint8(int8(roundInt8(f*s)) + int4Bias)
-		b, d := i/int4Block, i%int4Block
-		j := b*int4Block/2 + d%(int4Block/2)
-		if d < int4Block/2 {
-			dst[j] = dst[j]&0xf0 | u
-		} else {
-			dst[j] = dst[j]&0x0f | u<<4
+	const half = int4Block / 2
+	code := func(i int) uint8 {
+		if i >= len(v) {
+			return int4Bias // padding: code 0
+		}
+		return uint8(roundInt8(v[i]*s) + int4Bias)
+	}
+	for b := 0; b*half < len(dst); b++ {
+		lo, out := b*int4Block, dst[b*half:(b+1)*half]
+		for j := range out {
+			out[j] = code(lo+j) | code(lo+half+j)<<4
 		}
 	}
 	return m / int4Levels
