@@ -1,5 +1,35 @@
 #include "textflag.h"
 
+// SUM_Y0_INTO_AX adds the eight int32 lanes of Y0 into AX (clobbering X0
+// and X1).
+#define SUM_Y0_INTO_AX \
+	VEXTRACTI128 $1, Y0, X1 \
+	VPADDD       X1, X0, X0 \
+	VPSHUFD      $0x4e, X0, X1 \
+	VPADDD       X1, X0, X0 \
+	VPSHUFD      $0xb1, X0, X1 \
+	VPADDD       X1, X0, X0 \
+	VMOVD        X0, AX
+
+// INT4_ARGS loads the arguments of the int4 kernels: q in SI, c in DI,
+// blocks in R8, stride in R9, rows in R10, out in R11.
+#define INT4_ARGS \
+	MOVQ q+0(FP), SI \
+	MOVQ c+8(FP), DI \
+	MOVQ blocks+16(FP), R8 \
+	MOVQ stride+24(FP), R9 \
+	MOVQ rows+32(FP), R10 \
+	MOVQ out+40(FP), R11
+
+// INT4_NEXT_ROW stores the row's sum (AX) in out and moves to the next row
+// and output, looping to label while rows remain.
+#define INT4_NEXT_ROW(label) \
+	MOVL AX, (R11) \
+	ADDQ $4, R11 \
+	ADDQ R9, DI \
+	DECQ R10 \
+	JNZ  label
+
 // func dotInt8AVX2(q *int16, c *int8, n int) int32
 //
 // Each step widens 32 int8 codes to int16 (VPMOVSXBW) and multiplies them
@@ -26,13 +56,7 @@ loop:
 	JNZ       loop
 
 	VPADDD       Y1, Y0, Y0
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xb1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
+	SUM_Y0_INTO_AX
 	VZEROUPPER
 	MOVL         AX, ret+24(FP)
 	RET
@@ -48,12 +72,7 @@ loop:
 // in Y12 (0x0f bytes) and Y13 (int16 ones); X15, which Go code expects
 // zero, is not touched.
 TEXT ·dotInt4AVX2(SB), NOSPLIT, $0-48
-	MOVQ q+0(FP), SI
-	MOVQ c+8(FP), DI
-	MOVQ blocks+16(FP), R8
-	MOVQ stride+24(FP), R9
-	MOVQ rows+32(FP), R10
-	MOVQ out+40(FP), R11
+	INT4_ARGS
 	MOVL $0x0f0f0f0f, AX
 	VMOVD AX, X12
 	VPBROADCASTD X12, Y12
@@ -90,18 +109,8 @@ block2:
 	DECQ       CX
 	JNZ        block2
 
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xb1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
-	MOVL         AX, (R11)
-	ADDQ         $4, R11
-	ADDQ         R9, DI
-	DECQ         R10
-	JNZ          row2
+	SUM_Y0_INTO_AX
+	INT4_NEXT_ROW(row2)
 
 	VZEROUPPER
 	RET
@@ -118,12 +127,7 @@ block2:
 // both); codes in the cache, as the searches that share a scan re-read
 // them, half as long (BenchmarkInt4Pass).
 TEXT ·dotInt4VNNI(SB), NOSPLIT, $0-48
-	MOVQ q+0(FP), SI
-	MOVQ c+8(FP), DI
-	MOVQ blocks+16(FP), R8
-	MOVQ stride+24(FP), R9
-	MOVQ rows+32(FP), R10
-	MOVQ out+40(FP), R11
+	INT4_ARGS
 	MOVL $0x0f0f0f0f, AX
 	VPBROADCASTD AX, Z12
 
@@ -149,18 +153,8 @@ block5:
 	VPADDD        Z1, Z0, Z0
 	VEXTRACTI64X4 $1, Z0, Y1
 	VPADDD        Y1, Y0, Y0
-	VEXTRACTI128  $1, Y0, X1
-	VPADDD        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDD        X1, X0, X0
-	VPSHUFD       $0xb1, X0, X1
-	VPADDD        X1, X0, X0
-	VMOVD         X0, AX
-	MOVL          AX, (R11)
-	ADDQ          $4, R11
-	ADDQ          R9, DI
-	DECQ          R10
-	JNZ           row5
+	SUM_Y0_INTO_AX
+	INT4_NEXT_ROW(row5)
 
 	VZEROUPPER
 	RET
