@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -108,6 +109,45 @@ func TestChatStoreSaveTurn(t *testing.T) {
 		stats, err := st.IntentRuleStats(ctx, "acme", time.Now().Add(-time.Hour), time.Now().Add(time.Hour), domain.PageRequest{Limit: 10})
 		require.NoError(t, err)
 		assert.Zero(t, stats.Evaluated, "no intent evaluation")
+	})
+	t.Run("a rule deleted while its hit is written does not cost the reply", func(t *testing.T) {
+		// The race: the hit's insert saw the rule, a concurrent delete
+		// committed, and the foreign key check fails the batch. A trigger
+		// makes the first insert fail as that check does (a sequence,
+		// which a rollback does not undo, counts the attempts).
+		rule := e.create(t, "acme", "/admin/intent-rules", map[string]any{"name": "Refunds", "keywords": []string{"refund"},
+			"responseType": "fixed", "fixedText": "Refunds take 3 days."})
+		_, err := e.db.Exec(ctx, `CREATE SEQUENCE hit_attempts;
+CREATE FUNCTION fail_first_hit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF nextval('hit_attempts') = 1 THEN
+		RAISE EXCEPTION 'the rule was deleted meanwhile'
+			USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'intent_hits_tenant_id_rule_id_fkey';
+	END IF;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER fail_first_hit BEFORE INSERT ON intent_hits FOR EACH ROW EXECUTE FUNCTION fail_first_hit();`)
+		require.NoError(t, err)
+		t.Cleanup(func() {
+			_, err := e.db.Exec(context.Background(), `DROP TRIGGER fail_first_hit ON intent_hits;
+DROP FUNCTION fail_first_hit; DROP SEQUENCE hit_attempts;`)
+			assert.NoError(t, err)
+		})
+
+		s := newChatSession(t, e, "acme")
+		turn := chatRagTurn(s, "Refunds take 3 days.")
+		turn.Records = domain.TurnRecords{IntentEvaluated: true, IntentHit: &domain.IntentHit{
+			TenantID: "acme", RuleID: rule, SessionID: s.ID, MessageID: turn.Reply.ID, Keywords: []string{"refund"}, At: time.Now(),
+		}}
+		require.NoError(t, st.SaveTurn(ctx, turn))
+		var attempts int64
+		require.NoError(t, e.db.QueryRow(ctx, "SELECT last_value FROM hit_attempts").Scan(&attempts))
+		assert.EqualValues(t, 2, attempts, "the batch was sent again")
+		_, err = st.GetMessage(ctx, "acme", s.ID, turn.Reply.ID)
+		assert.NoError(t, err, "the reply is stored")
+		var hits int
+		require.NoError(t, e.db.QueryRow(ctx, "SELECT count(*) FROM intent_hits WHERE rule_id = $1", rule).Scan(&hits))
+		assert.Equal(t, 1, hits, "the hit once: the rule is still there")
 	})
 	t.Run("a value that cannot be stored fails before anything is written", func(t *testing.T) {
 		s := newChatSession(t, e, "acme")
