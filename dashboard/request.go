@@ -10,8 +10,6 @@ import (
 const (
 	// DefaultRange is the range when the request names no from.
 	DefaultRange = 7 * 24 * time.Hour
-	// MaxRange bounds a range with day buckets.
-	MaxRange = 366 * 24 * time.Hour
 	// MaxHourRange bounds a range with hour buckets.
 	MaxHourRange = 31 * 24 * time.Hour
 	// topUnanswered, topRules, topReasons and topModels bound the lists.
@@ -32,25 +30,18 @@ type Request struct {
 // buckets), checks the range and widens it to whole UTC hours. Returns
 // CodeValidation naming the parameter at fault.
 func (r Request) query(now time.Time) (domain.DashboardQuery, error) {
-	end := now
-	if r.To != nil {
-		end = *r.To
-	}
-	start := end.Add(-DefaultRange)
-	if r.From != nil {
-		start = *r.From
-	}
 	g := r.Granularity
 	if g == "" {
 		g = domain.GranularityDay
 	}
-	switch {
-	case g != domain.GranularityDay && g != domain.GranularityHour:
+	if g != domain.GranularityDay && g != domain.GranularityHour {
 		return domain.DashboardQuery{}, domain.Invalid("query.granularity", "must be hour or day")
-	case !start.Before(end):
-		return domain.DashboardQuery{}, domain.Invalid("query.from", "must be before to")
-	case end.Sub(start) > MaxRange:
-		return domain.DashboardQuery{}, domain.Invalid("query.from", "the range is longer than 366 days")
+	}
+	// Day buckets: at most domain.MaxStatsRange.
+	start, end, err := domain.StatsRange(r.From, r.To, now, DefaultRange)
+	switch {
+	case err != nil:
+		return domain.DashboardQuery{}, err
 	case g == domain.GranularityHour && end.Sub(start) > MaxHourRange:
 		return domain.DashboardQuery{}, domain.Invalid("query.from", "with hour buckets the range is at most 31 days")
 	case end.After(domain.LastWidenableHour()):

@@ -8420,7 +8420,7 @@ type GetPromptTemplateMonitoringParams struct {
 	// From Start of the period (inclusive); default `to` minus 7 days.
 	From *PromptMonitoringFrom `form:"from,omitempty" json:"from,omitempty"`
 
-	// To End of the period (exclusive); default now.
+	// To End of the period (exclusive); default now. At most 366 days after `from`.
 	To *PromptMonitoringTo `form:"to,omitempty" json:"to,omitempty"`
 
 	// Scene Only this scene.

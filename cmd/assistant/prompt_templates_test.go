@@ -501,6 +501,12 @@ func TestPromptTemplateMonitoring(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, r.Status)
 		assert.Equal(t, []string{"query.from"}, fieldsOf(t, r))
 	})
+	t.Run("a range over 366 days is 400, as in the other monitoring", func(t *testing.T) {
+		q := path + "?from=" + now.AddDate(-2, 0, 0).Format(time.RFC3339)
+		r := e.do(req{method: "GET", path: q, tenant: "acme"})
+		assert.Equal(t, http.StatusBadRequest, r.Status)
+		assert.Equal(t, []string{"query.from"}, fieldsOf(t, r))
+	})
 	t.Run("another tenant sees only its own renders", func(t *testing.T) {
 		m := e.do(req{method: "GET", path: path, tenant: "globex"}).JSON(t)
 		require.Len(t, m["items"], 1)

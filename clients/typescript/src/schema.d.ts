@@ -8065,7 +8065,7 @@ export interface components {
         PromptSceneQuery: components["schemas"]["PromptScene"];
         /** @description Start of the period (inclusive); default `to` minus 7 days. */
         PromptMonitoringFrom: string;
-        /** @description End of the period (exclusive); default now. */
+        /** @description End of the period (exclusive); default now. At most 366 days after `from`. */
         PromptMonitoringTo: string;
         /** @description A slot definition id. */
         SlotDefinitionIdPath: components["schemas"]["SlotDefinitionId"];
@@ -10823,7 +10823,7 @@ export interface operations {
             query?: {
                 /** @description Start of the period (inclusive); default `to` minus 7 days. */
                 from?: components["parameters"]["PromptMonitoringFrom"];
-                /** @description End of the period (exclusive); default now. */
+                /** @description End of the period (exclusive); default now. At most 366 days after `from`. */
                 to?: components["parameters"]["PromptMonitoringTo"];
                 /** @description Only this scene. */
                 scene?: components["parameters"]["PromptSceneQuery"];

@@ -13,9 +13,6 @@ const (
 	MaxSimulateInputs = 100
 	// DefaultStatsRange is the monitoring range when none is given.
 	DefaultStatsRange = 7 * 24 * time.Hour
-	// MaxStatsRange bounds a monitoring range, so that one report never
-	// scans years of events.
-	MaxStatsRange = 366 * 24 * time.Hour
 )
 
 // Service is the administration of a tenant's script flows: it validates
@@ -119,22 +116,12 @@ type Report struct {
 
 // Stats reports the tenant's flows over instances started in [from, to).
 // A nil to is now and a nil from is DefaultStatsRange before to; from must
-// come before to and the range be at most MaxStatsRange (CodeValidation
-// naming query.from otherwise).
+// come before to and the range be at most domain.MaxStatsRange
+// (CodeValidation naming query.from otherwise).
 func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time, p domain.PageRequest) (Report, error) {
-	end := s.now().UTC()
-	if to != nil {
-		end = to.UTC()
-	}
-	start := end.Add(-DefaultStatsRange)
-	if from != nil {
-		start = from.UTC()
-	}
-	switch {
-	case !start.Before(end):
-		return Report{}, domain.Invalid("query.from", "must be before to")
-	case end.Sub(start) > MaxStatsRange:
-		return Report{}, domain.Invalid("query.from", "the range is at most 366 days")
+	start, end, err := domain.StatsRange(from, to, s.now(), DefaultStatsRange)
+	if err != nil {
+		return Report{}, err
 	}
 	page, err := s.events.FlowStats(ctx, tenant, start, end, p)
 	if err != nil {

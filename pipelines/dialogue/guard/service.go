@@ -11,9 +11,6 @@ import (
 // DefaultStatsWindow is the monitoring window when no range is given.
 const DefaultStatsWindow = 7 * 24 * time.Hour
 
-// MaxStatsWindow bounds a monitoring range.
-const MaxStatsWindow = 366 * 24 * time.Hour
-
 // Store is what the service needs of storage.
 type Store interface {
 	domain.GuardrailStore
@@ -134,21 +131,11 @@ func (s *Service) Test(ctx context.Context, tenant domain.TenantID, text string,
 
 // Stats aggregates the tenant's hits over [from, to); a nil to is now and
 // a nil from is DefaultStatsWindow before to. Returns CodeValidation when
-// from is not before to or the range is over MaxStatsWindow.
+// from is not before to or the range is over domain.MaxStatsRange.
 func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time) (domain.GuardStats, error) {
-	end := s.now().UTC()
-	if to != nil {
-		end = to.UTC()
-	}
-	start := end.Add(-DefaultStatsWindow)
-	if from != nil {
-		start = from.UTC()
-	}
-	switch {
-	case !start.Before(end):
-		return domain.GuardStats{}, domain.Invalid("query.from", "must be before to")
-	case end.Sub(start) > MaxStatsWindow:
-		return domain.GuardStats{}, domain.Invalid("query.from", "the range may span at most 366 days")
+	start, end, err := domain.StatsRange(from, to, s.now(), DefaultStatsWindow)
+	if err != nil {
+		return domain.GuardStats{}, err
 	}
 	return s.store.GuardStats(ctx, tenant, start, end)
 }

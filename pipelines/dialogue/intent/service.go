@@ -33,8 +33,6 @@ type Flows interface {
 const (
 	// DefaultStatsRange is the range when the request names no from.
 	DefaultStatsRange = 7 * 24 * time.Hour
-	// MaxStatsRange bounds the hits counted by one request.
-	MaxStatsRange = 366 * 24 * time.Hour
 )
 
 // Service is the admin side of intent rules. Every write is validated
@@ -121,22 +119,13 @@ func (s *Service) Test(ctx context.Context, tenant domain.TenantID, id, message 
 // Stats pages the tenant's rules (newest first) with their hits in
 // [from, to), widened to whole hours by the store. A nil to is now and a
 // nil from is DefaultStatsRange before to; from must come before to and
-// the range be at most MaxStatsRange (CodeValidation naming query.from
-// otherwise).
+// the range be at most domain.MaxStatsRange (CodeValidation naming
+// query.from otherwise).
 func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time, p domain.PageRequest) (domain.IntentStatsPage, error) {
-	end := s.now()
-	if to != nil {
-		end = *to
-	}
-	start := end.Add(-DefaultStatsRange)
-	if from != nil {
-		start = *from
-	}
+	start, end, err := domain.StatsRange(from, to, s.now(), DefaultStatsRange)
 	switch {
-	case !start.Before(end):
-		return domain.IntentStatsPage{}, domain.Invalid("query.from", "must be before to")
-	case end.Sub(start) > MaxStatsRange:
-		return domain.IntentStatsPage{}, domain.Invalid("query.from", "the range is longer than 366 days")
+	case err != nil:
+		return domain.IntentStatsPage{}, err
 	case end.After(domain.LastWidenableHour()):
 		// The store widens the range to whole hours.
 		return domain.IntentStatsPage{}, domain.Invalid("query.to", "must be before 9999-12-31T23:00:00Z")

@@ -181,18 +181,12 @@ type Report struct {
 
 // Monitoring aggregates the renders in [from, to) (defaults: the last
 // DefaultMonitoringWindow up to now). Returns CodeValidation when from is
-// not before to.
+// not before to or the range is longer than domain.MaxStatsRange.
 func (s *Service) Monitoring(ctx context.Context, tenant domain.TenantID, from, to *time.Time, scene *domain.PromptScene) (Report, error) {
-	r := Report{To: s.now().UTC()}
-	if to != nil {
-		r.To = to.UTC()
-	}
-	r.From = r.To.Add(-DefaultMonitoringWindow)
-	if from != nil {
-		r.From = from.UTC()
-	}
-	if !r.From.Before(r.To) {
-		return Report{}, domain.Invalid("query.from", "must be before to")
+	var r Report
+	var err error
+	if r.From, r.To, err = domain.StatsRange(from, to, s.now(), DefaultMonitoringWindow); err != nil {
+		return Report{}, err
 	}
 	items, err := s.store.PromptRenderStats(ctx, tenant, r.From, r.To, scene)
 	if err != nil {
