@@ -15,11 +15,11 @@
 package chunkcache
 
 import (
-	"container/list"
 	"context"
 	"sync"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/lru"
 )
 
 // DefaultMaxBytes is the cache's bound when none is given.
@@ -40,12 +40,11 @@ type ChangeSource interface {
 // shared: callers must not change their maps or slices.
 type Cache struct {
 	src Reader
-	max int64
 
-	mu    sync.Mutex
-	lru   *list.List // of *item, most recently used first
-	items map[domain.TenantID]map[string]*list.Element
-	bytes int64
+	mu     sync.Mutex
+	chunks *lru.Map[key, domain.Chunk] // costs: size
+	// byTenant lists the ids each tenant has cached, for Drop.
+	byTenant map[domain.TenantID]map[string]struct{}
 	// epoch counts the drops of every tenant (resync), gen each tenant's
 	// own: a read keeps what it read only when neither moved meanwhile.
 	epoch uint64
@@ -54,10 +53,10 @@ type Cache struct {
 	lookups domain.LookupCounter
 }
 
-type item struct {
+// key is a cached chunk's: ids are unique, but a tenant's are only its own.
+type key struct {
 	tenant domain.TenantID
-	chunk  domain.Chunk
-	size   int64
+	id     string
 }
 
 // New returns a cache over src holding at most maxBytes (estimated) of
@@ -66,8 +65,9 @@ func New(src Reader, maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	return &Cache{src: src, max: maxBytes, lru: list.New(), items: map[domain.TenantID]map[string]*list.Element{},
-		gen: map[domain.TenantID]uint64{}}
+	c := &Cache{src: src, byTenant: map[domain.TenantID]map[string]struct{}{}, gen: map[domain.TenantID]uint64{}}
+	c.chunks = lru.New(maxBytes, func(k key, _ domain.Chunk) { c.forget(k) })
+	return c
 }
 
 // CountLookups makes the cache count each chunk looked up with l; call it
@@ -81,11 +81,9 @@ func (c *Cache) ChunksByIDs(ctx context.Context, tenant domain.TenantID, ids []s
 	out := make([]domain.Chunk, 0, len(ids))
 	var missing []string
 	c.mu.Lock()
-	held := c.items[tenant]
 	for _, id := range ids {
-		if e, ok := held[id]; ok {
-			c.lru.MoveToFront(e)
-			out = append(out, e.Value.(*item).chunk)
+		if ch, ok := c.chunks.Get(key{tenant, id}); ok {
+			out = append(out, ch)
 			continue
 		}
 		missing = append(missing, id)
@@ -105,7 +103,6 @@ func (c *Cache) ChunksByIDs(ctx context.Context, tenant domain.TenantID, ids []s
 		for _, ch := range read {
 			c.putLocked(tenant, ch)
 		}
-		c.evictLocked()
 	}
 	c.mu.Unlock()
 	return append(out, read...), nil
@@ -120,33 +117,23 @@ func (c *Cache) count(hits, misses int) {
 	}
 }
 
+// putLocked caches ch, which may evict others (forget).
 func (c *Cache) putLocked(tenant domain.TenantID, ch domain.Chunk) {
-	held := c.items[tenant]
+	held := c.byTenant[tenant]
 	if held == nil {
-		held = map[string]*list.Element{}
-		c.items[tenant] = held
+		held = map[string]struct{}{}
+		c.byTenant[tenant] = held
 	}
-	if e, ok := held[ch.ID]; ok {
-		c.removeLocked(e)
-	}
-	it := &item{tenant: tenant, chunk: ch, size: size(ch)}
-	held[ch.ID] = c.lru.PushFront(it)
-	c.bytes += it.size
+	held[ch.ID] = struct{}{}
+	c.chunks.Put(key{tenant, ch.ID}, ch, size(ch))
 }
 
-func (c *Cache) removeLocked(e *list.Element) {
-	it := c.lru.Remove(e).(*item)
-	c.bytes -= it.size
-	held := c.items[it.tenant]
-	delete(held, it.chunk.ID)
+// forget takes an evicted chunk out of byTenant.
+func (c *Cache) forget(k key) {
+	held := c.byTenant[k.tenant]
+	delete(held, k.id)
 	if len(held) == 0 {
-		delete(c.items, it.tenant)
-	}
-}
-
-func (c *Cache) evictLocked() {
-	for c.bytes > c.max {
-		c.removeLocked(c.lru.Back())
+		delete(c.byTenant, k.tenant)
 	}
 }
 
@@ -155,9 +142,10 @@ func (c *Cache) Drop(tenant domain.TenantID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen[tenant]++
-	for _, e := range c.items[tenant] {
-		c.removeLocked(e)
+	for id := range c.byTenant[tenant] {
+		c.chunks.Remove(key{tenant, id})
 	}
+	delete(c.byTenant, tenant)
 }
 
 // DropAll forgets every tenant's chunks.
@@ -165,10 +153,9 @@ func (c *Cache) DropAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.epoch++
-	c.lru.Init()
-	c.items = map[domain.TenantID]map[string]*list.Element{}
+	c.chunks.Clear()
+	c.byTenant = map[domain.TenantID]map[string]struct{}{}
 	c.gen = map[domain.TenantID]uint64{}
-	c.bytes = 0
 }
 
 // Follow drops a tenant's chunks on every change to its documents or
@@ -188,11 +175,11 @@ type Stats struct {
 func (c *Cache) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Stats{Chunks: c.lru.Len(), Bytes: c.bytes}
+	return Stats{Chunks: c.chunks.Len(), Bytes: c.chunks.Cost()}
 }
 
 // itemOverhead estimates a cached chunk's fixed cost: the struct, its
-// list element and map entry, its ids.
+// list element and map entries, its ids.
 const itemOverhead = 512
 
 // size estimates the bytes a cached chunk holds.

@@ -1,11 +1,11 @@
 package retrieve
 
 import (
-	"container/list"
 	"hash/maphash"
 	"sync"
 
 	"github.com/cs-assistant/assistant/analysis"
+	"github.com/cs-assistant/assistant/internal/lru"
 )
 
 // maxTermSets bounds the memo of chunks' term sets: about 4 KB each for a
@@ -19,10 +19,9 @@ const maxTermSets = 8192
 // so a chunk whose text changed (ids are positional) simply misses; the
 // least recently used entries go past the bound. Safe for concurrent use.
 type termSets struct {
-	seed  maphash.Seed
-	mu    sync.Mutex
-	lru   *list.List // of *termSet, most recently used first
-	byKey map[termKey]*list.Element
+	seed maphash.Seed
+	mu   sync.Mutex
+	sets *lru.Map[termKey, map[string]struct{}] // each of cost 1
 }
 
 type termKey struct {
@@ -30,13 +29,8 @@ type termKey struct {
 	n    int
 }
 
-type termSet struct {
-	key   termKey
-	terms map[string]struct{}
-}
-
 func newTermSets() *termSets {
-	return &termSets{seed: maphash.MakeSeed(), lru: list.New(), byKey: map[termKey]*list.Element{}}
+	return &termSets{seed: maphash.MakeSeed(), sets: lru.New[termKey, map[string]struct{}](maxTermSets, nil)}
 }
 
 // of returns the distinct terms of text (analysis.TermSet). The map is
@@ -44,20 +38,16 @@ func newTermSets() *termSets {
 func (s *termSets) of(text string) map[string]struct{} {
 	k := termKey{hash: maphash.String(s.seed, text), n: len(text)}
 	s.mu.Lock()
-	if e, ok := s.byKey[k]; ok {
-		s.lru.MoveToFront(e)
+	if terms, ok := s.sets.Get(k); ok {
 		s.mu.Unlock()
-		return e.Value.(*termSet).terms
+		return terms
 	}
 	s.mu.Unlock()
 	terms := analysis.TermSet(text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.byKey[k]; !ok {
-		s.byKey[k] = s.lru.PushFront(&termSet{key: k, terms: terms})
-		for s.lru.Len() > maxTermSets {
-			delete(s.byKey, s.lru.Remove(s.lru.Back()).(*termSet).key)
-		}
+	if !s.sets.Contains(k) {
+		s.sets.Put(k, terms, 1)
 	}
 	return terms
 }

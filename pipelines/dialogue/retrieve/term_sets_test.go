@@ -22,6 +22,6 @@ func TestTermSetsAreTheAnalysisTermSetsRememberedWithinABound(t *testing.T) {
 	for i := range maxTermSets + 10 {
 		s.of(fmt.Sprintf("chunk %d about shipping", i))
 	}
-	assert.Equal(t, maxTermSets, s.lru.Len(), "the bound holds")
-	assert.Len(t, s.byKey, maxTermSets)
+	assert.Equal(t, maxTermSets, s.sets.Len(), "the bound holds")
+	assert.NotEqual(t, fmt.Sprintf("%p", first), fmt.Sprintf("%p", s.of(text)), "the first text, least recently used, went")
 }
