@@ -17,6 +17,9 @@ const (
 	// rules and metadata fields, which messages filter retrieval by.
 	CacheSlotDefinitions = "slot_definitions"
 	CacheMetadataFields  = "metadata_fields"
+	// CacheTermStats is the term counts retrieval weighs a question's
+	// terms by, kept per tenant when the words are in Qdrant.
+	CacheTermStats = "term_stats"
 )
 
 // Lookups counts one cache's lookups (give it to the cache's

@@ -39,6 +39,7 @@ import (
 	"github.com/cs-assistant/assistant/sharing"
 	"github.com/cs-assistant/assistant/store/chunkcache"
 	"github.com/cs-assistant/assistant/store/hybrid"
+	"github.com/cs-assistant/assistant/store/indexfeed"
 	"github.com/cs-assistant/assistant/store/pg"
 	"github.com/cs-assistant/assistant/store/vector/memindex"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
@@ -64,8 +65,11 @@ type app struct {
 	vectors  domain.VectorStore
 	// index is the embedded search index (vectors and words, tenants
 	// loaded on use within a memory bound); nil with Qdrant.
-	index     *hybrid.Index
-	qdrant    *qdrant.Store
+	index  *hybrid.Index
+	qdrant *qdrant.Store
+	// termStats is retrieval's lexical side with Qdrant: its term counts
+	// kept per tenant, following index changes; nil without Qdrant.
+	termStats *qdrant.TermStatsCache
 	pdf       *parse.PDFEngine
 	vlog      *vectorlog.Log
 	embedders *embed.Registry
@@ -82,9 +86,12 @@ type app struct {
 	// tenant's switched-to strategy every retrieval reads.
 	strategies *retrieve.Strategies
 	// chunks caches the chunks answers quote, following index changes.
-	chunks  *chunkcache.Cache
-	keys    *access.Keys
-	tenants *access.Tenants
+	chunks *chunkcache.Cache
+	// indexChanges shares one listener of every replica's index changes
+	// among the caches that follow them (chunks, termStats).
+	indexChanges *indexfeed.Feed
+	keys         *access.Keys
+	tenants      *access.Tenants
 	// invalidations routes every change of a tenant's state to the caches
 	// of that kind: each cache registers with it when built, the services
 	// drop through it after their writes, and so does the listener of
@@ -171,6 +178,7 @@ func (a *app) build(ctx context.Context) error {
 	a.slotRules = slots.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.fields = metadata.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.chunks = chunkcache.New(a.store, a.cfg.ChunkCacheBytes)
+	a.indexChanges = indexfeed.New(a.store)
 	retriever := retrieve.NewRetriever(a.strategies, a.embedders, a.vectors, a.words(), a.chunks, a.fields, a.store, analysis.NewSynonyms())
 	prompts := prompt.NewService(a.store, a.settings, a.tenants, a.invalidations)
 	answerer := answer.New(retriever, a.models, a.buildChatModel,
@@ -287,7 +295,10 @@ func (a *app) buildVectors(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("QDRANT_URL: %w", err)
 		}
-		a.qdrant, a.vectors = q, qdrant.NewAutoIndexed(q)
+		a.qdrant, a.termStats = q, qdrant.NewTermStatsCache(q, tenantcache.DefaultTTL, qdrant.DefaultTermCounts)
+		// Qdrant's writes are announced once done, after the database's
+		// own announcements: the term counts kept follow both.
+		a.vectors = qdrant.NewAnnounced(qdrant.NewAutoIndexed(q), a.store)
 		a.log.Info("vectors kept in Qdrant", "collection", q.Collection())
 		return nil
 	}
@@ -300,11 +311,11 @@ func (a *app) buildVectors(ctx context.Context) error {
 
 // words is what retrieval searches words with: with Qdrant, the sparse
 // vectors of the same collection, so that no replica keeps an index of
-// its own (nothing is loaded, nothing follows other replicas' writes);
-// otherwise the embedded index's BM25 side.
+// its own (nothing is loaded; only the term counts are kept, dropped on
+// other replicas' writes); otherwise the embedded index's BM25 side.
 func (a *app) words() domain.LexicalSearcher {
-	if a.qdrant != nil {
-		return a.qdrant
+	if a.termStats != nil {
+		return a.termStats
 	}
 	return a.index
 }
@@ -323,7 +334,11 @@ func (a *app) startBackground(ctx context.Context) {
 	if a.index != nil {
 		a.background.Go(func() { a.index.Follow(bg, a.store) })
 	}
-	a.background.Go(func() { a.chunks.Follow(bg, a.store) })
+	a.background.Go(func() { a.indexChanges.Run(bg) })
+	a.background.Go(func() { a.chunks.Follow(bg, a.indexChanges) })
+	if a.termStats != nil {
+		a.background.Go(func() { a.termStats.Follow(bg, a.indexChanges) })
+	}
 	a.background.Go(func() {
 		a.store.ListenInvalidations(bg, func(inv domain.Invalidation) {
 			if inv.KeyHash != nil {

@@ -119,10 +119,11 @@ func startEnvLogging(t testing.TB, cfg config.Config, w io.Writer) *env {
 // waitReplicasListening waits until replicas replicas on this database
 // (all like e's) have each registered every LISTEN that startBackground
 // opens: jobs, invalidations and index changes twice over (the search
-// index and the chunk cache follow them), or once with Qdrant, which
-// has no search index to follow. A replica started just now may not have
-// registered them yet, and a notification sent before that is lost (in
-// production the caches' TTLs cover that start-up gap).
+// index follows them on a connection of its own, the caches share one:
+// the chunk cache, and with Qdrant the term counts), or once with
+// Qdrant, which has no search index to follow. A replica started just
+// now may not have registered them yet, and a notification sent before
+// that is lost (in production the caches' TTLs cover that start-up gap).
 func (e *env) waitReplicasListening(replicas int) {
 	e.t.Helper()
 	perReplica := 4

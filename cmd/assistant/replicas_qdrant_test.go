@@ -26,7 +26,8 @@ func TestQdrantReplicasShareTheSearchState(t *testing.T) {
 	for name, e := range map[string]*env{"one": one, "two": two} {
 		require.NotNil(t, e.app.qdrant, name)
 		assert.Nil(t, e.app.index, "%s holds no vectors or BM25 postings", name)
-		assert.Same(t, e.app.qdrant, e.app.words(), "%s searches words in Qdrant", name)
+		require.NotNil(t, e.app.termStats, name)
+		assert.Same(t, e.app.termStats, e.app.words(), "%s searches words in Qdrant, keeping only the term counts", name)
 	}
 
 	kb := one.createKB("", "acme", "products")["id"].(string)

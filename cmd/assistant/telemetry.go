@@ -55,6 +55,9 @@ func (a *app) observeTelemetry() {
 	a.fields.CountLookups(a.metrics.Lookups(telemetry.CacheMetadataFields))
 	a.models.CountLookups(a.metrics.Lookups(telemetry.CacheModels))
 	a.embedders.CountLookups(a.metrics.Lookups(telemetry.CacheEmbedders))
+	if a.termStats != nil {
+		a.termStats.CountLookups(a.metrics.Lookups(telemetry.CacheTermStats))
+	}
 	a.metrics.WatchJobQueue(func(ctx context.Context) (telemetry.QueueStats, error) {
 		st, err := a.store.JobQueueStats(ctx)
 		return telemetry.QueueStats{Queued: st.Queued, Running: st.Running, OldestQueued: st.OldestQueued}, err

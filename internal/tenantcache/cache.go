@@ -1,12 +1,14 @@
 // Package tenantcache is the one in-memory cache of tenants' state (intent
-// rules, prompts, guardrails, models, embedders, tenant records, API keys)
-// and the one registry that drops it when that state changes.
+// rules, prompts, guardrails, models, embedders, tenant records, API keys,
+// Qdrant's term counts) and the one registry that drops it when that
+// state changes.
 //
 // A Cache keeps each loaded value for a lifetime, bounded in number; the
 // concurrent misses of one key share one load, which goes on when the
 // caller that started it gives up; a load's panic becomes an error; errors
-// are never kept. Drop forgets a tenant's values and poisons the loads of
-// them under way, which may have read the state before the change.
+// are never kept. Drop forgets a tenant's values (DropAll everyone's) and
+// poisons the loads of them under way, which may have read the state
+// before the change.
 //
 // It lives under internal/ rather than in domain: it is mechanism (locks,
 // goroutines, timers) that the caching packages share, not a type or an
@@ -245,6 +247,18 @@ func (c *Cache[K, V]) DropKey(key K) {
 		c.remove(el)
 	}
 	if cl, ok := c.inflight[key]; ok {
+		c.poison(key, cl)
+	}
+}
+
+// DropAll forgets every value, as Drop does a tenant's: for when changes
+// may have been missed (a change listener that connected anew).
+func (c *Cache[K, V]) DropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
+	c.order.Init()
+	for key, cl := range c.inflight {
 		c.poison(key, cl)
 	}
 }

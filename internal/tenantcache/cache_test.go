@@ -277,6 +277,37 @@ func TestDropForgetsOnlyThatTenant(t *testing.T) {
 	assert.EqualValues(t, 3, s.loads.Load())
 }
 
+func TestDropAllForgetsEveryTenantAndPoisonsEveryLoad(t *testing.T) {
+	s := newSource()
+	c, _, _ := newTenantCache(s, 0)
+	get(t, c, "acme")
+	get(t, c, "globex")
+	old := make(chan struct{})
+	s.setGate(old)
+	stale := make(chan string)
+	go func() {
+		v, err := c.Get(context.Background(), "initech")
+		assert.NoError(t, err)
+		stale <- v
+	}()
+	waitFor(t, func() bool { return s.loads.Load() == 3 })
+
+	// Changes may have been missed: everything goes, the load under way too.
+	for _, tenant := range []domain.TenantID{"acme", "globex", "initech"} {
+		s.change(tenant)
+	}
+	s.setGate(nil)
+	c.DropAll()
+	assert.Empty(t, c.entries)
+	assert.Zero(t, c.order.Len())
+	close(old)
+	assert.Equal(t, "initech@0", <-stale, "the caller of the load under way still gets it")
+	assert.Equal(t, "acme@1", get(t, c, "acme"))
+	assert.Equal(t, "globex@1", get(t, c, "globex"))
+	assert.Equal(t, "initech@1", get(t, c, "initech"), "the stale load was not kept")
+	assert.EqualValues(t, 6, s.loads.Load())
+}
+
 // usageKey is a composite key: one value per tenant and usage.
 type usageKey struct {
 	tenant domain.TenantID

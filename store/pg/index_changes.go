@@ -33,6 +33,15 @@ func notifyIndex(ctx context.Context, q *db.Queries, c domain.IndexChange) error
 	return q.NotifyVectors(ctx, string(payload))
 }
 
+// AnnounceIndexChange announces c to every replica, this one included, at
+// once rather than with a transaction's commit: for a change the database
+// does not hold. Qdrant keeps the chunks' words and vectors itself, and
+// has a change only after the database announced it; qdrant.Announced
+// announces it again once Qdrant has it.
+func (s *Store) AnnounceIndexChange(ctx context.Context, c domain.IndexChange) error {
+	return mapError(notifyIndex(ctx, s.q, c), "")
+}
+
 // ListenIndexChanges calls fn for every change of searchable chunks, this
 // process's own included, in commit order, until ctx ends (one dedicated
 // connection, reconnecting as needed). Changes sent while no connection

@@ -29,6 +29,9 @@
 // by BM25's saturation against a fixed mean length, which the collection's
 // IDF modifier turns into BM25 at query time (sparse.go), and a keyword
 // payload "terms" whose counts give the per-tenant idf of TermStats.
+// TermStatsCache keeps those counts per tenant until the tenant's
+// documents change, as every replica announces (Announced announces
+// Qdrant's own writes, once done).
 // SearchWords searches the sparse vectors; SearchHybrid fuses the dense
 // and the sparse lists by RRF in one Query API request and scores the
 // fused candidates by their cosine, which the retriever calibrates as with

@@ -69,8 +69,19 @@ func (s *Store) SearchWords(ctx context.Context, tenant domain.TenantID, q domai
 // idf is store/lexical's, over the tenant's chunks alone as there, so
 // answerability weighs a question's terms alike in both modes. It costs
 // one count per distinct term and one for the tenant, at most
-// maxParallelCounts at a time.
+// maxParallelCounts at a time (TermStatsCache keeps them).
 func (s *Store) TermStats(ctx context.Context, tenant domain.TenantID, terms []string) ([]domain.TermStat, error) {
+	return termStats(ctx, tenant, terms, func(ctx context.Context, term string, all bool) (uint64, error) {
+		return s.countTerm(ctx, tenant, term, all)
+	})
+}
+
+// termStats computes TermStats with count, which counts the tenant's
+// points (all) or those listing term: the tenant's first, then each
+// distinct term's, at most maxParallelCounts at a time, unless the
+// tenant has no points.
+func termStats(ctx context.Context, tenant domain.TenantID, terms []string,
+	count func(ctx context.Context, term string, all bool) (uint64, error)) ([]domain.TermStat, error) {
 	if tenant == "" {
 		return nil, domain.Errorf(domain.CodeValidation, "The tenant is missing.")
 	}
@@ -78,7 +89,7 @@ func (s *Store) TermStats(ctx context.Context, tenant domain.TenantID, terms []s
 	if len(terms) == 0 {
 		return out, nil
 	}
-	n, err := s.count(ctx, tenant, nil)
+	n, err := count(ctx, "", true)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +101,7 @@ func (s *Store) TermStats(ctx context.Context, tenant domain.TenantID, terms []s
 		g.SetLimit(maxParallelCounts)
 		for i, t := range distinct {
 			g.Go(func() (err error) {
-				counts[i], err = s.count(gctx, tenant, qc.NewMatchKeyword(keyTerms, t))
+				counts[i], err = count(gctx, t, false)
 				return err
 			})
 		}
@@ -105,6 +116,15 @@ func (s *Store) TermStats(ctx context.Context, tenant domain.TenantID, terms []s
 		out[i] = domain.TermStat{IDF: lexical.IDF(float64(n), float64(df[t])), Found: df[t] > 0}
 	}
 	return out, nil
+}
+
+// countTerm is the exact number of tenant's points (all), or of those
+// that list term in their terms.
+func (s *Store) countTerm(ctx context.Context, tenant domain.TenantID, term string, all bool) (uint64, error) {
+	if all {
+		return s.count(ctx, tenant, nil)
+	}
+	return s.count(ctx, tenant, qc.NewMatchKeyword(keyTerms, term))
 }
 
 // count is the exact number of tenant's points that meet cond (nil: all).
