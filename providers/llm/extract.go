@@ -115,7 +115,9 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit) quoted
 		if prev := before(evidence[s.unit], s.text); prev != "" && referring.MatchString(s.text) && !slices.Contains(out.sentences, prev) {
 			out.sentences = append(out.sentences, prev)
 		}
-		out.sentences = append(out.sentences, s.text)
+		// An answer line that matched by itself is quoted without its
+		// label, as when its question matched ("A: Yes, …" → "Yes, …").
+		out.sentences = append(out.sentences, answerLabel.ReplaceAllString(s.text, ""))
 		if !slices.Contains(out.units, s.unit) {
 			out.units = append(out.units, s.unit)
 		}

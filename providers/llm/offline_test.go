@@ -116,6 +116,19 @@ func TestOfflineQuotesTheAnswerOfAQuestionAnswerPair(t *testing.T) {
 	assert.Equal(t, "Orders can be cancelled free of charge until they ship.\n\n(Quoted from the knowledge base.)", gen.Answer)
 }
 
+// An answer line that the question matches by itself (its question line
+// shares fewer of the question's words) is quoted without its label too.
+func TestOfflineQuotesAnAnswerLineWithoutItsLabel(t *testing.T) {
+	evidence := units("Q: How long do refunds take?\nA: Refunds are paid to the original payment method within 5 working days.\n" +
+		"Q: Do you ship to Canada?\nA: Yes, we ship to Canada; delivery takes 7 to 10 days.")
+	gen, err := offlineModel(t).Generate(context.Background(), domain.GenerateRequest{
+		Question: "How long does delivery to Canada take?", Evidence: evidence,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "Yes, we ship to Canada; delivery takes 7 to 10 days.\n\n(Quoted from the knowledge base.)", gen.Answer)
+	assertQuoted(t, gen.Answer, evidence)
+}
+
 func TestOfflineQuotesTheSentenceAReferenceLeansOn(t *testing.T) {
 	gen, err := offlineModel(t).Generate(context.Background(), domain.GenerateRequest{
 		Question: "How far ahead must assembly be booked?",
