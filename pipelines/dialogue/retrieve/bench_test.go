@@ -16,6 +16,7 @@ import (
 
 	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/tenantcache"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/retrieve"
 	"github.com/cs-assistant/assistant/providers/embed/offline"
 	"github.com/cs-assistant/assistant/store/hybrid"
@@ -159,12 +160,12 @@ func buildBenchFixture() (*benchFixture, error) {
 		at := rng.IntN(len(words) - queryWords)
 		queries[i] = strings.Join(words[at:at+queryWords], " ")
 	}
-	strategies := &fakeStrategyStore{}
+	strategies := &fakeStrategyStore{inv: tenantcache.NewRegistry()}
 	metadata := &fakeMetadataStore{fields: []domain.MetadataField{{
 		ID: "mf_tags", TenantID: benchTenant, Key: "tags", Type: domain.MetaStringArray,
 		Scope: domain.ScopeDocument, Role: domain.RoleFilter, Status: domain.FieldActive,
 	}}}
-	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}, 0, nil), fixedEmbedders{emb}, index, index, docs, metadata, strategies, analysis.NewSynonyms())
+	r := retrieve.NewRetriever(retrieve.NewStrategies(strategies, nil, fixedEmbedders{emb}, 0, strategies.inv), fixedEmbedders{emb}, index, index, docs, metadata, strategies, analysis.NewSynonyms())
 	return &benchFixture{retriever: r, strategies: strategies, queries: queries, setup: time.Since(start)}, nil
 }
 
@@ -337,9 +338,11 @@ func (s *fakeMetadataStore) MetadataFields(_ context.Context, tenant domain.Tena
 }
 
 // fakeStrategyStore holds the tenant's current strategy and counts the
-// retrievals recorded.
+// retrievals recorded. A switch drops the cached strategy through inv, as
+// the strategy service's does.
 type fakeStrategyStore struct {
 	domain.StrategyStore
+	inv      *tenantcache.Registry
 	mu       sync.Mutex
 	st       *domain.RetrievalStrategy
 	recorded int
@@ -347,8 +350,9 @@ type fakeStrategyStore struct {
 
 func (s *fakeStrategyStore) set(st domain.RetrievalStrategy) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.st = &st
+	s.mu.Unlock()
+	s.inv.Drop(domain.ConfigStrategy, benchTenant)
 }
 
 func (s *fakeStrategyStore) CurrentStrategy(context.Context, domain.TenantID) (*domain.RetrievalStrategy, error) {
