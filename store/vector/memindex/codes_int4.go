@@ -24,14 +24,11 @@ const int4Bias = 8
 // nibbles, each a run of contiguous dimensions, so the query needs no
 // reordering.
 func encodeInt4(dst []uint8, v []float32) float32 {
-	for i := range dst {
-		dst[i] = int4Bias | int4Bias<<4
-	}
 	m := max(vek32.Max(v), -vek32.Min(v))
-	if m == 0 {
-		return 0
+	var s float32 // 0 for a zero vector: every code 0
+	if m > 0 {
+		s = int4Levels / m
 	}
-	s := int4Levels / m
 	const half = int4Block / 2
 	code := func(i int) uint8 {
 		if i >= len(v) {
