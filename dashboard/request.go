@@ -38,21 +38,16 @@ func (r Request) query(now time.Time) (domain.DashboardQuery, error) {
 		return domain.DashboardQuery{}, domain.Invalid("query.granularity", "must be hour or day")
 	}
 	// Day buckets: at most domain.MaxStatsRange.
-	start, end, err := domain.StatsRange(r.From, r.To, now, DefaultRange)
+	start, end, err := domain.HourStatsRange(r.From, r.To, now, DefaultRange)
 	switch {
 	case err != nil:
 		return domain.DashboardQuery{}, err
 	case g == domain.GranularityHour && end.Sub(start) > MaxHourRange:
 		return domain.DashboardQuery{}, domain.Invalid("query.from", "with hour buckets the range is at most 31 days")
-	case end.After(domain.LastWidenableHour()):
-		// Widened, a later end would not be an RFC 3339 time.
-		return domain.DashboardQuery{}, domain.Invalid("query.to", "must be before 9999-12-31T23:00:00Z")
 	}
 	from, to := domain.HourRange(start, end)
 	return domain.DashboardQuery{From: from, To: to, Granularity: g, TopUnanswered: topUnanswered}, nil
 }
-
-// lastHour is the latest end a range may have.
 
 // bucketOf is the start of the UTC hour or day holding t.
 func bucketOf(t time.Time, g domain.DashboardGranularity) time.Time {

@@ -198,6 +198,8 @@ func TestDashboardCountsAScriptedDay(t *testing.T) {
 			{"over 366 days", "?from=" + now.AddDate(-2, 0, 0).Format(time.RFC3339), "query.from"},
 			{"hours over 31 days", "?granularity=hour&from=" + now.AddDate(0, 0, -40).Format(time.RFC3339), "query.from"},
 			{"an unknown granularity", "?granularity=week", "query.granularity"},
+			{"a to too early for the default from", "?to=0000-01-03T00:00:00Z", "query.to"},
+			{"an end the hours cannot widen", "?from=9999-12-31T00:00:00Z&to=9999-12-31T23:30:00Z", "query.to"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				r := e.do(req{method: "GET", path: dashboardPath + strings.ReplaceAll(c.query, "+", "%2B"), tenant: d.tenant})

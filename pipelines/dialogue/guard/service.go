@@ -142,7 +142,7 @@ func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *t
 
 // written drops the tenant's cached Guard after a successful write.
 func (s *Service) written(tenant domain.TenantID, err error) error {
-	if err == nil {
+	if err == nil && s.inv != nil {
 		s.inv.Drop(domain.ConfigGuardrails, tenant)
 	}
 	return err

@@ -122,13 +122,10 @@ func (s *Service) Test(ctx context.Context, tenant domain.TenantID, id, message 
 // the range be at most domain.MaxStatsRange (CodeValidation naming
 // query.from otherwise).
 func (s *Service) Stats(ctx context.Context, tenant domain.TenantID, from, to *time.Time, p domain.PageRequest) (domain.IntentStatsPage, error) {
-	start, end, err := domain.StatsRange(from, to, s.now(), DefaultStatsRange)
-	switch {
-	case err != nil:
+	// The store widens the range to whole hours.
+	start, end, err := domain.HourStatsRange(from, to, s.now(), DefaultStatsRange)
+	if err != nil {
 		return domain.IntentStatsPage{}, err
-	case end.After(domain.LastWidenableHour()):
-		// The store widens the range to whole hours.
-		return domain.IntentStatsPage{}, domain.Invalid("query.to", "must be before 9999-12-31T23:00:00Z")
 	}
 	return s.store.IntentRuleStats(ctx, tenant, start, end, p)
 }
