@@ -148,6 +148,18 @@ DROP FUNCTION fail_first_hit; DROP SEQUENCE hit_attempts;`)
 		var hits int
 		require.NoError(t, e.db.QueryRow(ctx, "SELECT count(*) FROM intent_hits WHERE rule_id = $1", rule).Scan(&hits))
 		assert.Equal(t, 1, hits, "the hit once: the rule is still there")
+
+		// The same race on an outcome recorded alone (a fixed reply's
+		// rule): counted, not refused as bad input.
+		_, err = e.db.Exec(ctx, "SELECT setval('hit_attempts', 1, false)")
+		require.NoError(t, err)
+		require.NoError(t, st.RecordIntentOutcome(ctx, "acme", &domain.IntentHit{
+			TenantID: "acme", RuleID: rule, SessionID: s.ID, MessageID: turn.Reply.ID, Keywords: []string{"refund"}, At: time.Now(),
+		}, time.Now()))
+		require.NoError(t, e.db.QueryRow(ctx, "SELECT last_value FROM hit_attempts").Scan(&attempts))
+		assert.EqualValues(t, 2, attempts, "the outcome's batch was sent again")
+		require.NoError(t, e.db.QueryRow(ctx, "SELECT count(*) FROM intent_hits WHERE rule_id = $1", rule).Scan(&hits))
+		assert.Equal(t, 2, hits)
 	})
 	t.Run("a value that cannot be stored fails before anything is written", func(t *testing.T) {
 		s := newChatSession(t, e, "acme")

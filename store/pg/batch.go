@@ -65,3 +65,25 @@ func (s *Store) send(ctx context.Context, b *batch) ([]pgconn.CommandTag, error)
 	}
 	return tags, res.Close()
 }
+
+// sendQueued queues statements with queue on a new batch and sends it (one
+// round trip, one implicit transaction). An intent hit's insert skips a
+// rule that is gone, but a rule deleted between that check and the
+// foreign key's (a concurrent delete) still fails the batch: it is then
+// queued and sent once more, and the check sees the deletion. Nothing a
+// batch carries is lost to a rule's deletion.
+func (s *Store) sendQueued(ctx context.Context, queue func(q *db.Queries)) ([]pgconn.CommandTag, error) {
+	send := func() ([]pgconn.CommandTag, error) {
+		b := &batch{}
+		queue(b.queries())
+		return s.send(ctx, b)
+	}
+	tags, err := send()
+	if missingParent(err, intentHitRuleKey, "") != nil {
+		tags, err = send()
+	}
+	return tags, err
+}
+
+// intentHitRuleKey is the foreign key from an intent hit to its rule.
+const intentHitRuleKey = "intent_hits_tenant_id_rule_id_fkey"

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/gen/db"
 )
@@ -15,28 +13,18 @@ import (
 // one batch: one round trip, one implicit transaction. A session gone
 // since the message arrived updates no row, and the reply's foreign key
 // then fails the batch: nothing is stored, and it is CodeNotFound.
-//
-// The intent hit's insert skips a rule that is gone, but a rule deleted
-// between that check and the foreign key's (a concurrent delete) still
-// fails the batch: it is then sent once more, and the check sees the
-// deletion. The reply is never lost to a rule's deletion.
+// A rule deleted meanwhile never costs the reply (sendQueued).
 func (s *Store) SaveTurn(ctx context.Context, t domain.Turn) error {
 	w, err := newTurnWrite(t)
 	if err != nil {
 		return err
 	}
-	send := func() ([]pgconn.CommandTag, error) {
-		b := &batch{}
-		q := b.queries()
+	// On a batch the writes only queue: send reports what failed.
+	tags, err := s.sendQueued(ctx, func(q *db.Queries) {
 		_, _ = q.SaveChatSessionTurn(ctx, db.SaveChatSessionTurnParams(w.session))
 		_ = w.insert(ctx, q)
 		_ = writeRecords(ctx, q, t.Session.TenantID, t.Records)
-		return s.send(ctx, b)
-	}
-	tags, err := send()
-	if missingParent(err, intentHitRuleKey, "") != nil {
-		tags, err = send()
-	}
+	})
 	if gone := missingParent(err, "_session_id_fkey", sessionNotFound); gone != nil {
 		return gone
 	}
@@ -81,9 +69,6 @@ func (s *Store) SaveFlowTimeout(ctx context.Context, expected []byte, t domain.T
 	}
 	return saved, nil
 }
-
-// intentHitRuleKey is the foreign key from an intent hit to its rule.
-const intentHitRuleKey = "intent_hits_tenant_id_rule_id_fkey"
 
 // turnWrite is a turn encoded for its writes, before the transaction
 // starts, so that a value that cannot be stored fails early.

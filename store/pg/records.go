@@ -46,9 +46,7 @@ func (s *Store) RecordRetrieval(ctx context.Context, e domain.RetrievalEvent) er
 
 // sendWrites sends what write queues as one batch.
 func (s *Store) sendWrites(ctx context.Context, write func(q *db.Queries) error) error {
-	b := &batch{}
-	_ = write(b.queries()) // on a batch it only queues
-	_, err := s.send(ctx, b)
+	_, err := s.sendQueued(ctx, func(q *db.Queries) { _ = write(q) }) // on a batch it only queues
 	return mapError(err, "")
 }
 
