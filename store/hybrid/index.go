@@ -79,7 +79,11 @@ type Index struct {
 	// vector files unmapped) in the background; Close waits for them.
 	closing sync.WaitGroup
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// closed: Close ran; a tenant still in use then is closed by its
+	// last release itself, so that nothing joins closing while Close
+	// waits for it.
+	closed  bool
 	tenants map[domain.TenantID]*entry
 	// lru holds the loaded tenants, most recently used first.
 	lru      list.List
@@ -120,6 +124,7 @@ func (x *Index) Close() {
 			x.dropLocked(t)
 		}
 	}
+	x.closed = true
 	x.mu.Unlock()
 	x.closing.Wait()
 }

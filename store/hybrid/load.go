@@ -30,9 +30,12 @@ func (x *Index) load(t *entry) {
 		pending := t.pending
 		t.pending = nil
 		if len(pending) == 0 {
+			// Counted before publishing: a release may evict and close
+			// the tenant at once.
+			vectors, chunks := v.Len(t.id), w.Len(t.id)
 			mem := x.publishLocked(t, v, w)
 			x.mu.Unlock()
-			x.log.Info("tenant search index loaded", "tenant", string(t.id), "vectors", v.Len(t.id), "chunks", w.Len(t.id),
+			x.log.Info("tenant search index loaded", "tenant", string(t.id), "vectors", vectors, "chunks", chunks,
 				"bytes", mem.Heap, "mappedBytes", mem.Mapped, "duration", time.Since(start).Round(time.Millisecond).String())
 			if mem.MapErr != nil {
 				x.log.Warn("a tenant's float32 vectors are in the heap, not in a mapped file", "tenant", string(t.id), "err", mem.MapErr)

@@ -97,10 +97,15 @@ func (x *Index) unpinLocked(t *entry) {
 // closeUnusedLocked closes the vectors of t once it is gone and no search
 // or write uses it, giving back their mapped memory. It runs in the
 // background: unmapping gigabytes takes a while, which the search whose
-// release evicted t should not wait for.
+// release evicted t should not wait for. After Index.Close it runs at
+// once, in the last release.
 func (x *Index) closeUnusedLocked(t *entry) {
 	if t.gone && t.pins == 0 && !t.closed {
 		t.closed = true
+		if x.closed {
+			t.vectors.Close()
+			return
+		}
 		x.closing.Go(t.vectors.Close)
 	}
 }
