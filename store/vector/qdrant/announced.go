@@ -3,6 +3,7 @@ package qdrant
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/cs-assistant/assistant/domain"
 )
@@ -26,6 +27,9 @@ type Announced struct {
 }
 
 var _ domain.VectorStore = (*Announced)(nil)
+
+// announceTimeout bounds the announcements of one write.
+const announceTimeout = 5 * time.Second
 
 // NewAnnounced wraps s, announcing its writes through to.
 func NewAnnounced(s *AutoIndexed, to Announcer) *Announced {
@@ -64,10 +68,15 @@ func (a *Announced) DeleteKnowledgeBase(ctx context.Context, tenant domain.Tenan
 // that failed part way may have changed points too, so only one refused
 // whole (CodeValidation: nothing was written) is not announced. The
 // write's error comes first, then the announcement's.
+//
+// It announces even when the write's context has ended (a write cancelled
+// part way may have changed points), within announceTimeout.
 func (a *Announced) announce(ctx context.Context, err error, changes ...domain.IndexChange) error {
 	if domain.ErrorCodeOf(err) == domain.CodeValidation {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), announceTimeout)
+	defer cancel()
 	for _, c := range changes {
 		if aerr := a.to.AnnounceIndexChange(ctx, c); err == nil {
 			err = aerr

@@ -68,6 +68,20 @@ func TestAFailedWriteIsAnnouncedAndAFailedAnnouncementFails(t *testing.T) {
 	e.fake.SetHang(false)
 	assert.Equal(t, []domain.IndexChange{{Tenant: "t1", DocumentID: "doc1", Deleted: true}}, changes)
 
+	// A write whose own context ended part way is announced all the same,
+	// on a context of its own.
+	var live []bool
+	cancelled := NewAnnounced(NewAutoIndexed(slow), announceFunc(func(ctx context.Context, c domain.IndexChange) error {
+		live = append(live, ctx.Err() == nil)
+		return nil
+	}))
+	e.fake.SetHang(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	requireCode(t, domain.CodeUnavailable, cancelled.DeleteDocument(ctx, "t1", "doc2"))
+	cancel()
+	e.fake.SetHang(false)
+	assert.Equal(t, []bool{true}, live, "announced, with a context still live")
+
 	down := errors.New("database down")
 	a = NewAnnounced(NewAutoIndexed(e.store), announceFunc(func(context.Context, domain.IndexChange) error { return down }))
 	assert.ErrorIs(t, a.Upsert(context.Background(), "t1", []domain.VectorRecord{textRecord(1, "refund", axis(1))}), down)

@@ -72,7 +72,10 @@ func (c *TermStatsCache) SearchWords(ctx context.Context, tenant domain.TenantID
 // counting only what is not kept. Failed counts are not kept.
 func (c *TermStatsCache) TermStats(ctx context.Context, tenant domain.TenantID, terms []string) ([]domain.TermStat, error) {
 	return termStats(ctx, tenant, terms, func(ctx context.Context, term string, all bool) (uint64, error) {
-		return c.counts.Get(ctx, countKey{tenant: tenant, term: term, all: all})
+		n, err := c.counts.Get(ctx, countKey{tenant: tenant, term: term, all: all})
+		// A caller that stops waiting gets its context's error from the
+		// cache: mapped as the store maps its own (unavailable).
+		return n, wrapErr("count", err)
 	})
 }
 

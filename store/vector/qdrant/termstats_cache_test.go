@@ -181,6 +181,20 @@ func TestTermStatsCacheKeepsNoError(t *testing.T) {
 	assert.Equal(t, 2, counts, "a failed count of the tenant is not kept either")
 }
 
+// TestTermStatsCacheGivenUpIsUnavailable: a caller whose context ends
+// while a count is under way gets CodeUnavailable, as from the store, not
+// its context's bare error.
+func TestTermStatsCacheGivenUpIsUnavailable(t *testing.T) {
+	e := hybridFixture(t)
+	c := NewTermStatsCache(e.store, time.Minute, 0)
+	e.fake.SetHang(true)
+	defer e.fake.SetHang(false)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := c.TermStats(ctx, "t1", []string{"refund"})
+	requireCode(t, domain.CodeUnavailable, err)
+}
+
 // TestTermStatsCacheSearchesWordsAsTheStore: SearchWords is the store's.
 func TestTermStatsCacheSearchesWordsAsTheStore(t *testing.T) {
 	e := hybridFixture(t)
