@@ -274,9 +274,40 @@ func dlgSeed(b *testing.B, url string, words []domain.ForbiddenWord) (kbID strin
 			b.Fatal(err)
 		}
 	}
-	b.Logf("seeded %d chunks in %d documents and %d forbidden words in %v", dlgChunks, len(docs), len(words), time.Since(start).Round(time.Millisecond))
+	if _, err := pool.Exec(ctx, dlgHistory, dlgTenant, dlgHistorySessions); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("seeded %d chunks in %d documents, %d forbidden words and %d past conversations in %v",
+		dlgChunks, len(docs), len(words), dlgHistorySessions, time.Since(start).Round(time.Millisecond))
 	return kb.ID
 }
+
+// dlgHistorySessions past conversations of 16 messages (8 replies, each
+// with a tool trace) are seeded with the tenant: a tenant of 100k chunks
+// has been talking to its customers. It matters to the planner: the
+// statistics that the seeding's VACUUM (ANALYZE) takes of empty chat tables
+// would make every cached plan of a message's statements scan them whole,
+// and a benchmark grows them faster than autovacuum (a minute's nap) would
+// analyze them again; the messages then cost PostgreSQL twice the CPU they
+// cost a service in use.
+const dlgHistorySessions = 5000
+
+// dlgHistory writes the past conversations ($1 tenant, $2 sessions).
+const dlgHistory = `
+WITH s AS (
+    INSERT INTO chat_sessions (id, tenant_id, channel, message_count, created_at, updated_at)
+    SELECT 'ses_history_' || g, $1, 'web', 16, now() - interval '30 days', now() - interval '30 days'
+    FROM generate_series(1, $2::int) g
+    RETURNING id
+), m AS (
+    INSERT INTO chat_messages (id, tenant_id, session_id, role, content, created_at)
+    SELECT s.id || '_' || lpad(n::text, 2, '0'), $1, s.id, CASE WHEN n % 2 = 0 THEN 'user' ELSE 'assistant' END,
+        'A question of a few words, or its answer.', now() - interval '30 days'
+    FROM s, generate_series(0, 15) n
+    RETURNING id, session_id, role
+)
+INSERT INTO tool_traces (id, tenant_id, session_id, message_id, tool, created_at)
+SELECT 'trace_' || m.id, $1, m.session_id, m.id, 'retrieve', now() - interval '30 days' FROM m WHERE m.role = 'assistant'`
 
 // dlgModel is a fake OpenAI-compatible chat model on loopback that answers
 // at once: a whole answer, or a stream whose first piece is written and
