@@ -2,6 +2,7 @@ package memindex
 
 import (
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -108,4 +109,46 @@ func TestEncodeInt4Bounds(t *testing.T) {
 	assert.Zero(t, encodeInt4(dst, []float32{0, 0}))
 	assert.Zero(t, int4Code(dst, 0))
 	assert.Zero(t, int4Code(dst, 1))
+}
+
+// The AVX2 bar test (where the CPU runs it) sets exactly the bits the
+// portable one sets: on every length up to five groups of 64 and a tail,
+// against a bar below every score, above every score, among them and
+// equal to one of them (not below: its bit is set), and on a NaN score
+// (not below any bar).
+func TestAtLeastKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	k := cpuKernels()
+	t.Logf("kernel level %d", k.level)
+	for n := 0; n <= 5*64+7; n++ {
+		raw := make([]int32, n)
+		scales := make([]float32, n)
+		for i := range raw {
+			raw[i] = rng.Int32N(200_000) - 100_000
+			scales[i] = rng.Float32() / 1000
+		}
+		if n > 3 {
+			scales[n/2] = float32(math.NaN())
+		}
+		corr := rng.Int32N(1000) - 500
+		bars := []float32{float32(math.Inf(-1)), float32(math.Inf(1)), 0, rng.Float32()*100 - 50}
+		if n > 0 {
+			i := rng.IntN(n)
+			bars = append(bars, float32(raw[i]-corr)*scales[i])
+		}
+		for _, bar := range bars {
+			want := make([]uint64, (n+63)/64)
+			got := make([]uint64, len(want))
+			for i := range got {
+				got[i] = ^uint64(0) // every bit must be written
+			}
+			atLeastGo(raw, scales, corr, bar, want)
+			k.atLeast(raw, scales, corr, bar, got)
+			require.Equal(t, want, got, "n=%d bar=%v", n, bar)
+			for i, v := range raw {
+				score := float32(v-corr) * scales[i]
+				assert.Equal(t, !(score < bar), want[i/64]&(1<<(i%64)) != 0, "n=%d row %d: %v against %v", n, i, score, bar)
+			}
+		}
+	}
 }

@@ -73,3 +73,21 @@ func dotInt4Go(q []int8, codes []uint8, stride int, out []int32) {
 		out[i] = s0 + s1
 	}
 }
+
+// atLeastFunc sets bit i%64 of mask[i/64] when row i's int4 score,
+// float32(raw[i]−corr)·scales[i], is not below bar (a NaN score is not
+// below), and clears it otherwise, for every i < len(raw); len(scales) ≥
+// len(raw) and len(mask) ≥ ⌈len(raw)/64⌉. A scan tests a batch of scores
+// against the heap's bar at once, and visits only the few rows that pass.
+type atLeastFunc func(raw []int32, scales []float32, corr int32, bar float32, mask []uint64)
+
+// atLeastGo is the portable atLeastFunc.
+func atLeastGo(raw []int32, scales []float32, corr int32, bar float32, mask []uint64) {
+	scales, mask = scales[:len(raw)], mask[:(len(raw)+63)/64]
+	clear(mask)
+	for i, v := range raw {
+		if !(float32(v-corr)*scales[i] < bar) {
+			mask[i/64] |= 1 << (i % 64)
+		}
+	}
+}

@@ -76,3 +76,24 @@ func dotInt4AVX2(q *int8, c *uint8, blocks, stride, rows int, out *int32)
 //
 //go:noescape
 func dotInt4VNNI(q *int8, c *uint8, blocks, stride, rows int, out *int32)
+
+// atLeastAVX2 sets the bits of the rows whose scores are at least bar, 64
+// rows a mask word, for groups groups of 64 (see kernels.atLeast).
+//
+//go:noescape
+func atLeastAVX2(raw *int32, scales *float32, groups int, corr int32, bar float32, mask *uint64)
+
+// atLeast is an atLeastFunc: the whole groups of 64 rows with AVX2, the
+// rest in Go.
+func (k kernels) atLeast(raw []int32, scales []float32, corr int32, bar float32, mask []uint64) {
+	groups := len(raw) / 64
+	if k.level == portable || groups == 0 {
+		atLeastGo(raw, scales, corr, bar, mask)
+		return
+	}
+	scales, mask = scales[:groups*64], mask[:(len(raw)+63)/64] // bounds: what the kernel reads and writes
+	atLeastAVX2(&raw[0], &scales[0], groups, corr, bar, &mask[0])
+	if rest := groups * 64; rest < len(raw) {
+		atLeastGo(raw[rest:], scales[rest:], corr, bar, mask[groups:])
+	}
+}

@@ -169,3 +169,50 @@ block5:
 
 	VZEROUPPER
 	RET
+
+// func atLeastAVX2(raw *int32, scales *float32, groups int, corr int32, bar float32, mask *uint64)
+//
+// For groups groups of 64 rows: the score of row i, float32(raw[i] −
+// corr)·scales[i] (rounded as Go rounds it: VCVTDQ2PS and VMULPS round to
+// nearest), is compared with bar, and bit i%64 of the group's mask word
+// set when it is not below it (a NaN score is not below: VCMPPS predicate
+// 5, not-less-than, unordered true). Eight rows a step; X15, which Go
+// code expects zero, is not touched.
+TEXT ·atLeastAVX2(SB), NOSPLIT, $0-40
+	MOVQ         raw+0(FP), SI
+	MOVQ         scales+8(FP), DI
+	MOVQ         groups+16(FP), R8
+	MOVQ         mask+32(FP), R11
+	MOVL         corr+24(FP), AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         bar+28(FP), AX
+	VMOVD        AX, X13
+	VBROADCASTSS X13, Y13
+
+group:
+	XORQ DX, DX // the group's mask
+	XORQ CX, CX // the step's shift
+
+step:
+	VMOVDQU   (SI), Y0
+	VPSUBD    Y14, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    (DI), Y0, Y0
+	VCMPPS    $5, Y13, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ      CX, AX
+	ORQ       AX, DX
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	ADDQ      $8, CX
+	CMPQ      CX, $64
+	JNE       step
+
+	MOVQ DX, (R11)
+	ADDQ $8, R11
+	DECQ R8
+	JNZ  group
+
+	VZEROUPPER
+	RET

@@ -13,3 +13,8 @@ func (kernels) dotInt8(q []int16, c []int8) int32 { return dotInt8Go(q, c) }
 func (kernels) dotInt4(q []int8, codes []uint8, stride int, out []int32) {
 	dotInt4Go(q, codes, stride, out)
 }
+
+// atLeast is an atLeastFunc.
+func (kernels) atLeast(raw []int32, scales []float32, corr int32, bar float32, mask []uint64) {
+	atLeastGo(raw, scales, corr, bar, mask)
+}

@@ -2,6 +2,7 @@ package memindex
 
 import (
 	"context"
+	"math/bits"
 
 	"github.com/viterin/vek/vek32"
 
@@ -107,12 +108,14 @@ const int4Batch = 256
 // product of their int4 codes with q (the query's int8 code, whose
 // correction is corr), times the row's scale. The kernel scores a batch of
 // consecutive rows at a time, those that fail the filters too (scoring a
-// row costs less than a branch that skips it); the filters then choose
-// which of the scores that would enter t are ranked.
+// row costs less than a branch that skips it), and the batch's scores are
+// tested against the heap's bar at once (kernels.atLeast); the filters
+// then choose which of the few rows that would enter t are ranked.
 func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []int8, corr int32, k kernels) error {
 	codes, scales, stride := sc.s.codes.i4, sc.s.codes.scales, sc.s.codes.stride4
 	models, kbs, model, kbSet, filter := sc.s.models, sc.s.kbs, sc.model, sc.kbs, sc.filter
 	var raw [int4Batch]int32
+	var pass [int4Batch / 64]uint64
 	for next := lo; lo < hi; {
 		if lo >= next {
 			if err := ctx.Err(); err != nil {
@@ -121,25 +124,28 @@ func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32],
 			next = lo + ctxCheckRows
 		}
 		end := min(lo+int4Batch, hi)
-		out := raw[:end-lo]
+		out, rowScales := raw[:end-lo], scales[lo:end]
 		k.dotInt4(q, codes[lo*stride:end*stride], stride, out)
-		// The score first, against the heap's bar held in a register:
-		// most rows fall short of it, and then the filters need not be
-		// read. The same tests as scan.rows after it, cheapest first.
-		bar, rowScales := t.Bar(), scales[lo:end]
-		for i, v := range out {
-			score := float32(v-corr) * rowScales[i]
-			if score < bar {
-				continue
+		bar := t.Bar()
+		k.atLeast(out, rowScales, corr, bar, pass[:])
+		for w, bits64 := range pass[:(len(out)+63)/64] {
+			for ; bits64 != 0; bits64 &= bits64 - 1 {
+				i := w*64 + bits.TrailingZeros64(bits64)
+				// The bar rises with each row ranked: test again. The
+				// same tests as scan.rows after it, cheapest first.
+				score := float32(out[i]-corr) * rowScales[i]
+				if score < bar {
+					continue
+				}
+				r := lo + i
+				if models[r] != model ||
+					kbSet != nil && !kbSet.Has(kbs[r]) ||
+					filter != nil && !filter(r) {
+					continue
+				}
+				t.Offer(candidate{Score: score, Row: int32(r)})
+				bar = t.Bar()
 			}
-			r := lo + i
-			if models[r] != model ||
-				kbSet != nil && !kbSet.Has(kbs[r]) ||
-				filter != nil && !filter(r) {
-				continue
-			}
-			t.Offer(candidate{Score: score, Row: int32(r)})
-			bar = t.Bar()
 		}
 		lo = end
 	}
