@@ -10,9 +10,11 @@ SELECT @tenant_id, @rule_id, @session_id, @message_id, @keywords, @patterns, @at
 WHERE EXISTS (SELECT 1 FROM intent_rules WHERE tenant_id = @tenant_id AND id = @rule_id);
 
 -- name: CountIntentEvaluation :exec
-INSERT INTO intent_evaluations (tenant_id, hour, evaluated)
-VALUES (@tenant_id, @hour, 1)
-ON CONFLICT (tenant_id, hour) DO UPDATE SET evaluated = intent_evaluations.evaluated + 1;
+-- One of the hour's stripes (0–7): replies of one tenant that commit at
+-- the same time seldom wait for the same row.
+INSERT INTO intent_evaluations (tenant_id, hour, stripe, evaluated)
+VALUES (@tenant_id, @hour, @stripe, 1)
+ON CONFLICT (tenant_id, hour, stripe) DO UPDATE SET evaluated = intent_evaluations.evaluated + 1;
 
 -- name: SumIntentEvaluations :one
 SELECT coalesce(sum(evaluated), 0)::bigint FROM intent_evaluations

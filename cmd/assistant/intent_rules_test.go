@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -477,6 +478,34 @@ func TestIntentRuleMonitoring(t *testing.T) {
 		r := e.do(req{method: "GET", path: "/api/v1/admin/monitoring/intent-rules/" + a + "/hits", tenant: "acme"})
 		assert.Equal(t, http.StatusNotFound, r.Status)
 	})
+}
+
+// Replies of one tenant that count their evaluations in the same hour at
+// the same time spread over the hour's stripes, so they seldom wait for
+// one row's lock, and the monitoring adds every one of them up.
+func TestIntentEvaluationsOfOneHourAreStripedAndAllCounted(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	e.createRule("acme", map[string]any{"name": "A", "keywords": []string{"refund"}, "responseType": "rag"})
+	at := time.Now().UTC().Add(-time.Minute)
+	const n = 64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range n / 8 {
+				assert.NoError(t, e.app.store.RecordIntentOutcome(ctx, "acme", nil, at))
+			}
+		})
+	}
+	wg.Wait()
+	var rows, stripes int
+	require.NoError(t, e.db.QueryRow(ctx, "SELECT count(*), count(DISTINCT stripe) FROM intent_evaluations WHERE tenant_id = 'acme'").Scan(&rows, &stripes))
+	assert.Greater(t, stripes, 1, "%d evaluations went to one row", n)
+	assert.Equal(t, rows, stripes, "one row per stripe of the hour")
+
+	r := e.do(req{method: "GET", path: "/api/v1/admin/monitoring/intent-rules", tenant: "acme"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.EqualValues(t, n, r.JSON(t)["evaluated"])
 }
 
 // intentHit is a hit of rule in a session's message, as the message

@@ -11,18 +11,21 @@ import (
 )
 
 const countIntentEvaluation = `-- name: CountIntentEvaluation :exec
-INSERT INTO intent_evaluations (tenant_id, hour, evaluated)
-VALUES ($1, $2, 1)
-ON CONFLICT (tenant_id, hour) DO UPDATE SET evaluated = intent_evaluations.evaluated + 1
+INSERT INTO intent_evaluations (tenant_id, hour, stripe, evaluated)
+VALUES ($1, $2, $3, 1)
+ON CONFLICT (tenant_id, hour, stripe) DO UPDATE SET evaluated = intent_evaluations.evaluated + 1
 `
 
 type CountIntentEvaluationParams struct {
 	TenantID string
 	Hour     time.Time
+	Stripe   int16
 }
 
+// One of the hour's stripes (0–7): replies of one tenant that commit at
+// the same time seldom wait for the same row.
 func (q *Queries) CountIntentEvaluation(ctx context.Context, arg CountIntentEvaluationParams) error {
-	_, err := q.db.Exec(ctx, countIntentEvaluation, arg.TenantID, arg.Hour)
+	_, err := q.db.Exec(ctx, countIntentEvaluation, arg.TenantID, arg.Hour, arg.Stripe)
 	return err
 }
 

@@ -265,6 +265,7 @@ type IntentEvaluation struct {
 	TenantID  string
 	Hour      time.Time
 	Evaluated int64
+	Stripe    int16
 }
 
 type IntentHit struct {

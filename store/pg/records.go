@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
@@ -15,9 +16,10 @@ import (
 // also in one round trip.
 
 // RecordIntentOutcome implements domain.IntentMonitoringStore. The
-// evaluation is counted in its UTC hour's row (an upsert); the hit, if
-// any, is inserted with it, unless its rule is gone (deleted since the
-// message matched it): the message was still evaluated.
+// evaluation is counted in one of its UTC hour's rows (an upsert on a
+// stripe chosen at random); the hit, if any, is inserted with it, unless
+// its rule is gone (deleted since the message matched it): the message
+// was still evaluated.
 func (s *Store) RecordIntentOutcome(ctx context.Context, tenant domain.TenantID, hit *domain.IntentHit, at time.Time) error {
 	return s.sendWrites(ctx, func(q *db.Queries) error { return writeIntentOutcome(ctx, q, tenant, hit, at) })
 }
@@ -54,6 +56,11 @@ func (s *Store) sendWrites(ctx context.Context, write func(q *db.Queries) error)
 // answer nil), and the batch's send reports what failed; in a
 // transaction they run.
 
+// intentEvaluationStripes is how many rows an hour's count of a tenant's
+// intent evaluations is spread over (schema 0027): every reply adds one,
+// and replies committing at once would otherwise queue on one row's lock.
+const intentEvaluationStripes = 8
+
 func writeIntentOutcome(ctx context.Context, q *db.Queries, tenant domain.TenantID, hit *domain.IntentHit, at time.Time) error {
 	if at.IsZero() && hit != nil {
 		at = hit.At
@@ -71,7 +78,9 @@ func writeIntentOutcome(ctx context.Context, q *db.Queries, tenant domain.Tenant
 			return err
 		}
 	}
-	return q.CountIntentEvaluation(ctx, db.CountIntentEvaluationParams{TenantID: string(tenant), Hour: at.Truncate(time.Hour)})
+	return q.CountIntentEvaluation(ctx, db.CountIntentEvaluationParams{
+		TenantID: string(tenant), Hour: at.Truncate(time.Hour), Stripe: int16(rand.IntN(intentEvaluationStripes)),
+	})
 }
 
 func writeFlowEvents(ctx context.Context, q *db.Queries, events []domain.FlowEvent) error {
