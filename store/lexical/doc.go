@@ -12,7 +12,10 @@
 // Scores are Okapi BM25 with k1 = 1.2 and b = 0.75 over the tenant's
 // statistics (number of chunks, mean length, document frequencies), which
 // are kept up to date on every upsert and delete. Only chunks holding at
-// least one query term are scored, from per-term posting lists.
+// least one query term are scored, from per-term posting lists, and of
+// those only the ones that may enter the top k: a search goes over the
+// lists a window of slots at a time and skips the others by MaxScore (see
+// maxscore.go), returning exactly what scoring them all would.
 //
 // It keeps nothing on disk: its owner (store/hybrid) loads a tenant on
 // first use, writes through, and bounds the memory tenants hold by Bytes.

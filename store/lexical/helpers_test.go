@@ -39,7 +39,8 @@ func scores(hits []Hit) map[string]float64 {
 }
 
 // checkInvariants recomputes a shard's statistics from its live slots and
-// compares them with the ones kept incrementally.
+// compares them with the ones kept incrementally, and checks that each
+// term's bound covers its live postings.
 func checkInvariants(t *testing.T, x *Index, tenant domain.TenantID) {
 	t.Helper()
 	s := x.shards.Get(tenant, false)
@@ -80,11 +81,15 @@ func checkInvariants(t *testing.T, x *Index, tenant domain.TenantID) {
 		require.Positive(t, s.df[id], "term %q without chunks", term)
 		n := int32(0)
 		prev := int32(-1)
+		b := s.bounds[id]
 		for _, p := range s.postings[id] {
 			require.Greater(t, p.slot, prev, "postings of %q out of order", term)
 			prev = p.slot
 			if s.lens[p.slot] >= 0 {
 				n++
+				// The bound covers every live posting.
+				require.LessOrEqual(t, p.tf, b.maxTF, "bound of %q", term)
+				require.GreaterOrEqual(t, s.lens[p.slot], b.minLen, "bound of %q", term)
 			}
 		}
 		require.Equal(t, df[id], n, "live postings of %q", term)

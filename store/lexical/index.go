@@ -27,9 +27,9 @@ type Doc struct {
 type Index struct {
 	shards *shardmap.Map[*shard]
 
-	// scratch recycles the score accumulators of searches: one is as long
-	// as the tenant has slots, and allocating it per search would cost more
-	// than scoring a short query.
+	// scratch recycles the working memory of searches (cursors, window,
+	// top-k heap): allocating it per search would cost more than a short
+	// query.
 	scratch sync.Pool
 }
 

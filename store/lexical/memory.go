@@ -27,6 +27,7 @@ func (x *Index) Bytes(tenant domain.TenantID) int64 {
 const (
 	sliceHeaderBytes = 24
 	postingBytes     = int64(unsafe.Sizeof(posting{}))
+	boundBytes       = int64(unsafe.Sizeof(termBound{}))
 	valueBytes       = int64(unsafe.Sizeof(metafilter.Value{}))
 	// mapHeaderBytes is a small map's header and first group.
 	mapHeaderBytes = 48
@@ -37,7 +38,7 @@ func (s *shard) bytes() int64 {
 	slots := int64(cap(s.chunks))*symbols.StringHeaderBytes + int64(cap(s.lens)+cap(s.kbs)+cap(s.docs))*4 +
 		int64(cap(s.terms))*sliceHeaderBytes + int64(cap(s.meta))*8
 	dict := int64(cap(s.names))*symbols.StringHeaderBytes + int64(cap(s.postings))*sliceHeaderBytes +
-		int64(cap(s.df)+cap(s.freeTerms))*4 + int64(len(s.dict))*symbols.MapEntryBytes + int64(s.termBytes)
+		int64(cap(s.df)+cap(s.freeTerms))*4 + int64(cap(s.bounds))*boundBytes + int64(len(s.dict))*symbols.MapEntryBytes + int64(s.termBytes)
 	return slots + dict + int64(s.idBytes) + int64(s.termRefs)*4 + int64(s.postingCap)*postingBytes +
 		int64(len(s.rows))*symbols.MapEntryBytes + s.metaBytes + s.syms.Bytes()
 }

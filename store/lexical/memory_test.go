@@ -30,7 +30,9 @@ func TestBytesFollowTheChunks(t *testing.T) {
 
 	assert.Equal(t, len(docs), x.DeleteKnowledgeBase("acme", "kb"))
 	checkInvariants(t, x, "acme")
-	assert.Less(t, x.Bytes("acme"), full/10, "compacted once the dead outnumber the live")
+	// What is left is the dictionary's arrays by term id (about 3000
+	// ids, which compact does not renumber): 56 bytes each.
+	assert.Less(t, x.Bytes("acme"), full/8, "compacted once the dead outnumber the live")
 
 	assert.Positive(t, x.Bytes("globex"), "another tenant keeps its own")
 }

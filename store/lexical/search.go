@@ -25,8 +25,8 @@ const (
 // MaxTopK caps Query.TopK; larger values are lowered to it.
 const MaxTopK = 1000
 
-// ctxCheckPostings: how many postings a search scores between looks at
-// its context (well under a millisecond of work).
+// ctxCheckPostings: how many postings a search reads or looks up between
+// looks at its context (well under a millisecond of work).
 const ctxCheckPostings = 1 << 16
 
 // Query asks for the TopK chunks of one tenant that best match Text.
@@ -64,6 +64,9 @@ type Hit struct {
 // and df(t) the number of chunks, their mean length and how many hold t —
 // all over the tenant's chunks, whatever the knowledge-base restriction or
 // filter, so that a chunk scores the same in every search that finds it.
+// The terms are added in the query's order (Expand's last), and the search
+// skips by MaxScore the chunks that cannot enter the top k: the result is
+// what scoring every chunk would give, to the bit.
 //
 // q.KBIDs (if any) and q.Filter restrict the result, with the semantics of
 // the vector index: a chunk without a filtered field fails eq, in and
@@ -105,24 +108,16 @@ func (x *Index) Search(ctx context.Context, tenant domain.TenantID, q Query) ([]
 		kbs = symbols.NewSet(ids)
 	}
 
-	sc := x.getScratch(len(s.chunks))
+	sc := x.getScratch()
 	defer x.putScratch(sc)
-	if err := s.accumulate(ctx, terms, sc); err != nil {
+	top := sc.top
+	top.Reset(min(q.TopK, MaxTopK), s.chunks)
+	if err := s.topMatches(ctx, terms, kbs, filter, top, sc); err != nil {
 		return nil, &domain.Error{Code: domain.CodeUnavailable, Message: "The search was cancelled or ran out of time.", Err: err}
 	}
-	top := topk.New[float64](min(q.TopK, MaxTopK), s.chunks)
-	for _, slot := range sc.touched {
-		score := sc.acc[slot]
-		// The cheap test first: most chunks cannot enter the top k, and
-		// those need no filter.
-		if !top.Admits(score) ||
-			kbs != nil && !kbs.Has(s.kbs[slot]) ||
-			filter != nil && !filter.Match(s.meta[slot]) {
-			continue
-		}
-		top.Offer(topk.Candidate[float64]{Score: score, Row: slot})
-	}
-	for _, c := range top.Sorted() {
+	sorted := top.Sorted()
+	hits = make([]Hit, 0, len(sorted))
+	for _, c := range sorted {
 		hits = append(hits, Hit{
 			ChunkID:    s.chunks[c.Row],
 			KBID:       s.syms.Name(s.kbs[c.Row]),
@@ -150,69 +145,31 @@ func queryTerms(text string, expand []string) []termCount {
 	return out
 }
 
-// accumulate adds each live chunk's BM25 score for terms into sc.acc and
-// lists the chunks it touched in sc.touched. The shard is read-locked.
-func (s *shard) accumulate(ctx context.Context, terms []termCount, sc *scratch) error {
-	n := float64(s.live())
-	avgdl := float64(s.totalLen) / n
-	// The length norm K1·(1 − B + B·|d|/avgdl) = c0 + c1·|d|.
-	c0, c1 := K1*(1-B), 0.0
-	if avgdl > 0 {
-		c1 = K1 * B / avgdl
-	}
-	acc, lens := sc.acc, s.lens
-	for _, qt := range terms {
-		id, ok := s.dict[qt.term]
-		if !ok {
-			continue
-		}
-		w := IDF(n, float64(s.df[id])) * float64(qt.tf) * (K1 + 1)
-		list := s.postings[id]
-		for lo := 0; lo < len(list); lo += ctxCheckPostings {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			for _, p := range list[lo:min(lo+ctxCheckPostings, len(list))] {
-				l := lens[p.slot]
-				if l < 0 {
-					continue // dead
-				}
-				tf := float64(p.tf)
-				if acc[p.slot] == 0 {
-					sc.touched = append(sc.touched, p.slot)
-				}
-				acc[p.slot] += w * tf / (tf + c0 + c1*float64(l))
-			}
-		}
-	}
-	return nil
-}
-
-// scratch is a search's working memory: a score per slot, and the slots
-// with a score.
+// scratch is a search's working memory: its cursors, the sums of their
+// bounds, the query order of its terms, its window (allocated by the
+// first search that needs one) and its top k.
 type scratch struct {
-	acc     []float64
-	touched []int32
+	cursors []cursor
+	prefix  []float64
+	byQuery []int
+	window  *window
+	top     *topk.Heap[float64]
 }
 
-// getScratch returns zeroed scratch space for n slots.
-func (x *Index) getScratch(n int) *scratch {
+// getScratch returns scratch space, from an earlier search if one is free.
+func (x *Index) getScratch() *scratch {
 	sc, _ := x.scratch.Get().(*scratch)
 	if sc == nil {
-		sc = &scratch{}
-	}
-	if len(sc.acc) < n {
-		sc.acc = make([]float64, n+n/4)
+		sc = &scratch{top: topk.New[float64](1, nil)}
 	}
 	return sc
 }
 
-// putScratch zeroes what a search wrote and recycles sc.
+// putScratch recycles sc, dropping what points into the shard.
 func (x *Index) putScratch(sc *scratch) {
-	for _, slot := range sc.touched {
-		sc.acc[slot] = 0
-	}
-	sc.touched = sc.touched[:0]
+	clear(sc.cursors)
+	sc.cursors = sc.cursors[:0]
+	sc.top.Reset(1, nil)
 	x.scratch.Put(sc)
 }
 

@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,26 @@ const compactMinDead = 1024
 type posting struct {
 	slot int32
 	tf   int32
+}
+
+// termBound is what a term's posting lists bound its BM25 contribution
+// by, whatever the mean length when a search runs: the highest count and
+// the shortest chunk length among its postings (see shard.cursors).
+// Insert widens it; a delete leaves it as it is (still a bound, if a
+// looser one); compact recomputes it from the live postings.
+type termBound struct {
+	maxTF  int32
+	minLen int32
+}
+
+// emptyBound returns the bound of a term without postings: any posting
+// widens it.
+func emptyBound() termBound { return termBound{maxTF: 0, minLen: math.MaxInt32} }
+
+// widen makes b cover a posting of count tf in a chunk of length l.
+func (b *termBound) widen(tf, l int32) {
+	b.maxTF = max(b.maxTF, tf)
+	b.minLen = min(b.minLen, l)
 }
 
 // shard holds the chunks of one tenant. A chunk lives in a slot; parallel
@@ -55,6 +76,7 @@ type shard struct {
 	names     []string    // by term id
 	postings  [][]posting // by term id
 	df        []int32     // live chunks holding the term, by term id
+	bounds    []termBound // by term id, for pruning searches
 	freeTerms []uint32
 
 	// Running sizes for bytes: the chunk ids' and terms' lengths, the
@@ -99,6 +121,7 @@ func (s *shard) insert(p *prepared) {
 		s.postings[id] = append(s.postings[id], posting{slot: slot, tf: tc.tf})
 		s.postingCap += cap(s.postings[id]) - before
 		s.df[id]++
+		s.bounds[id].widen(tc.tf, p.length)
 		ids[i] = id
 	}
 	s.idBytes += len(chunk)
@@ -124,12 +147,13 @@ func (s *shard) term(t string) uint32 {
 	if n := len(s.freeTerms); n > 0 {
 		id = s.freeTerms[n-1]
 		s.freeTerms = s.freeTerms[:n-1]
-		s.names[id], s.df[id] = t, 0
+		s.names[id], s.df[id], s.bounds[id] = t, 0, emptyBound()
 	} else {
 		id = uint32(len(s.names))
 		s.names = append(s.names, t)
 		s.postings = append(s.postings, nil)
 		s.df = append(s.df, 0)
+		s.bounds = append(s.bounds, emptyBound())
 	}
 	s.dict[t] = id
 	s.termBytes += len(t)
@@ -212,16 +236,17 @@ func (s *shard) compact() {
 	s.meta = slices.Clone(s.meta[:n])
 	s.postingCap = 0
 	for id, list := range s.postings {
-		kept := list[:0]
+		kept, b := list[:0], emptyBound()
 		for _, p := range list {
 			if r := remap[p.slot]; r >= 0 {
 				kept = append(kept, posting{slot: r, tf: p.tf})
+				b.widen(p.tf, s.lens[r])
 			}
 		}
 		if cap(kept) > 2*len(kept)+8 {
 			kept = slices.Clip(slices.Clone(kept))
 		}
-		s.postings[id] = kept
+		s.postings[id], s.bounds[id] = kept, b
 		s.postingCap += cap(kept)
 	}
 	rows := make(map[string]int32, n)
