@@ -66,15 +66,26 @@ func (c *benchCorpus) text(n int) string {
 func benchIndex(b *testing.B) (*Index, *benchCorpus) {
 	b.Helper()
 	c := newBenchCorpus(2024)
+	x := loadBenchDocs(b, func(i int) (string, map[string]any) {
+		return c.text(benchWords), map[string]any{"product": "product-" + strconv.Itoa(i%10)}
+	})
+	return x, c
+}
+
+// loadBenchDocs loads benchDocs chunks into tenant "bench" of a new index,
+// in batches of 1000, chunk i with the text and metadata doc gives it.
+func loadBenchDocs(b *testing.B, doc func(i int) (text string, meta map[string]any)) *Index {
+	b.Helper()
 	x := New()
 	docs := make([]Doc, 0, 1000)
 	for i := range benchDocs {
+		text, meta := doc(i)
 		docs = append(docs, Doc{
 			ChunkID:    "chunk-" + strconv.Itoa(i),
 			KBID:       "kb-1",
 			DocumentID: "doc-" + strconv.Itoa(i/20),
-			Text:       c.text(benchWords),
-			Metadata:   map[string]any{"product": "product-" + strconv.Itoa(i%10)},
+			Text:       text,
+			Metadata:   meta,
 		})
 		if len(docs) == cap(docs) {
 			if err := x.Upsert("bench", docs); err != nil {
@@ -83,7 +94,7 @@ func benchIndex(b *testing.B) (*Index, *benchCorpus) {
 			docs = docs[:0]
 		}
 	}
-	return x, c
+	return x
 }
 
 // benchmarkSearch runs 5-word queries, top k, against 100k chunks of 200
@@ -105,23 +116,9 @@ func benchmarkSearch(b *testing.B, k int, filter *domain.Filter) {
 // case of pruning).
 func proseIndex(b *testing.B) *Index {
 	b.Helper()
-	x := New()
-	docs := make([]Doc, 0, 1000)
-	for i := range benchDocs {
-		docs = append(docs, Doc{
-			ChunkID:    "chunk-" + strconv.Itoa(i),
-			KBID:       "kb-1",
-			DocumentID: "doc-" + strconv.Itoa(i/20),
-			Text:       strings.Join(testfiles.ProseLines(uint64(i), benchWords, 12), " "),
-		})
-		if len(docs) == cap(docs) {
-			if err := x.Upsert("bench", docs); err != nil {
-				b.Fatal(err)
-			}
-			docs = docs[:0]
-		}
-	}
-	return x
+	return loadBenchDocs(b, func(i int) (string, map[string]any) {
+		return strings.Join(testfiles.ProseLines(uint64(i), benchWords, 12), " "), nil
+	})
 }
 
 // runSearches runs queries in turn, top k, against x's tenant "bench" and
