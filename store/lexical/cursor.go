@@ -1,6 +1,9 @@
 package lexical
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // endSlot is the slot of a cursor past the end of its list: above every
 // slot.
@@ -120,7 +123,8 @@ func (s *shard) cursors(terms []termCount, sc *scratch) (cs []cursor, byQuery []
 			cs[j], cs[j-1] = cs[j-1], cs[j]
 		}
 	}
-	byQuery = append(sc.byQuery[:0], make([]int, len(cs))...)
+	// Every index is set below: the cursors' q are 0 to len(cs)−1.
+	byQuery = slices.Grow(sc.byQuery[:0], len(cs))[:len(cs)]
 	for i := range cs {
 		byQuery[cs[i].q] = i
 	}
