@@ -99,10 +99,10 @@ func (t *Tracing) Tracer() trace.Tracer { return t.tp.Tracer(instrumentation) }
 // Propagator reads and writes trace context (W3C traceparent, baggage).
 func (t *Tracing) Propagator() propagation.TextMapPropagator { return t.prop }
 
-// HTTPClient returns a client whose requests get a client span and carry
-// the trace context (the model and embedding providers' calls).
-func (t *Tracing) HTTPClient() *http.Client {
-	return &http.Client{Transport: otelhttp.NewTransport(http.DefaultTransport,
+// HTTPClient returns a client on base whose requests get a client span
+// and carry the trace context (the model and embedding providers' calls).
+func (t *Tracing) HTTPClient(base http.RoundTripper) *http.Client {
+	return &http.Client{Transport: otelhttp.NewTransport(base,
 		otelhttp.WithTracerProvider(t.tp), otelhttp.WithPropagators(t.prop),
 		otelhttp.WithMeterProvider(metricnoop.NewMeterProvider()))}
 }
