@@ -17,6 +17,7 @@ import (
 
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/cputime"
+	"github.com/cs-assistant/assistant/providers/embed/offline"
 )
 
 const (
@@ -304,35 +305,50 @@ func BenchmarkCode768(b *testing.B) {
 }
 
 // BenchmarkInt4Pass is one pass of the int4 kernels over 100k rows of 768
-// dimensions (38 MB of codes), 256 rows a call as a scan makes them: from
-// memory (every row once) and from the cache (the same 512 rows again and
-// again, as the searches that share a scan re-read a block), with each
-// kernel the CPU runs. MB/s is of codes scored.
+// dimensions (38 MB of codes), a tile of 256 rows a call as a scan makes
+// them: from memory (every tile once) and from the cache (the same two
+// tiles again and again, as the searches that share a scan re-read a
+// block), with each kernel the CPU runs, for a dense query (a random
+// vector: every quad of the tiles read) and a lexical one (the offline
+// embedder's vector of a customer's question, zero on over half the
+// quads, which are skipped). MB/s is of the codes a dense pass scores.
 func BenchmarkInt4Pass(b *testing.B) {
-	const rows, stride = 100_352, benchDims / 2
-	codes := make([]uint8, rows*stride)
+	const rows = 100_352
+	c := newCodes(QuantizeInt4, benchDims)
+	c.i4 = make([]uint8, rows/int4Batch*c.int4TileBytes())
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range codes {
-		codes[i] = uint8(rng.Uint32())
+	for i := range c.i4 {
+		c.i4[i] = uint8(rng.Uint32())
 	}
-	q := make([]int8, benchDims)
-	encodeQueryInt8(q, randVector(rng, benchDims))
-	out := make([]int32, int4Batch)
+	lexical, err := offline.New().Embed(context.Background(), []string{"How long do refunds take to reach my payment method?"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries := map[string]*int4Query{
+		"dense":   newInt4Query(randVector(rng, benchDims), c.stride4),
+		"lexical": newInt4Query(lexical[0], c.stride4),
+	}
+	var out [int4Batch]int32
+	tile := c.int4TileBytes()
 	for l := avx2; l <= cpuKernels().level; l++ {
 		k := kernels{level: l}
-		for _, from := range []struct {
-			name string
-			span int
-		}{{"memory", rows}, {"cache", 2 * int4Batch}} {
-			b.Run([]string{"", "avx2", "avx512-vnni"}[l]+"/"+from.name, func(b *testing.B) {
-				b.SetBytes(int64(rows / int4Batch * int4Batch * stride))
-				for b.Loop() {
-					for r := 0; r+int4Batch <= rows; r += int4Batch {
-						lo := r % from.span
-						k.dotInt4(q, codes[lo*stride:(lo+int4Batch)*stride], stride, out)
+		for _, query := range []string{"dense", "lexical"} {
+			q := queries[query]
+			for _, from := range []struct {
+				name  string
+				tiles int
+			}{{"memory", rows / int4Batch}, {"cache", 2}} {
+				b.Run([]string{"", "avx2", "avx512-vnni"}[l]+"/"+query+"/"+from.name, func(b *testing.B) {
+					b.SetBytes(int64(len(c.i4)))
+					for b.Loop() {
+						for t := range rows / int4Batch {
+							at := t % from.tiles * tile
+							k.dotInt4Tile(q, c.i4[at:at+tile], &out)
+						}
 					}
-				}
-			})
+					b.ReportMetric(float64(len(q.offs))/float64(c.stride4/int4Quad), "quads-read")
+				})
+			}
 		}
 	}
 }

@@ -85,8 +85,9 @@ const int4Block = 128
 
 // codes holds the compact code of every row of a shard, parallel to its
 // vector arena: row r's int8 code at i8[r*stride:(r+1)*stride] or its int4
-// code at i4[r*stride4:(r+1)*stride4], with its scale in scales[r], or its
-// sign bits at bits[r*words:(r+1)*words].
+// code in i4's tiles (codes_int4.go: 4-byte pieces of 256 rows
+// side by side), with its scale in scales[r], or its sign bits at
+// bits[r*words:(r+1)*words].
 type codes struct {
 	kind    Quantization
 	stride  int // int8 bytes per row: dims rounded up to int8Block
@@ -127,7 +128,7 @@ func (c *codes) bytesPerRow() int {
 func (c *codes) grow(n int) {
 	switch c.kind {
 	case QuantizeInt4:
-		c.i4 = slices.Grow(c.i4, n*c.stride4)
+		c.i4 = slices.Grow(c.i4, c.int4Tiles(len(c.scales)+n)*c.int4TileBytes()-len(c.i4))
 		c.scales = slices.Grow(c.scales, n)
 	case QuantizeInt8:
 		c.i8 = slices.Grow(c.i8, n*c.stride)
@@ -141,7 +142,9 @@ func (c *codes) grow(n int) {
 func (c *codes) appendRow() {
 	switch c.kind {
 	case QuantizeInt4:
-		c.i4 = append(c.i4, make([]uint8, c.stride4)...)
+		if len(c.scales)%int4Batch == 0 {
+			c.i4 = append(c.i4, make([]uint8, c.int4TileBytes())...)
+		}
 		c.scales = append(c.scales, 0)
 	case QuantizeInt8:
 		c.i8 = append(c.i8, make([]int8, c.stride)...)
@@ -155,7 +158,9 @@ func (c *codes) appendRow() {
 func (c *codes) encode(r int, v []float32) {
 	switch c.kind {
 	case QuantizeInt4:
-		c.scales[r] = encodeInt4(c.i4[r*c.stride4:(r+1)*c.stride4], v)
+		code := make([]uint8, c.stride4)
+		c.scales[r] = encodeInt4(code, v)
+		c.setInt4Row(r, code)
 	case QuantizeInt8:
 		c.scales[r] = encodeInt8(c.i8[r*c.stride:(r+1)*c.stride], v)
 	case QuantizeBinary:
@@ -167,7 +172,7 @@ func (c *codes) encode(r int, v []float32) {
 func (c *codes) moveRow(from, to int) {
 	switch c.kind {
 	case QuantizeInt4:
-		copy(c.i4[to*c.stride4:(to+1)*c.stride4], c.i4[from*c.stride4:(from+1)*c.stride4])
+		c.moveInt4Row(from, to)
 		c.scales[to] = c.scales[from]
 	case QuantizeInt8:
 		copy(c.i8[to*c.stride:(to+1)*c.stride], c.i8[from*c.stride:(from+1)*c.stride])
@@ -181,7 +186,7 @@ func (c *codes) moveRow(from, to int) {
 func (c *codes) truncate(n int) {
 	switch c.kind {
 	case QuantizeInt4:
-		c.i4, c.scales = c.i4[:n*c.stride4], c.scales[:n]
+		c.truncateInt4(n)
 	case QuantizeInt8:
 		c.i8, c.scales = c.i8[:n*c.stride], c.scales[:n]
 	case QuantizeBinary:

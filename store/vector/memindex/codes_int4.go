@@ -81,3 +81,101 @@ func encodeQueryInt8(dst []int8, q []float32) (correction int32) {
 	}
 	return int4Bias * sum
 }
+
+// The int4 codes of a shard are kept in tiles of int4Batch (256) rows, the
+// rows one kernel call scores. A row's code (stride4 bytes, as encodeInt4
+// writes it) is cut into quads of 4 bytes, 8 dimensions each, and a tile
+// holds its rows' quad g side by side: quad g of the tile's row i at
+// g·int4Batch·4 + i·4. So the kernel multiplies 16 rows' quads by one
+// broadcast of the query's weights in one AVX-512 instruction, adding into
+// one int32 lane per row, and a query that is zero on all 8 dimensions of
+// a quad, as the lexical embedder's short questions are on over half of
+// them, skips the quad's 1 KiB of the tile: it is neither read nor scored.
+//
+// int4Quad is the bytes of a quad.
+const int4Quad = 4
+
+// int4TileBytes is the bytes of a tile.
+func (c *codes) int4TileBytes() int { return int4Batch * c.stride4 }
+
+// int4Tiles is the number of tiles rows rows take.
+func (c *codes) int4Tiles(rows int) int { return (rows + int4Batch - 1) / int4Batch }
+
+// int4Piece returns quad g of row r.
+func (c *codes) int4Piece(r, g int) []uint8 {
+	at := r/int4Batch*c.int4TileBytes() + g*int4Batch*int4Quad + r%int4Batch*int4Quad
+	return c.i4[at : at+int4Quad]
+}
+
+// setInt4Row writes row r's code (stride4 bytes) into its tile.
+func (c *codes) setInt4Row(r int, code []uint8) {
+	for g := range c.stride4 / int4Quad {
+		copy(c.int4Piece(r, g), code[g*int4Quad:])
+	}
+}
+
+// int4Row returns a copy of row r's code.
+func (c *codes) int4Row(r int) []uint8 {
+	code := make([]uint8, c.stride4)
+	for g := range c.stride4 / int4Quad {
+		copy(code[g*int4Quad:], c.int4Piece(r, g))
+	}
+	return code
+}
+
+// moveInt4Row copies row from's code into row to.
+func (c *codes) moveInt4Row(from, to int) {
+	for g := range c.stride4 / int4Quad {
+		copy(c.int4Piece(to, g), c.int4Piece(from, g))
+	}
+}
+
+// truncateInt4 keeps the first n rows: their tiles, the rows past n in
+// the last one zeroed (a row appended there later starts as a new
+// tile's do).
+func (c *codes) truncateInt4(n int) {
+	c.i4, c.scales = c.i4[:c.int4Tiles(n)*c.int4TileBytes()], c.scales[:n]
+	if n%int4Batch == 0 {
+		return
+	}
+	for r := n; r < c.int4Tiles(n)*int4Batch; r++ {
+		for g := range c.stride4 / int4Quad {
+			clear(c.int4Piece(r, g))
+		}
+	}
+}
+
+// int4Query is a query as the int4 kernels read it: for each quad whose 8
+// dimensions are not all zero in the query's int8 code, the quad's offset
+// in a tile and the query's weights of its low and high nibbles (4 int8
+// each, as one little-endian word).
+type int4Query struct {
+	offs []int32
+	lo   []uint32
+	hi   []uint32
+	// corr is the correction of the kernels' sums (encodeQueryInt8).
+	corr int32
+}
+
+// newInt4Query encodes q for a scan of int4 codes of stride4 bytes a
+// row.
+func newInt4Query(q []float32, stride4 int) *int4Query {
+	code := make([]int8, 2*stride4)
+	iq := &int4Query{corr: encodeQueryInt8(code, q)}
+	const half = int4Block / 2
+	word := func(w []int8) uint32 {
+		return uint32(uint8(w[0])) | uint32(uint8(w[1]))<<8 | uint32(uint8(w[2]))<<16 | uint32(uint8(w[3]))<<24
+	}
+	for g := range stride4 / int4Quad {
+		// Byte j of a block holds dimension j of it in its low nibble and
+		// j+64 in its high one (encodeInt4).
+		b, j := g*int4Quad/half, g*int4Quad%half
+		lo, hi := word(code[b*int4Block+j:]), word(code[b*int4Block+half+j:])
+		if lo == 0 && hi == 0 {
+			continue
+		}
+		iq.offs = append(iq.offs, int32(g*int4Batch*int4Quad))
+		iq.lo, iq.hi = append(iq.lo, lo), append(iq.hi, hi)
+	}
+	return iq
+}

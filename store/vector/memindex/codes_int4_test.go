@@ -9,34 +9,52 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/providers/embed/offline"
 )
 
-// The int4 kernels (AVX-512 VNNI and AVX2 on amd64, where the CPU runs
-// them) and the portable one agree with a plain sum over the decoded codes, on every row of a batch, on
-// random codes and on the extremes (every code ±7 against a query of
-// ±127), for each length of code the index uses.
-func TestDotInt4Kernels(t *testing.T) {
-	ks := map[string]dotInt4Func{"go": dotInt4Go}
+// The int4 tile kernels (AVX-512 VNNI and AVX2 on amd64, where the CPU
+// runs them) and the portable one agree with a plain sum over the decoded
+// codes, on every row of a tile, for each length of code the index uses:
+// on random codes and queries, on queries zero on most dimensions (the
+// kernels skip their zero quads), on one nonzero dimension in the first,
+// a middle and the last quad, and on the extremes (every code ±7 against
+// a query of ±127).
+func TestDotInt4TileKernels(t *testing.T) {
+	ks := map[string]dotInt4TileFunc{"go": dotInt4TileGo}
 	for l := portable + 1; l <= cpuKernels().level; l++ {
-		ks[[]string{"go", "avx2", "avx512-vnni"}[l]] = kernels{level: l}.dotInt4
+		ks[[]string{"go", "avx2", "avx512-vnni"}[l]] = kernels{level: l}.dotInt4Tile
 	}
 	rng := rand.New(rand.NewPCG(4, 4))
 	t.Logf("kernels: %v", slices.Sorted(maps.Keys(ks)))
 	for _, dims := range []int{1, 63, 64, 65, 96, 127, 128, 129, 384, 768, 1024, 1536, 3072} {
-		stride := (dims + int4Block - 1) / int4Block * int4Block / 2
-		const rows = 5
-		for _, fill := range []string{"random", "largest", "opposite"} {
-			vecs := make([][]float32, rows)
-			for r := range vecs {
-				vecs[r] = randVector(rng, dims)
-				if fill != "random" {
-					for i := range vecs[r] {
-						vecs[r][i] = 1
+		for _, fill := range []string{"random", "sparse", "first", "middle", "last", "largest", "opposite"} {
+			c := newCodes(QuantizeInt4, dims)
+			rows := int4Batch + 1 + rng.IntN(int4Batch-1) // two tiles, the second partly filled
+			c.grow(rows)
+			for r := range rows {
+				c.appendRow()
+				v := randVector(rng, dims)
+				if fill == "largest" || fill == "opposite" {
+					for i := range v {
+						v[i] = 1
 					}
 				}
+				c.encode(r, v)
 			}
 			qv := randVector(rng, dims)
-			if fill != "random" {
+			switch fill {
+			case "sparse":
+				for i := range qv {
+					if rng.IntN(12) > 0 {
+						qv[i] = 0
+					}
+				}
+			case "first", "middle", "last":
+				one := map[string]int{"first": 0, "middle": dims / 2, "last": dims - 1}[fill]
+				clear(qv)
+				qv[one] = 1
+			case "largest", "opposite":
 				for i := range qv {
 					qv[i] = 1
 					if fill == "opposite" {
@@ -44,25 +62,63 @@ func TestDotInt4Kernels(t *testing.T) {
 					}
 				}
 			}
-			codes := make([]uint8, rows*stride)
-			for r, v := range vecs {
-				encodeInt4(codes[r*stride:(r+1)*stride], v)
-			}
-			q := make([]int8, 2*stride)
-			corr := encodeQueryInt8(q, qv)
+			q := newInt4Query(qv, c.stride4)
+			code := make([]int8, 2*c.stride4)
+			encodeQueryInt8(code, qv)
 			for name, dot := range ks {
-				out := make([]int32, rows)
-				dot(q, codes, stride, out)
-				for r := range rows {
-					var want int32
-					for i := range dims {
-						want += int32(q[i]) * int32(int4Code(codes[r*stride:], i))
+				for tile := range c.int4Tiles(rows) {
+					var out [int4Batch]int32
+					for i := range out {
+						out[i] = -1 // every lane must be written
 					}
-					require.Equal(t, want, out[r]-corr, "%s kernel, dims %d, %s, row %d", name, dims, fill, r)
+					tb := c.int4TileBytes()
+					dot(q, c.i4[tile*tb:(tile+1)*tb], &out)
+					for i := range min(int4Batch, rows-tile*int4Batch) {
+						r := tile*int4Batch + i
+						row := c.int4Row(r)
+						var want int32
+						for d := range dims {
+							want += int32(code[d]) * int32(int4Code(row, d))
+						}
+						require.Equal(t, want, out[i]-q.corr, "%s kernel, dims %d, %s, row %d", name, dims, fill, r)
+					}
 				}
 			}
 		}
 	}
+}
+
+// A query's quads are those of its nonzero dimensions, wherever they are
+// in a block of 128: a question of the lexical embedder's skips over half
+// of them, a zero vector all, a dense one none.
+func TestInt4QueryQuads(t *testing.T) {
+	stride4 := 768 / 2
+	all := stride4 / int4Quad
+	dense := newInt4Query(randVector(rand.New(rand.NewPCG(1, 1)), 768), stride4)
+	assert.Len(t, dense.offs, all)
+	assert.Empty(t, newInt4Query(make([]float32, 768), stride4).offs)
+	for _, d := range []int{0, 3, 4, 63, 64, 67, 68, 127, 128, 700, 767} {
+		v := make([]float32, 768)
+		v[d] = -0.5
+		q := newInt4Query(v, stride4)
+		// Dimension d is in byte (d/128)·64 + d%64 of a row's code.
+		g := (d/int4Block*(int4Block/2) + d%(int4Block/2)) / int4Quad
+		require.Equal(t, []int32{int32(g * int4Batch * int4Quad)}, q.offs, "dimension %d", d)
+		shift := 8 * (d % int4Quad)
+		w := q.lo[0]
+		if d%int4Block >= int4Block/2 {
+			w = q.hi[0]
+			assert.Zero(t, q.lo[0], "dimension %d", d)
+		} else {
+			assert.Zero(t, q.hi[0], "dimension %d", d)
+		}
+		assert.Equal(t, uint32(0x81)<<shift, w, "dimension %d: -127", d)
+	}
+	vecs, err := offline.New().Embed(t.Context(), []string{"How long do refunds take to reach my payment method?"})
+	require.NoError(t, err)
+	lexical := newInt4Query(vecs[0], stride4)
+	assert.Less(t, len(lexical.offs), all/2+all/10, "quads of a question of the lexical embedder")
+	t.Logf("lexical question: %d of %d quads", len(lexical.offs), all)
 }
 
 // An int4 code reproduces each element within half a step (0.51 allows for

@@ -134,7 +134,7 @@ func checkCodes(t testing.TB, s *shard) {
 		require.Empty(t, c.bits)
 		return
 	case QuantizeInt4:
-		require.Len(t, c.i4, n*c.stride4)
+		require.Len(t, c.i4, c.int4Tiles(n)*c.int4TileBytes())
 		require.Len(t, c.scales, n)
 	case QuantizeInt8:
 		require.Len(t, c.i8, n*c.stride)
@@ -150,7 +150,7 @@ func checkCodes(t testing.TB, s *shard) {
 		want.encode(0, s.vecs[r*d:(r+1)*d])
 		switch c.kind {
 		case QuantizeInt4:
-			require.Equal(t, want.i4, c.i4[r*c.stride4:(r+1)*c.stride4], "int4 code of row %d (%s)", r, s.chunks[r])
+			require.Equal(t, want.int4Row(0), c.int4Row(r), "int4 code of row %d (%s)", r, s.chunks[r])
 			require.Equal(t, want.scales[0], c.scales[r], "scale of row %d (%s)", r, s.chunks[r])
 		case QuantizeInt8:
 			require.Equal(t, want.i8, c.i8[r*c.stride:(r+1)*c.stride], "int8 code of row %d (%s)", r, s.chunks[r])

@@ -50,27 +50,25 @@ func hamming(a, b []uint64) int {
 	return n
 }
 
-// dotInt4Func writes into out[i] the dot product of the int8 query q
-// (len(q) = 2·stride, a multiple of int4Block) with the biased int4 code
-// of row i of codes (stride bytes per row, len(out) rows): the code's dot
-// product plus the query's correction (encodeQueryInt8).
-type dotInt4Func func(q []int8, codes []uint8, stride int, out []int32)
+// dotInt4TileFunc writes into out[i] the dot product of q with the
+// biased int4 code of row i of tile (a tile of codes, codes_int4.go), over
+// q's quads: the code's dot product plus q's correction.
+type dotInt4TileFunc func(q *int4Query, tile []uint8, out *[int4Batch]int32)
 
-// dotInt4Go is the portable dotInt4Func.
-func dotInt4Go(q []int8, codes []uint8, stride int, out []int32) {
-	const half = int4Block / 2
-	codes = codes[:len(out)*stride]
-	for i := range out {
-		row := codes[i*stride : (i+1)*stride]
-		var s0, s1 int32
-		for b := 0; b < len(row); b += half {
-			bytes, lo, hi := (*[half]uint8)(row[b:]), (*[half]int8)(q[2*b:]), (*[half]int8)(q[2*b+half:])
-			for j, x := range bytes {
-				s0 += int32(x&0x0f) * int32(lo[j])
-				s1 += int32(x>>4) * int32(hi[j])
-			}
+// dotInt4TileGo is the portable dotInt4TileFunc.
+func dotInt4TileGo(q *int4Query, tile []uint8, out *[int4Batch]int32) {
+	clear(out[:])
+	for n, off := range q.offs {
+		var lo, hi [int4Quad]int32
+		for j := range int4Quad {
+			lo[j], hi[j] = int32(int8(q.lo[n]>>(8*j))), int32(int8(q.hi[n]>>(8*j)))
 		}
-		out[i] = s0 + s1
+		quads := tile[off : int(off)+int4Batch*int4Quad]
+		for i := range out {
+			x := (*[int4Quad]uint8)(quads[i*int4Quad:])
+			out[i] += int32(x[0]&0x0f)*lo[0] + int32(x[1]&0x0f)*lo[1] + int32(x[2]&0x0f)*lo[2] + int32(x[3]&0x0f)*lo[3] +
+				int32(x[0]>>4)*hi[0] + int32(x[1]>>4)*hi[1] + int32(x[2]>>4)*hi[2] + int32(x[3]>>4)*hi[3]
+		}
 	}
 }
 

@@ -11,33 +11,18 @@
 	VPADDD       X1, X0, X0 \
 	VMOVD        X0, AX
 
-// PREFETCH_AHEAD is how far ahead of the block it scores an int4 kernel
-// asks for the codes (one cache line per block): 32 KiB, 84 rows of 768
-// dimensions. The hardware's own prefetchers run too close behind a
-// stream this fast; with the hint, one pass over 100k rows read from
-// memory takes 0.63–0.72 ms instead of 1.05–1.1 (BenchmarkInt4Pass),
-// for 7% more when the codes are already in the cache. A hint past the
-// end of the codes is harmless: prefetches never fault.
-#define PREFETCH_AHEAD 32768
-
-// INT4_ARGS loads the arguments of the int4 kernels: q in SI, c in DI,
-// blocks in R8, stride in R9, rows in R10, out in R11.
-#define INT4_ARGS \
-	MOVQ q+0(FP), SI \
-	MOVQ c+8(FP), DI \
-	MOVQ blocks+16(FP), R8 \
-	MOVQ stride+24(FP), R9 \
-	MOVQ rows+32(FP), R10 \
-	MOVQ out+40(FP), R11
-
-// INT4_NEXT_ROW stores the row's sum (AX) in out and moves to the next row
-// and output, looping to label while rows remain.
-#define INT4_NEXT_ROW(label) \
-	MOVL AX, (R11) \
-	ADDQ $4, R11 \
-	ADDQ R9, DI \
-	DECQ R10 \
-	JNZ  label
+// The int4 tile kernels (codes_int4.go has the tiles' layout) take
+// func(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[256]int32)
+// and load them as INT4_TILE_ARGS: tile in DI, offs in SI, lo in R8, hi
+// in R9, n in CX, ahead in R10, out in R11.
+#define INT4_TILE_ARGS \
+	MOVQ tile+0(FP), DI \
+	MOVQ offs+8(FP), SI \
+	MOVQ lo+16(FP), R8 \
+	MOVQ hi+24(FP), R9 \
+	MOVQ n+32(FP), CX \
+	MOVQ ahead+40(FP), R10 \
+	MOVQ out+48(FP), R11
 
 // func dotInt8AVX2(q *int16, c *int8, n int) int32
 //
@@ -70,103 +55,172 @@ loop:
 	MOVL         AX, ret+24(FP)
 	RET
 
-// func dotInt4AVX2(q *int8, c *uint8, blocks, stride, rows int, out *int32)
+// func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[256]int32)
 //
-// Per row, per block of 128 dimensions (64 bytes of codes, two halves of
-// 32): split each half into its low nibbles (dimensions j) and high ones
-// (j+64), multiply each with its 32 signed query bytes, adding adjacent
-// products into int16 lanes (VPMADDUBSW: at most 2·15·127, no
-// saturation), add the four results (at most 15,240), widen the pairs
-// into int32 lanes (VPMADDWD by ones) and accumulate. The constants live
-// in Y12 (0x0f bytes) and Y13 (int16 ones); X15, which Go code expects
-// zero, is not touched.
-TEXT ·dotInt4AVX2(SB), NOSPLIT, $0-48
-	INT4_ARGS
-	MOVL $0x0f0f0f0f, AX
-	VMOVD AX, X12
+// As dotInt4TileVNNI in four passes of 64 rows, summed in Y0–Y7 (8 rows
+// each): per quad of the query, its weights broadcast to Y8 (low nibbles)
+// and Y9 (high), each 32 bytes of the pass's part of the quad split into
+// nibbles and multiplied with them, adjacent products added into int16
+// lanes (VPMADDUBSW: at most 2·15·127), the low and high sums added (at
+// most 7,620), each row's two int16 sums into its int32 lane (VPMADDWD by
+// ones) and accumulated. AX counts the quads, R12 is the pass's byte
+// offset in a quad (and in out: 4 bytes a row in both). Y12 holds the
+// 0x0f bytes, Y13 int16 ones; X15, which Go code expects zero, is not
+// touched.
+#define AVX2_ROWS(off, acc) \
+	VMOVDQU    off(DX), Y10 \
+	VPSRLW     $4, Y10, Y11 \
+	VPAND      Y12, Y10, Y10 \
+	VPAND      Y12, Y11, Y11 \
+	VPMADDUBSW Y8, Y10, Y10 \
+	VPMADDUBSW Y9, Y11, Y11 \
+	VPADDW     Y11, Y10, Y10 \
+	VPMADDWD   Y13, Y10, Y10 \
+	VPADDD     Y10, acc, acc
+
+TEXT ·dotInt4TileAVX2(SB), NOSPLIT, $0-56
+	INT4_TILE_ARGS
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X12
 	VPBROADCASTD X12, Y12
-	MOVL $0x00010001, AX
-	VMOVD AX, X13
+	MOVL         $0x00010001, AX
+	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
+	XORQ         R12, R12
 
-row2:
-	MOVQ  SI, BX
-	MOVQ  DI, DX
-	MOVQ  R8, CX
+pass2:
 	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	XORQ AX, AX
 
-block2:
-	PREFETCHT0 PREFETCH_AHEAD(DX)
-	VMOVDQU    (DX), Y2
-	VPSRLW     $4, Y2, Y3
-	VPAND      Y12, Y2, Y2
-	VPAND      Y12, Y3, Y3
-	VPMADDUBSW (BX), Y2, Y2
-	VPMADDUBSW 64(BX), Y3, Y3
-	VPADDW     Y3, Y2, Y2
-	VMOVDQU    32(DX), Y4
-	VPSRLW     $4, Y4, Y5
-	VPAND      Y12, Y4, Y4
-	VPAND      Y12, Y5, Y5
-	VPMADDUBSW 32(BX), Y4, Y4
-	VPMADDUBSW 96(BX), Y5, Y5
-	VPADDW     Y5, Y4, Y4
-	VPADDW     Y4, Y2, Y2
-	VPMADDWD   Y13, Y2, Y2
-	VPADDD     Y2, Y0, Y0
-	ADDQ       $64, DX
-	ADDQ       $128, BX
-	DECQ       CX
-	JNZ        block2
+quad2:
+	MOVLQSX      (SI)(AX*4), DX
+	ADDQ         DI, DX
+	ADDQ         R12, DX
+	VPBROADCASTD (R8)(AX*4), Y8
+	VPBROADCASTD (R9)(AX*4), Y9
+	PREFETCHT0   0(DX)(R10*1)
+	PREFETCHT0   64(DX)(R10*1)
+	PREFETCHT0   128(DX)(R10*1)
+	PREFETCHT0   192(DX)(R10*1)
+	AVX2_ROWS(0, Y0)
+	AVX2_ROWS(32, Y1)
+	AVX2_ROWS(64, Y2)
+	AVX2_ROWS(96, Y3)
+	AVX2_ROWS(128, Y4)
+	AVX2_ROWS(160, Y5)
+	AVX2_ROWS(192, Y6)
+	AVX2_ROWS(224, Y7)
+	INCQ AX
+	CMPQ AX, CX
+	JNE  quad2
 
-	SUM_Y0_INTO_AX
-	INT4_NEXT_ROW(row2)
+	VMOVDQU Y0, 0(R11)(R12*1)
+	VMOVDQU Y1, 32(R11)(R12*1)
+	VMOVDQU Y2, 64(R11)(R12*1)
+	VMOVDQU Y3, 96(R11)(R12*1)
+	VMOVDQU Y4, 128(R11)(R12*1)
+	VMOVDQU Y5, 160(R11)(R12*1)
+	VMOVDQU Y6, 192(R11)(R12*1)
+	VMOVDQU Y7, 224(R11)(R12*1)
+	ADDQ $256, R12
+	CMPQ R12, $1024
+	JNE  pass2
 
 	VZEROUPPER
 	RET
 
-// func dotInt4VNNI(q *int8, c *uint8, blocks, stride, rows int, out *int32)
+// func dotInt4TileVNNI(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[256]int32)
 //
-// As dotInt4AVX2, a block of 128 dimensions at a time in 512-bit
-// registers: its 64 bytes split into low nibbles (dimensions 0–63) and
-// high ones (64–127), each multiplied with its 64 signed query bytes and
-// added four at a time into int32 lanes by one VPDPBUSD. Z12 holds the
-// 0x0f bytes.
+// The tile's 256 rows are summed in Z16–Z31, 16 rows (a 64-byte load of
+// their quads) each. Per quad of the query: its weights broadcast to Z0
+// (low nibbles) and Z1 (high), then each 64 bytes split into low nibbles
+// (Z2) and high ones (Z3), multiplied with them and added four at a time
+// into the rows' int32 lanes by VPDPBUSD, while the same bytes of the
+// next tile are asked for. AX counts the quads; Z6 holds the 0x0f bytes;
+// X15, which Go code expects zero, is not touched.
 //
-// Codes read from memory take about as long as with dotInt4AVX2 (the
-// bytes bound both); codes in the cache, as the searches that share a scan
-// re-read them, half as long (BenchmarkInt4Pass).
-TEXT ·dotInt4VNNI(SB), NOSPLIT, $0-48
-	INT4_ARGS
-	MOVL $0x0f0f0f0f, AX
-	VPBROADCASTD AX, Z12
+// Codes read from memory cost about as much as with dotInt4TileAVX2 (the
+// bytes bound both); codes in the cache, as the searches that share a
+// scan re-read them, half as much (BenchmarkInt4Pass).
+#define VNNI_ROWS(off, acc) \
+	VMOVDQU64  off(DX), Z2 \
+	PREFETCHT0 off(DX)(R10*1) \
+	VPSRLW     $4, Z2, Z3 \
+	VPANDD     Z6, Z2, Z2 \
+	VPANDD     Z6, Z3, Z3 \
+	VPDPBUSD   Z0, Z2, acc \
+	VPDPBUSD   Z1, Z3, acc
 
-row5:
-	MOVQ   SI, BX
-	MOVQ   DI, DX
-	MOVQ   R8, CX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
+TEXT ·dotInt4TileVNNI(SB), NOSPLIT, $0-56
+	INT4_TILE_ARGS
+	MOVL         $0x0f0f0f0f, AX
+	VPBROADCASTD AX, Z6
+	VPXORD       Z16, Z16, Z16
+	VPXORD       Z17, Z17, Z17
+	VPXORD       Z18, Z18, Z18
+	VPXORD       Z19, Z19, Z19
+	VPXORD       Z20, Z20, Z20
+	VPXORD       Z21, Z21, Z21
+	VPXORD       Z22, Z22, Z22
+	VPXORD       Z23, Z23, Z23
+	VPXORD       Z24, Z24, Z24
+	VPXORD       Z25, Z25, Z25
+	VPXORD       Z26, Z26, Z26
+	VPXORD       Z27, Z27, Z27
+	VPXORD       Z28, Z28, Z28
+	VPXORD       Z29, Z29, Z29
+	VPXORD       Z30, Z30, Z30
+	VPXORD       Z31, Z31, Z31
+	XORQ         AX, AX
 
-block5:
-	PREFETCHT0 PREFETCH_AHEAD(DX)
-	VMOVDQU64 (DX), Z2
-	VPSRLW    $4, Z2, Z3
-	VPANDD    Z12, Z2, Z2
-	VPANDD    Z12, Z3, Z3
-	VPDPBUSD  (BX), Z2, Z0
-	VPDPBUSD  64(BX), Z3, Z1
-	ADDQ      $64, DX
-	ADDQ      $128, BX
-	DECQ      CX
-	JNZ       block5
+quad5:
+	MOVLQSX      (SI)(AX*4), DX
+	ADDQ         DI, DX
+	VPBROADCASTD (R8)(AX*4), Z0
+	VPBROADCASTD (R9)(AX*4), Z1
+	VNNI_ROWS(0, Z16)
+	VNNI_ROWS(64, Z17)
+	VNNI_ROWS(128, Z18)
+	VNNI_ROWS(192, Z19)
+	VNNI_ROWS(256, Z20)
+	VNNI_ROWS(320, Z21)
+	VNNI_ROWS(384, Z22)
+	VNNI_ROWS(448, Z23)
+	VNNI_ROWS(512, Z24)
+	VNNI_ROWS(576, Z25)
+	VNNI_ROWS(640, Z26)
+	VNNI_ROWS(704, Z27)
+	VNNI_ROWS(768, Z28)
+	VNNI_ROWS(832, Z29)
+	VNNI_ROWS(896, Z30)
+	VNNI_ROWS(960, Z31)
+	INCQ AX
+	CMPQ AX, CX
+	JNE  quad5
 
-	VPADDD        Z1, Z0, Z0
-	VEXTRACTI64X4 $1, Z0, Y1
-	VPADDD        Y1, Y0, Y0
-	SUM_Y0_INTO_AX
-	INT4_NEXT_ROW(row5)
-
+	VMOVDQU32 Z16, 0(R11)
+	VMOVDQU32 Z17, 64(R11)
+	VMOVDQU32 Z18, 128(R11)
+	VMOVDQU32 Z19, 192(R11)
+	VMOVDQU32 Z20, 256(R11)
+	VMOVDQU32 Z21, 320(R11)
+	VMOVDQU32 Z22, 384(R11)
+	VMOVDQU32 Z23, 448(R11)
+	VMOVDQU32 Z24, 512(R11)
+	VMOVDQU32 Z25, 576(R11)
+	VMOVDQU32 Z26, 640(R11)
+	VMOVDQU32 Z27, 704(R11)
+	VMOVDQU32 Z28, 768(R11)
+	VMOVDQU32 Z29, 832(R11)
+	VMOVDQU32 Z30, 896(R11)
+	VMOVDQU32 Z31, 960(R11)
 	VZEROUPPER
 	RET
 

@@ -9,9 +9,9 @@ func cpuKernels() kernels { return kernels{} }
 // dotInt8 is a dotInt8Func.
 func (kernels) dotInt8(q []int16, c []int8) int32 { return dotInt8Go(q, c) }
 
-// dotInt4 is a dotInt4Func.
-func (kernels) dotInt4(q []int8, codes []uint8, stride int, out []int32) {
-	dotInt4Go(q, codes, stride, out)
+// dotInt4Tile is a dotInt4TileFunc.
+func (kernels) dotInt4Tile(q *int4Query, tile []uint8, out *[int4Batch]int32) {
+	dotInt4TileGo(q, tile, out)
 }
 
 // atLeast is an atLeastFunc.

@@ -23,11 +23,10 @@ func (sc *scan) runCodes(ctx context.Context, rowsPerWorker, m int, k kernels, a
 	var rows rowScanner
 	switch s.codes.kind {
 	case QuantizeInt4:
-		j := &job{ctx: ctx, sc: sc, m: m, q: make([]int8, 2*s.codes.stride4)}
-		j.corr = encodeQueryInt8(j.q, sc.query)
+		j := &job{ctx: ctx, sc: sc, m: m, q: newInt4Query(sc.query, s.codes.stride4)}
 		if alone {
 			rows = func(ctx context.Context, lo, hi int, t *topk.Heap[float32]) error {
-				return sc.int4Rows(ctx, lo, hi, t, j.q, j.corr, k)
+				return sc.int4Rows(ctx, lo, hi, t, j.q, k)
 			}
 			break
 		}
@@ -100,19 +99,21 @@ func (sc *scan) int8Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32],
 	return nil
 }
 
-// int4Batch is how many rows the int4 kernel scores per call: enough to
-// make the call's cost vanish, few enough for the scores to stay in L1.
+// int4Batch is how many rows the int4 kernel scores per call, the rows of
+// a tile of codes (codes_int4.go): enough to make the call's cost vanish,
+// few enough for the scores to stay in L1.
 const int4Batch = 256
 
 // int4Rows ranks rows [lo, hi) that pass the filters into t by the dot
-// product of their int4 codes with q (the query's int8 code, whose
-// correction is corr), times the row's scale. The kernel scores a batch of
-// consecutive rows at a time, those that fail the filters too (scoring a
-// row costs less than a branch that skips it), and the batch's scores are
-// tested against the heap's bar at once (kernels.atLeast); the filters
-// then choose which of the few rows that would enter t are ranked.
-func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q []int8, corr int32, k kernels) error {
-	codes, scales, stride := sc.s.codes.i4, sc.s.codes.scales, sc.s.codes.stride4
+// product of their int4 codes with q, times the row's scale. The kernel
+// scores a tile of consecutive rows at a time, those that fail the filters
+// too (scoring a row costs less than a branch that skips it), and the
+// scores of the tile's rows in [lo, hi) are tested against the heap's bar
+// at once (kernels.atLeast); the filters then choose which of the few rows
+// that would enter t are ranked.
+func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32], q *int4Query, k kernels) error {
+	c := &sc.s.codes
+	scales, tileBytes, corr := c.scales, c.int4TileBytes(), q.corr
 	models, kbs, model, kbSet, filter := sc.s.models, sc.s.kbs, sc.model, sc.kbs, sc.filter
 	var raw [int4Batch]int32
 	var pass [int4Batch / 64]uint64
@@ -123,9 +124,10 @@ func (sc *scan) int4Rows(ctx context.Context, lo, hi int, t *topk.Heap[float32],
 			}
 			next = lo + ctxCheckRows
 		}
-		end := min(lo+int4Batch, hi)
-		out, rowScales := raw[:end-lo], scales[lo:end]
-		k.dotInt4(q, codes[lo*stride:end*stride], stride, out)
+		tile, first := lo/int4Batch, lo%int4Batch
+		end := min((tile+1)*int4Batch, hi)
+		k.dotInt4Tile(q, c.i4[tile*tileBytes:(tile+1)*tileBytes], &raw)
+		out, rowScales := raw[first:first+end-lo], scales[lo:end]
 		bar := t.Bar()
 		k.atLeast(out, rowScales, corr, bar, pass[:])
 		for w, bits64 := range pass[:(len(out)+63)/64] {

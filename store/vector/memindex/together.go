@@ -36,11 +36,10 @@ type together struct {
 
 // job is one search's part in the shard's shared scans.
 type job struct {
-	ctx  context.Context
-	sc   *scan
-	m    int    // candidates kept for rescoring
-	q    []int8 // the query's int8 code
-	corr int32  // its correction (encodeQueryInt8)
+	ctx context.Context
+	sc  *scan
+	m   int        // candidates kept for rescoring
+	q   *int4Query // the query as the int4 kernels read it
 
 	// first is the job's first claim; it needs blocks claims, of rows
 	// rows each (the last block shorter).
@@ -144,7 +143,7 @@ func (g *together) score(c int64, members []*job, locals []*topk.Heap[float32], 
 			if errs != nil && errs[i] != nil {
 				continue
 			}
-			if err := j.sc.int4Rows(j.ctx, sub, end, locals[i], j.q, j.corr, k); err != nil {
+			if err := j.sc.int4Rows(j.ctx, sub, end, locals[i], j.q, k); err != nil {
 				if errs == nil {
 					errs = make([]error, len(members))
 				}

@@ -50,8 +50,7 @@ func newTestJob(t *testing.T, ctx context.Context, x *Index, s *shard, q domain.
 		require.NotEqual(t, never, o)
 		sc.filter = p
 	}
-	j := &job{ctx: ctx, sc: sc, m: max(q.TopK*x.oversample, x.minRescore), q: make([]int8, 2*s.codes.stride4)}
-	j.corr = encodeQueryInt8(j.q, sc.query)
+	j := &job{ctx: ctx, sc: sc, m: max(q.TopK*x.oversample, x.minRescore), q: newInt4Query(sc.query, s.codes.stride4)}
 	return j
 }
 
