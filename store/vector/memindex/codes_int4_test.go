@@ -97,6 +97,16 @@ func TestInt4QueryQuads(t *testing.T) {
 	dense := newInt4Query(randVector(rand.New(rand.NewPCG(1, 1)), 768), stride4)
 	assert.Len(t, dense.offs, all)
 	assert.Empty(t, newInt4Query(make([]float32, 768), stride4).offs)
+	// Ahead of each quad the one 32 quads on, in the next tile past the
+	// last.
+	tile := int32(int4Batch * stride4)
+	for i, a := range dense.ahead {
+		want := tile + dense.offs[(i+int4PrefetchQuads)%all]
+		if i+int4PrefetchQuads < all {
+			want = dense.offs[i+int4PrefetchQuads]
+		}
+		require.Equal(t, want, a, "quad %d", i)
+	}
 	for _, d := range []int{0, 3, 4, 63, 64, 67, 68, 127, 128, 700, 767} {
 		v := make([]float32, 768)
 		v[d] = -0.5
@@ -104,6 +114,7 @@ func TestInt4QueryQuads(t *testing.T) {
 		// Dimension d is in byte (d/128)·64 + d%64 of a row's code.
 		g := (d/int4Block*(int4Block/2) + d%(int4Block/2)) / int4Quad
 		require.Equal(t, []int32{int32(g * int4Batch * int4Quad)}, q.offs, "dimension %d", d)
+		require.Equal(t, []int32{tile + q.offs[0]}, q.ahead, "dimension %d: the next tile's", d)
 		shift := 8 * (d % int4Quad)
 		w := q.lo[0]
 		if d%int4Block >= int4Block/2 {

@@ -36,28 +36,22 @@ func (k kernels) dotInt8(q []int16, c []int8) int32 {
 	return dotInt8Go(q, c)
 }
 
-// dotInt4Tile is a dotInt4TileFunc. The assembly kernels ask for the
-// same quads of the next tile as they score this one's: the hardware's
-// prefetchers run too close behind a stream this fast, and cannot guess
-// which quads a sparse query skips. Over 400k rows from memory, a dense
-// pass takes 3.9 ms with the hint and 4.9 without, a lexical question's
-// 2.6 and 4.5; a quarter of a tile ahead is too close, two tiles no
-// better. A hint past the end of the codes is harmless: prefetches never
-// fault.
+// dotInt4Tile is a dotInt4TileFunc.
 func (k kernels) dotInt4Tile(q *int4Query, tile []uint8, out *[int4Batch]int32) {
-	if k.level == portable || len(q.offs) == 0 {
+	n := len(q.offs)
+	if k.level == portable || n == 0 {
 		dotInt4TileGo(q, tile, out)
 		return
 	}
-	ahead := len(tile) // the next tile's quads
-	// Bounds: the kernels read int4Batch quads at each offset, in order.
-	tile = tile[:int(q.offs[len(q.offs)-1])+int4Batch*int4Quad]
-	_, _ = q.lo[len(q.offs)-1], q.hi[len(q.offs)-1]
+	// Bounds: the kernels read int4Batch quads at each offset, in order,
+	// and the arrays' first n elements.
+	tile = tile[:int(q.offs[n-1])+int4Batch*int4Quad]
+	_, _, _ = q.lo[n-1], q.hi[n-1], q.ahead[n-1]
 	if k.level == avx512VNNI {
-		dotInt4TileVNNI(&tile[0], &q.offs[0], &q.lo[0], &q.hi[0], len(q.offs), ahead, out)
+		dotInt4TileVNNI(&tile[0], &q.offs[0], &q.lo[0], &q.hi[0], n, &q.ahead[0], out)
 		return
 	}
-	dotInt4TileAVX2(&tile[0], &q.offs[0], &q.lo[0], &q.hi[0], len(q.offs), ahead, out)
+	dotInt4TileAVX2(&tile[0], &q.offs[0], &q.lo[0], &q.hi[0], n, &q.ahead[0], out)
 }
 
 // dotInt8Asm wraps dotInt8AVX2 as a dotInt8Func.
@@ -75,15 +69,15 @@ func dotInt8Asm(q []int16, c []int8) int32 {
 // dotInt4TileAVX2 writes into out the dot products of the n quads of a
 // query (their offsets in the tile at offs, their weights at lo and hi)
 // with the biased int4 codes of the tile's int4Batch rows at tile,
-// asking for the same quads ahead bytes further on.
+// asking for the quads at ahead meanwhile (int4Query.ahead).
 //
 //go:noescape
-func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[int4Batch]int32)
+func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[int4Batch]int32)
 
 // dotInt4TileVNNI is dotInt4TileAVX2 with AVX-512 VNNI.
 //
 //go:noescape
-func dotInt4TileVNNI(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[int4Batch]int32)
+func dotInt4TileVNNI(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[int4Batch]int32)
 
 // atLeastAVX2 sets the bits of the rows whose scores are at least bar, 64
 // rows a mask word, for groups groups of 64 (see kernels.atLeast).

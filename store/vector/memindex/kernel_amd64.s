@@ -12,9 +12,10 @@
 	VMOVD        X0, AX
 
 // The int4 tile kernels (codes_int4.go has the tiles' layout) take
-// func(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[256]int32)
+// func(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[256]int32)
 // and load them as INT4_TILE_ARGS: tile in DI, offs in SI, lo in R8, hi
-// in R9, n in CX, ahead in R10, out in R11.
+// in R9, n in CX, ahead in R10, out in R11. While they score quad i they
+// ask for the quad at ahead[i] (int4Query.ahead).
 #define INT4_TILE_ARGS \
 	MOVQ tile+0(FP), DI \
 	MOVQ offs+8(FP), SI \
@@ -55,7 +56,7 @@ loop:
 	MOVL         AX, ret+24(FP)
 	RET
 
-// func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[256]int32)
+// func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[256]int32)
 //
 // As dotInt4TileVNNI in four passes of 64 rows, summed in Y0–Y7 (8 rows
 // each): per quad of the query, its weights broadcast to Y8 (low nibbles)
@@ -63,7 +64,8 @@ loop:
 // nibbles and multiplied with them, adjacent products added into int16
 // lanes (VPMADDUBSW: at most 2·15·127), the low and high sums added (at
 // most 7,620), each row's two int16 sums into its int32 lane (VPMADDWD by
-// ones) and accumulated. AX counts the quads, R12 is the pass's byte
+// ones) and accumulated, while the pass's part of the quad ahead (BX) is
+// asked for. AX counts the quads, R12 is the pass's byte
 // offset in a quad (and in out: 4 bytes a row in both). Y12 holds the
 // 0x0f bytes, Y13 int16 ones; X15, which Go code expects zero, is not
 // touched.
@@ -103,12 +105,14 @@ quad2:
 	MOVLQSX      (SI)(AX*4), DX
 	ADDQ         DI, DX
 	ADDQ         R12, DX
+	MOVLQSX      (R10)(AX*4), BX
+	ADDQ         DI, BX
 	VPBROADCASTD (R8)(AX*4), Y8
 	VPBROADCASTD (R9)(AX*4), Y9
-	PREFETCHT0   0(DX)(R10*1)
-	PREFETCHT0   64(DX)(R10*1)
-	PREFETCHT0   128(DX)(R10*1)
-	PREFETCHT0   192(DX)(R10*1)
+	PREFETCHT0   0(BX)(R12*1)
+	PREFETCHT0   64(BX)(R12*1)
+	PREFETCHT0   128(BX)(R12*1)
+	PREFETCHT0   192(BX)(R12*1)
 	AVX2_ROWS(0, Y0)
 	AVX2_ROWS(32, Y1)
 	AVX2_ROWS(64, Y2)
@@ -136,14 +140,14 @@ quad2:
 	VZEROUPPER
 	RET
 
-// func dotInt4TileVNNI(tile *uint8, offs *int32, lo, hi *uint32, n, ahead int, out *[256]int32)
+// func dotInt4TileVNNI(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[256]int32)
 //
 // The tile's 256 rows are summed in Z16–Z31, 16 rows (a 64-byte load of
 // their quads) each. Per quad of the query: its weights broadcast to Z0
 // (low nibbles) and Z1 (high), then each 64 bytes split into low nibbles
 // (Z2) and high ones (Z3), multiplied with them and added four at a time
-// into the rows' int32 lanes by VPDPBUSD, while the same bytes of the
-// next tile are asked for. AX counts the quads; Z6 holds the 0x0f bytes;
+// into the rows' int32 lanes by VPDPBUSD, while the quad ahead (BX) is
+// asked for. AX counts the quads; Z6 holds the 0x0f bytes;
 // X15, which Go code expects zero, is not touched.
 //
 // Codes read from memory cost about as much as with dotInt4TileAVX2 (the
@@ -151,7 +155,7 @@ quad2:
 // scan re-read them, half as much (BenchmarkInt4Pass).
 #define VNNI_ROWS(off, acc) \
 	VMOVDQU64  off(DX), Z2 \
-	PREFETCHT0 off(DX)(R10*1) \
+	PREFETCHT0 off(BX) \
 	VPSRLW     $4, Z2, Z3 \
 	VPANDD     Z6, Z2, Z2 \
 	VPANDD     Z6, Z3, Z3 \
@@ -183,6 +187,8 @@ TEXT ·dotInt4TileVNNI(SB), NOSPLIT, $0-56
 quad5:
 	MOVLQSX      (SI)(AX*4), DX
 	ADDQ         DI, DX
+	MOVLQSX      (R10)(AX*4), BX
+	ADDQ         DI, BX
 	VPBROADCASTD (R8)(AX*4), Z0
 	VPBROADCASTD (R9)(AX*4), Z1
 	VNNI_ROWS(0, Z16)
