@@ -309,9 +309,9 @@ func BenchmarkCode768(b *testing.B) {
 // them: from memory (every tile once) and from the cache (the same two
 // tiles again and again, as the searches that share a scan re-read a
 // block), with each kernel the CPU runs, for a dense query (a random
-// vector: every quad of the tiles read) and a lexical one (the offline
-// embedder's vector of a customer's question, zero on over half the
-// quads, which are skipped). MB/s is of the codes a dense pass scores.
+// vector: every piece of the tiles read) and a lexical one (the offline
+// embedder's vector of a customer's question, zero on about 75% of the
+// pieces, which are skipped). MB/s is of the codes a dense pass scores.
 func BenchmarkInt4Pass(b *testing.B) {
 	const rows = 100_352
 	c := newCodes(QuantizeInt4, benchDims)
@@ -338,7 +338,7 @@ func BenchmarkInt4Pass(b *testing.B) {
 				name  string
 				tiles int
 			}{{"memory", rows / int4Batch}, {"cache", 2}} {
-				b.Run([]string{"", "avx2", "avx512-vnni"}[l]+"/"+query+"/"+from.name, func(b *testing.B) {
+				b.Run([]string{"", "avx2", "avx512"}[l]+"/"+query+"/"+from.name, func(b *testing.B) {
 					b.SetBytes(int64(len(c.i4)))
 					for b.Loop() {
 						for t := range rows / int4Batch {
@@ -346,7 +346,7 @@ func BenchmarkInt4Pass(b *testing.B) {
 							k.dotInt4Tile(q, c.i4[at:at+tile], &out)
 						}
 					}
-					b.ReportMetric(float64(len(q.offs))/float64(c.stride4/int4Quad), "quads-read")
+					b.ReportMetric(float64(len(q.offs))/float64(c.int4Pieces()), "pieces-read")
 				})
 			}
 		}

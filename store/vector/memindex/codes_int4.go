@@ -84,16 +84,17 @@ func encodeQueryInt8(dst []int8, q []float32) (correction int32) {
 
 // The int4 codes of a shard are kept in tiles of int4Batch (256) rows, the
 // rows one kernel call scores. A row's code (stride4 bytes, as encodeInt4
-// writes it) is cut into quads of 4 bytes, 8 dimensions each, and a tile
-// holds its rows' quad g side by side: quad g of the tile's row i at
-// g·int4Batch·4 + i·4. So the kernel multiplies 16 rows' quads by one
-// broadcast of the query's weights in one AVX-512 instruction, adding into
-// one int32 lane per row, and a query that is zero on all 8 dimensions of
-// a quad, as the lexical embedder's short questions are on over half of
-// them, skips the quad's 1 KiB of the tile: it is neither read nor scored.
+// writes it) is cut into pieces of 2 bytes, 4 dimensions each (2 in the
+// low nibbles, 2 in the high ones), and a tile holds its rows' piece g side
+// by side: piece g of the tile's row i at g·int4Batch·2 + i·2. So the
+// kernels multiply 32 rows' pieces (a 512-bit load) by one broadcast of
+// the query's weights, adding each row's products into its own int16 lane,
+// and a query that is zero on all 4 dimensions of a piece skips its 512
+// bytes of the tile: the lexical embedder's questions are zero on about
+// 70% of the pieces, so their scans read about 30% of the codes.
 //
-// int4Quad is the bytes of a quad.
-const int4Quad = 4
+// int4Piece is the bytes of a piece.
+const int4Piece = 2
 
 // int4TileBytes is the bytes of a tile.
 func (c *codes) int4TileBytes() int { return int4Batch * c.stride4 }
@@ -101,32 +102,35 @@ func (c *codes) int4TileBytes() int { return int4Batch * c.stride4 }
 // int4Tiles is the number of tiles rows rows take.
 func (c *codes) int4Tiles(rows int) int { return (rows + int4Batch - 1) / int4Batch }
 
-// int4Piece returns quad g of row r.
-func (c *codes) int4Piece(r, g int) []uint8 {
-	at := r/int4Batch*c.int4TileBytes() + g*int4Batch*int4Quad + r%int4Batch*int4Quad
-	return c.i4[at : at+int4Quad]
+// int4Pieces is the number of pieces of a row's code.
+func (c *codes) int4Pieces() int { return c.stride4 / int4Piece }
+
+// int4PieceOf returns piece g of row r.
+func (c *codes) int4PieceOf(r, g int) []uint8 {
+	at := r/int4Batch*c.int4TileBytes() + g*int4Batch*int4Piece + r%int4Batch*int4Piece
+	return c.i4[at : at+int4Piece]
 }
 
 // setInt4Row writes row r's code (stride4 bytes) into its tile.
 func (c *codes) setInt4Row(r int, code []uint8) {
-	for g := range c.stride4 / int4Quad {
-		copy(c.int4Piece(r, g), code[g*int4Quad:])
+	for g := range c.int4Pieces() {
+		copy(c.int4PieceOf(r, g), code[g*int4Piece:])
 	}
 }
 
 // int4Row returns a copy of row r's code.
 func (c *codes) int4Row(r int) []uint8 {
 	code := make([]uint8, c.stride4)
-	for g := range c.stride4 / int4Quad {
-		copy(code[g*int4Quad:], c.int4Piece(r, g))
+	for g := range c.int4Pieces() {
+		copy(code[g*int4Piece:], c.int4PieceOf(r, g))
 	}
 	return code
 }
 
 // moveInt4Row copies row from's code into row to.
 func (c *codes) moveInt4Row(from, to int) {
-	for g := range c.stride4 / int4Quad {
-		copy(c.int4Piece(to, g), c.int4Piece(from, g))
+	for g := range c.int4Pieces() {
+		copy(c.int4PieceOf(to, g), c.int4PieceOf(from, g))
 	}
 }
 
@@ -139,39 +143,38 @@ func (c *codes) truncateInt4(n int) {
 		return
 	}
 	for r := n; r < c.int4Tiles(n)*int4Batch; r++ {
-		for g := range c.stride4 / int4Quad {
-			clear(c.int4Piece(r, g))
+		for g := range c.int4Pieces() {
+			clear(c.int4PieceOf(r, g))
 		}
 	}
 }
 
-// int4Query is a query as the int4 kernels read it: for each quad whose 8
-// dimensions are not all zero in the query's int8 code, the quad's offset
-// in a tile and the query's weights of its low and high nibbles (4 int8
-// each, as one little-endian word).
+// int4Query is a query as the int4 kernels read it: for each piece whose 4
+// dimensions are not all zero in the query's int8 code, the piece's offset
+// in a tile and the query's weights of its low and high nibbles (2 int8
+// each, as one little-endian uint16).
 type int4Query struct {
 	offs []int32
-	lo   []uint32
-	hi   []uint32
-	// ahead[i] is the quad the kernels ask the memory for while they
-	// score quad i: int4PrefetchQuads quads further on in the query's
+	lo   []uint16
+	hi   []uint16
+	// ahead[i] is the piece the kernels ask the memory for while they
+	// score piece i: int4PrefetchPieces pieces further on in the query's
 	// order (fewer when it has fewer), in the next tile past its last.
 	ahead []int32
 	// corr is the correction of the kernels' sums (encodeQueryInt8).
 	corr int32
 }
 
-// int4PrefetchQuads is how many quads ahead of the one they score the
+// int4PrefetchPieces is how many pieces ahead of the one they score the
 // kernels ask for the codes: 32 KiB of them, whether the query reads
-// every quad or a few. The hardware's prefetchers run too close behind a
-// stream this fast, and cannot guess which quads a sparse query skips.
-// Over 400k rows from memory (BenchmarkInt4Pass with 400k rows), a
-// dense pass took 4.9 ms without a hint, a lexical question's 4.5, and
-// about 3.9 and 2.6 with one; 8 to 64 quads ahead measured alike within
-// this machine's noise. A whole tile ahead (96 KiB for a dense query)
-// cost single searches 10–20% more CPU: a worker that ends its block asks
-// for a tile of another's.
-const int4PrefetchQuads = 32
+// every piece or a few. The hardware's prefetchers run too close behind a
+// stream this fast, and cannot guess which pieces a sparse query skips.
+// Over 400k rows from memory (BenchmarkInt4Pass with 400k rows), a dense
+// pass took 4.9 ms without a hint and about 3.9 ms with one; 16 to 64 KiB
+// ahead measured alike within this machine's noise. A whole tile ahead
+// (96 KiB for a dense query) cost single searches 10–20% more CPU: a
+// worker that ends its block asks for a tile of another's.
+const int4PrefetchPieces = 64
 
 // newInt4Query encodes q for a scan of int4 codes of stride4 bytes a
 // row.
@@ -179,22 +182,20 @@ func newInt4Query(q []float32, stride4 int) *int4Query {
 	code := make([]int8, 2*stride4)
 	iq := &int4Query{corr: encodeQueryInt8(code, q)}
 	const half = int4Block / 2
-	word := func(w []int8) uint32 {
-		return uint32(uint8(w[0])) | uint32(uint8(w[1]))<<8 | uint32(uint8(w[2]))<<16 | uint32(uint8(w[3]))<<24
-	}
-	for g := range stride4 / int4Quad {
+	pair := func(w []int8) uint16 { return uint16(uint8(w[0])) | uint16(uint8(w[1]))<<8 }
+	for g := range stride4 / int4Piece {
 		// Byte j of a block holds dimension j of it in its low nibble and
 		// j+64 in its high one (encodeInt4).
-		b, j := g*int4Quad/half, g*int4Quad%half
-		lo, hi := word(code[b*int4Block+j:]), word(code[b*int4Block+half+j:])
+		b, j := g*int4Piece/half, g*int4Piece%half
+		lo, hi := pair(code[b*int4Block+j:]), pair(code[b*int4Block+half+j:])
 		if lo == 0 && hi == 0 {
 			continue
 		}
-		iq.offs = append(iq.offs, int32(g*int4Batch*int4Quad))
+		iq.offs = append(iq.offs, int32(g*int4Batch*int4Piece))
 		iq.lo, iq.hi = append(iq.lo, lo), append(iq.hi, hi)
 	}
 	n, tile := len(iq.offs), int32(int4Batch*stride4)
-	pf := min(int4PrefetchQuads, n)
+	pf := min(int4PrefetchPieces, n)
 	iq.ahead = make([]int32, n)
 	for i := range n {
 		if j := i + pf; j < n {

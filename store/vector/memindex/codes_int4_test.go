@@ -13,17 +13,17 @@ import (
 	"github.com/cs-assistant/assistant/providers/embed/offline"
 )
 
-// The int4 tile kernels (AVX-512 VNNI and AVX2 on amd64, where the CPU
+// The int4 tile kernels (AVX-512 and AVX2 on amd64, where the CPU
 // runs them) and the portable one agree with a plain sum over the decoded
 // codes, on every row of a tile, for each length of code the index uses:
 // on random codes and queries, on queries zero on most dimensions (the
-// kernels skip their zero quads), on one nonzero dimension in the first,
-// a middle and the last quad, and on the extremes (every code ±7 against
+// kernels skip their zero pieces), on one nonzero dimension in the first,
+// a middle and the last piece, and on the extremes (every code ±7 against
 // a query of ±127).
 func TestDotInt4TileKernels(t *testing.T) {
 	ks := map[string]dotInt4TileFunc{"go": dotInt4TileGo}
 	for l := portable + 1; l <= cpuKernels().level; l++ {
-		ks[[]string{"go", "avx2", "avx512-vnni"}[l]] = kernels{level: l}.dotInt4Tile
+		ks[[]string{"go", "avx2", "avx512"}[l]] = kernels{level: l}.dotInt4Tile
 	}
 	rng := rand.New(rand.NewPCG(4, 4))
 	t.Logf("kernels: %v", slices.Sorted(maps.Keys(ks)))
@@ -88,34 +88,34 @@ func TestDotInt4TileKernels(t *testing.T) {
 	}
 }
 
-// A query's quads are those of its nonzero dimensions, wherever they are
-// in a block of 128: a question of the lexical embedder's skips over half
+// A query's pieces are those of its nonzero dimensions, wherever they are
+// in a block of 128: a question of the lexical embedder's skips about 70%
 // of them, a zero vector all, a dense one none.
-func TestInt4QueryQuads(t *testing.T) {
+func TestInt4QueryPieces(t *testing.T) {
 	stride4 := 768 / 2
-	all := stride4 / int4Quad
+	all := stride4 / int4Piece
 	dense := newInt4Query(randVector(rand.New(rand.NewPCG(1, 1)), 768), stride4)
 	assert.Len(t, dense.offs, all)
 	assert.Empty(t, newInt4Query(make([]float32, 768), stride4).offs)
-	// Ahead of each quad the one 32 quads on, in the next tile past the
-	// last.
+	// Ahead of each piece the one int4PrefetchPieces on, in the next tile
+	// past the last.
 	tile := int32(int4Batch * stride4)
 	for i, a := range dense.ahead {
-		want := tile + dense.offs[(i+int4PrefetchQuads)%all]
-		if i+int4PrefetchQuads < all {
-			want = dense.offs[i+int4PrefetchQuads]
+		want := tile + dense.offs[(i+int4PrefetchPieces)%all]
+		if i+int4PrefetchPieces < all {
+			want = dense.offs[i+int4PrefetchPieces]
 		}
-		require.Equal(t, want, a, "quad %d", i)
+		require.Equal(t, want, a, "piece %d", i)
 	}
 	for _, d := range []int{0, 3, 4, 63, 64, 67, 68, 127, 128, 700, 767} {
 		v := make([]float32, 768)
 		v[d] = -0.5
 		q := newInt4Query(v, stride4)
 		// Dimension d is in byte (d/128)·64 + d%64 of a row's code.
-		g := (d/int4Block*(int4Block/2) + d%(int4Block/2)) / int4Quad
-		require.Equal(t, []int32{int32(g * int4Batch * int4Quad)}, q.offs, "dimension %d", d)
+		g := (d/int4Block*(int4Block/2) + d%(int4Block/2)) / int4Piece
+		require.Equal(t, []int32{int32(g * int4Batch * int4Piece)}, q.offs, "dimension %d", d)
 		require.Equal(t, []int32{tile + q.offs[0]}, q.ahead, "dimension %d: the next tile's", d)
-		shift := 8 * (d % int4Quad)
+		shift := 8 * (d % int4Piece)
 		w := q.lo[0]
 		if d%int4Block >= int4Block/2 {
 			w = q.hi[0]
@@ -123,13 +123,13 @@ func TestInt4QueryQuads(t *testing.T) {
 		} else {
 			assert.Zero(t, q.hi[0], "dimension %d", d)
 		}
-		assert.Equal(t, uint32(0x81)<<shift, w, "dimension %d: -127", d)
+		assert.Equal(t, uint16(0x81)<<shift, w, "dimension %d: -127", d)
 	}
 	vecs, err := offline.New().Embed(t.Context(), []string{"How long do refunds take to reach my payment method?"})
 	require.NoError(t, err)
 	lexical := newInt4Query(vecs[0], stride4)
-	assert.Less(t, len(lexical.offs), all/2+all/10, "quads of a question of the lexical embedder")
-	t.Logf("lexical question: %d of %d quads", len(lexical.offs), all)
+	assert.Less(t, len(lexical.offs), all*35/100, "pieces of a question of the lexical embedder")
+	t.Logf("lexical question: %d of %d pieces", len(lexical.offs), all)
 }
 
 // An int4 code reproduces each element within half a step (0.51 allows for

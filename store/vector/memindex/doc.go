@@ -18,17 +18,19 @@
 // and takes ~7 ms (13 ms of CPU); int8 codes (QuantizeInt8, one byte per
 // dimension, read by an AVX2 kernel) ~1.6–1.9 ms (3.0–3.6 ms of CPU); int4
 // codes ~0.6–1.0 ms (0.9–1.5 ms of CPU): half int8's bytes, their nibbles
-// split and multiplied a tile of 256 rows per kernel call (AVX-512 VNNI
-// where the CPU has it, else AVX2). Reading them is what bounds it: a pass
-// over 100k rows takes 0.6–0.75 ms from memory with either kernel, and
-// 0.31 ms (VNNI) or 0.62 ms (AVX2) from the cache (BenchmarkInt4Pass).
-// So a tile keeps its rows' codes in pieces of 8 dimensions, 256 rows'
-// pieces side by side (codes_int4.go), and a query reads only the pieces
-// where it is not zero: the lexical embedder's questions are zero on over
-// half of them, and their pass reads 42–53% of the bytes. And searches of
-// a shard that run at the same time share their passes (together.go):
-// each block of codes is read once for all of them and scored for each
-// while it is in the cache. Sign bits (QuantizeBinary) read the fewest bytes, but find only
+// split and multiplied a tile of 256 rows per kernel call (AVX-512 where
+// the CPU has it, else AVX2). Reading them is what bounds it: a pass over
+// 100k rows takes 0.7 ms from memory (1.0 with AVX2), and 0.36 ms
+// (AVX-512) or 0.66 ms (AVX2) from the cache (BenchmarkInt4Pass). So a
+// tile keeps its rows' codes in pieces of 4 dimensions, 256 rows' pieces
+// side by side (codes_int4.go), and a query reads only the pieces where it
+// is not zero: the lexical embedder's questions are zero on 70–80% of
+// them, and their pass reads 21–32% of the bytes (0.15–0.25 ms). And
+// searches of a shard that run at the same time share their passes
+// (together.go): each block of codes is read once for all of them and
+// scored for each while it is in the cache.
+//
+// Sign bits (QuantizeBinary) read the fewest bytes, but find only
 // 62% of the exact top 10 rescoring 640 rows, 77% rescoring 2,560, and 27%
 // on lexical vectors, whose zeros they cannot represent; reaching 99% takes
 // rescoring half the rows.

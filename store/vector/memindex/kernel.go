@@ -11,9 +11,9 @@ type kernels struct{ level kernelLevel }
 type kernelLevel uint8
 
 const (
-	portable   kernelLevel = iota // Go
-	avx2                          // AVX2, for int8 and int4
-	avx512VNNI                    // AVX2 for int8, AVX-512 VNNI for int4
+	portable kernelLevel = iota // Go
+	avx2                        // AVX2, for int8 and int4
+	avx512                      // AVX2 for int8, AVX-512 (F, BW) for int4
 )
 
 // dotInt8Func is the dot product of an int16 query code and an int8 row
@@ -52,22 +52,19 @@ func hamming(a, b []uint64) int {
 
 // dotInt4TileFunc writes into out[i] the dot product of q with the
 // biased int4 code of row i of tile (a tile of codes, codes_int4.go), over
-// q's quads: the code's dot product plus q's correction.
+// q's pieces: the code's dot product plus q's correction.
 type dotInt4TileFunc func(q *int4Query, tile []uint8, out *[int4Batch]int32)
 
 // dotInt4TileGo is the portable dotInt4TileFunc.
 func dotInt4TileGo(q *int4Query, tile []uint8, out *[int4Batch]int32) {
 	clear(out[:])
 	for n, off := range q.offs {
-		var lo, hi [int4Quad]int32
-		for j := range int4Quad {
-			lo[j], hi[j] = int32(int8(q.lo[n]>>(8*j))), int32(int8(q.hi[n]>>(8*j)))
-		}
-		quads := tile[off : int(off)+int4Batch*int4Quad]
+		l0, l1 := int32(int8(q.lo[n])), int32(int8(q.lo[n]>>8))
+		h0, h1 := int32(int8(q.hi[n])), int32(int8(q.hi[n]>>8))
+		pieces := tile[off : int(off)+int4Batch*int4Piece]
 		for i := range out {
-			x := (*[int4Quad]uint8)(quads[i*int4Quad:])
-			out[i] += int32(x[0]&0x0f)*lo[0] + int32(x[1]&0x0f)*lo[1] + int32(x[2]&0x0f)*lo[2] + int32(x[3]&0x0f)*lo[3] +
-				int32(x[0]>>4)*hi[0] + int32(x[1]>>4)*hi[1] + int32(x[2]>>4)*hi[2] + int32(x[3]>>4)*hi[3]
+			x := (*[int4Piece]uint8)(pieces[i*int4Piece:])
+			out[i] += int32(x[0]&0x0f)*l0 + int32(x[1]&0x0f)*l1 + int32(x[0]>>4)*h0 + int32(x[1]>>4)*h1
 		}
 	}
 }

@@ -14,14 +14,14 @@ func dotInt8AVX2(q *int16, c *int8, n int) int32
 
 // cpuKernels returns the kernels the CPU runs: the AVX2 ones score a
 // 768-dimension row about ten times faster than the portable loops, and
-// AVX-512 VNNI multiplies and adds a 128-dimension block of int4 codes in
-// two instructions. (vek reads the same CPU flags for its float32
-// kernels.)
+// AVX-512 (F and BW) scores twice as many int4 codes an instruction as
+// AVX2, a whole tile in one pass. (vek reads the same CPU flags for its
+// float32 kernels.)
 func cpuKernels() kernels {
 	has := func(f string) bool { return slices.Contains(vek32.Info().CPUFeatures, f) }
 	switch {
-	case has("AVX512F") && has("AVX512BW") && has("AVX512VNNI"):
-		return kernels{level: avx512VNNI}
+	case has("AVX512F") && has("AVX512BW"):
+		return kernels{level: avx512}
 	case has("AVX2"):
 		return kernels{level: avx2}
 	}
@@ -43,12 +43,12 @@ func (k kernels) dotInt4Tile(q *int4Query, tile []uint8, out *[int4Batch]int32) 
 		dotInt4TileGo(q, tile, out)
 		return
 	}
-	// Bounds: the kernels read int4Batch quads at each offset, in order,
-	// and the arrays' first n elements.
-	tile = tile[:int(q.offs[n-1])+int4Batch*int4Quad]
+	// Bounds: the kernels read int4Batch pieces at each offset, in
+	// order, and the arrays' first n elements.
+	tile = tile[:int(q.offs[n-1])+int4Batch*int4Piece]
 	_, _, _ = q.lo[n-1], q.hi[n-1], q.ahead[n-1]
-	if k.level == avx512VNNI {
-		dotInt4TileVNNI(&tile[0], &q.offs[0], &q.lo[0], &q.hi[0], n, &q.ahead[0], out)
+	if k.level == avx512 {
+		dotInt4TileAVX512(&tile[0], &q.offs[0], &q.lo[0], &q.hi[0], n, &q.ahead[0], out)
 		return
 	}
 	dotInt4TileAVX2(&tile[0], &q.offs[0], &q.lo[0], &q.hi[0], n, &q.ahead[0], out)
@@ -66,18 +66,18 @@ func dotInt8Asm(q []int16, c []int8) int32 {
 	return dotInt8AVX2(&q[0], &c[0], len(q))
 }
 
-// dotInt4TileAVX2 writes into out the dot products of the n quads of a
+// dotInt4TileAVX2 writes into out the dot products of the n pieces of a
 // query (their offsets in the tile at offs, their weights at lo and hi)
 // with the biased int4 codes of the tile's int4Batch rows at tile,
-// asking for the quads at ahead meanwhile (int4Query.ahead).
+// asking for the pieces at ahead meanwhile (int4Query.ahead).
 //
 //go:noescape
-func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[int4Batch]int32)
+func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint16, n int, ahead *int32, out *[int4Batch]int32)
 
-// dotInt4TileVNNI is dotInt4TileAVX2 with AVX-512 VNNI.
+// dotInt4TileAVX512 is dotInt4TileAVX2 with AVX-512 (F and BW).
 //
 //go:noescape
-func dotInt4TileVNNI(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[int4Batch]int32)
+func dotInt4TileAVX512(tile *uint8, offs *int32, lo, hi *uint16, n int, ahead *int32, out *[int4Batch]int32)
 
 // atLeastAVX2 sets the bits of the rows whose scores are at least bar, 64
 // rows a mask word, for groups groups of 64 (see kernels.atLeast).

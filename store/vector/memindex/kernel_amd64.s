@@ -12,7 +12,7 @@
 	VMOVD        X0, AX
 
 // The int4 tile kernels (codes_int4.go has the tiles' layout) take
-// func(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[256]int32)
+// func(tile *uint8, offs *int32, lo, hi *uint16, n int, ahead *int32, out *[256]int32)
 // and load them as INT4_TILE_ARGS: tile in DI, offs in SI, lo in R8, hi
 // in R9, n in CX, ahead in R10, out in R11. While they score quad i they
 // ask for the quad at ahead[i] (int4Query.ahead).
@@ -56,39 +56,76 @@ loop:
 	MOVL         AX, ret+24(FP)
 	RET
 
-// func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[256]int32)
+// func dotInt4TileAVX2(tile *uint8, offs *int32, lo, hi *uint16, n int, ahead *int32, out *[256]int32)
 //
-// As dotInt4TileVNNI in four passes of 64 rows, summed in Y0–Y7 (8 rows
-// each): per quad of the query, its weights broadcast to Y8 (low nibbles)
-// and Y9 (high), each 32 bytes of the pass's part of the quad split into
-// nibbles and multiplied with them, adjacent products added into int16
-// lanes (VPMADDUBSW: at most 2·15·127), the low and high sums added (at
-// most 7,620), each row's two int16 sums into its int32 lane (VPMADDWD by
-// ones) and accumulated, while the pass's part of the quad ahead (BX) is
-// asked for. AX counts the quads, R12 is the pass's byte
-// offset in a quad (and in out: 4 bytes a row in both). Y12 holds the
-// 0x0f bytes, Y13 int16 ones; X15, which Go code expects zero, is not
-// touched.
-#define AVX2_ROWS(off, acc) \
-	VMOVDQU    off(DX), Y10 \
-	VPSRLW     $4, Y10, Y11 \
-	VPAND      Y12, Y10, Y10 \
-	VPAND      Y12, Y11, Y11 \
-	VPMADDUBSW Y8, Y10, Y10 \
-	VPMADDUBSW Y9, Y11, Y11 \
-	VPADDW     Y11, Y10, Y10 \
-	VPMADDWD   Y13, Y10, Y10 \
-	VPADDD     Y10, acc, acc
+// As dotInt4TileAVX512 in two passes of 128 rows (256 bytes of each
+// piece): the rows' int16 sums in Y0–Y7 (16 rows each), added every four
+// pieces into their int32 sums, which wait in out (zeroed first: the
+// sixteen registers hold no more). AX counts the pieces, R12 the pieces
+// until the next widening, R13 is the pass's byte offset in a piece (out's
+// is twice it). Y10 holds the 0x0f bytes; X15, which Go code expects
+// zero, is not touched.
+#define PIECE256(off, acc) \
+	VMOVDQU    off(DX), Y11 \
+	VPSRLW     $4, Y11, Y12 \
+	VPAND      Y10, Y11, Y11 \
+	VPAND      Y10, Y12, Y12 \
+	VPMADDUBSW Y8, Y11, Y11 \
+	VPMADDUBSW Y9, Y12, Y12 \
+	VPADDW     Y11, acc, acc \
+	VPADDW     Y12, acc, acc
+
+// WIDEN256 adds the 16 int16 sums of acc (whose lower half is xacc) into
+// the int32 sums at out+off0 and out+off1 of the pass, and zeroes acc.
+#define WIDEN256(acc, xacc, off0, off1) \
+	VPMOVSXWD    xacc, Y11 \
+	VEXTRACTI128 $1, acc, X12 \
+	VPMOVSXWD    X12, Y12 \
+	VPADDD       off0(R11)(R13*2), Y11, Y11 \
+	VPADDD       off1(R11)(R13*2), Y12, Y12 \
+	VMOVDQU      Y11, off0(R11)(R13*2) \
+	VMOVDQU      Y12, off1(R11)(R13*2) \
+	VPXOR        acc, acc, acc
 
 TEXT ·dotInt4TileAVX2(SB), NOSPLIT, $0-56
 	INT4_TILE_ARGS
 	MOVL         $0x0f0f0f0f, AX
-	VMOVD        AX, X12
-	VPBROADCASTD X12, Y12
-	MOVL         $0x00010001, AX
-	VMOVD        AX, X13
-	VPBROADCASTD X13, Y13
-	XORQ         R12, R12
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	VPXOR        Y11, Y11, Y11
+	VMOVDQU Y11, 0(R11)
+	VMOVDQU Y11, 32(R11)
+	VMOVDQU Y11, 64(R11)
+	VMOVDQU Y11, 96(R11)
+	VMOVDQU Y11, 128(R11)
+	VMOVDQU Y11, 160(R11)
+	VMOVDQU Y11, 192(R11)
+	VMOVDQU Y11, 224(R11)
+	VMOVDQU Y11, 256(R11)
+	VMOVDQU Y11, 288(R11)
+	VMOVDQU Y11, 320(R11)
+	VMOVDQU Y11, 352(R11)
+	VMOVDQU Y11, 384(R11)
+	VMOVDQU Y11, 416(R11)
+	VMOVDQU Y11, 448(R11)
+	VMOVDQU Y11, 480(R11)
+	VMOVDQU Y11, 512(R11)
+	VMOVDQU Y11, 544(R11)
+	VMOVDQU Y11, 576(R11)
+	VMOVDQU Y11, 608(R11)
+	VMOVDQU Y11, 640(R11)
+	VMOVDQU Y11, 672(R11)
+	VMOVDQU Y11, 704(R11)
+	VMOVDQU Y11, 736(R11)
+	VMOVDQU Y11, 768(R11)
+	VMOVDQU Y11, 800(R11)
+	VMOVDQU Y11, 832(R11)
+	VMOVDQU Y11, 864(R11)
+	VMOVDQU Y11, 896(R11)
+	VMOVDQU Y11, 928(R11)
+	VMOVDQU Y11, 960(R11)
+	VMOVDQU Y11, 992(R11)
+	XORQ         R13, R13
 
 pass2:
 	VPXOR Y0, Y0, Y0
@@ -99,73 +136,107 @@ pass2:
 	VPXOR Y5, Y5, Y5
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
-	XORQ AX, AX
+	XORQ  AX, AX
+	MOVQ  $4, R12
 
-quad2:
+piece2:
 	MOVLQSX      (SI)(AX*4), DX
 	ADDQ         DI, DX
-	ADDQ         R12, DX
+	ADDQ         R13, DX
 	MOVLQSX      (R10)(AX*4), BX
 	ADDQ         DI, BX
-	VPBROADCASTD (R8)(AX*4), Y8
-	VPBROADCASTD (R9)(AX*4), Y9
-	PREFETCHT0   0(BX)(R12*1)
-	PREFETCHT0   64(BX)(R12*1)
-	PREFETCHT0   128(BX)(R12*1)
-	PREFETCHT0   192(BX)(R12*1)
-	AVX2_ROWS(0, Y0)
-	AVX2_ROWS(32, Y1)
-	AVX2_ROWS(64, Y2)
-	AVX2_ROWS(96, Y3)
-	AVX2_ROWS(128, Y4)
-	AVX2_ROWS(160, Y5)
-	AVX2_ROWS(192, Y6)
-	AVX2_ROWS(224, Y7)
-	INCQ AX
-	CMPQ AX, CX
-	JNE  quad2
+	VPBROADCASTW (R8)(AX*2), Y8
+	VPBROADCASTW (R9)(AX*2), Y9
+	PREFETCHT0   0(BX)(R13*1)
+	PREFETCHT0   64(BX)(R13*1)
+	PREFETCHT0   128(BX)(R13*1)
+	PREFETCHT0   192(BX)(R13*1)
+	PIECE256(0, Y0)
+	PIECE256(32, Y1)
+	PIECE256(64, Y2)
+	PIECE256(96, Y3)
+	PIECE256(128, Y4)
+	PIECE256(160, Y5)
+	PIECE256(192, Y6)
+	PIECE256(224, Y7)
+	INCQ         AX
+	DECQ         R12
+	JNZ          next2
+	WIDEN256(Y0, X0, 0, 32)
+	WIDEN256(Y1, X1, 64, 96)
+	WIDEN256(Y2, X2, 128, 160)
+	WIDEN256(Y3, X3, 192, 224)
+	WIDEN256(Y4, X4, 256, 288)
+	WIDEN256(Y5, X5, 320, 352)
+	WIDEN256(Y6, X6, 384, 416)
+	WIDEN256(Y7, X7, 448, 480)
+	MOVQ         $4, R12
 
-	VMOVDQU Y0, 0(R11)(R12*1)
-	VMOVDQU Y1, 32(R11)(R12*1)
-	VMOVDQU Y2, 64(R11)(R12*1)
-	VMOVDQU Y3, 96(R11)(R12*1)
-	VMOVDQU Y4, 128(R11)(R12*1)
-	VMOVDQU Y5, 160(R11)(R12*1)
-	VMOVDQU Y6, 192(R11)(R12*1)
-	VMOVDQU Y7, 224(R11)(R12*1)
-	ADDQ $256, R12
-	CMPQ R12, $1024
+next2:
+	CMPQ AX, CX
+	JNE  piece2
+
+	WIDEN256(Y0, X0, 0, 32)
+	WIDEN256(Y1, X1, 64, 96)
+	WIDEN256(Y2, X2, 128, 160)
+	WIDEN256(Y3, X3, 192, 224)
+	WIDEN256(Y4, X4, 256, 288)
+	WIDEN256(Y5, X5, 320, 352)
+	WIDEN256(Y6, X6, 384, 416)
+	WIDEN256(Y7, X7, 448, 480)
+	ADDQ $256, R13
+	CMPQ R13, $512
 	JNE  pass2
 
 	VZEROUPPER
 	RET
 
-// func dotInt4TileVNNI(tile *uint8, offs *int32, lo, hi *uint32, n int, ahead *int32, out *[256]int32)
+// func dotInt4TileAVX512(tile *uint8, offs *int32, lo, hi *uint16, n int, ahead *int32, out *[256]int32)
 //
-// The tile's 256 rows are summed in Z16–Z31, 16 rows (a 64-byte load of
-// their quads) each. Per quad of the query: its weights broadcast to Z0
-// (low nibbles) and Z1 (high), then each 64 bytes split into low nibbles
-// (Z2) and high ones (Z3), multiplied with them and added four at a time
-// into the rows' int32 lanes by VPDPBUSD, while the quad ahead (BX) is
-// asked for. AX counts the quads; Z6 holds the 0x0f bytes;
-// X15, which Go code expects zero, is not touched.
-//
-// Codes read from memory cost about as much as with dotInt4TileAVX2 (the
-// bytes bound both); codes in the cache, as the searches that share a
-// scan re-read them, half as much (BenchmarkInt4Pass).
-#define VNNI_ROWS(off, acc) \
-	VMOVDQU64  off(DX), Z2 \
+// Per piece of the query: its two weights of the low nibbles broadcast to
+// every 16-bit lane of Z8, those of the high ones to Z9; then each 64
+// bytes of the piece's run (32 rows) split into low nibbles and high ones,
+// each multiplied with its weights and the row's two products added into
+// its int16 lane (VPMADDUBSW: at most 2·15·127), and both into the rows'
+// int16 sums in Z0–Z7 (32 rows each), while the piece ahead (BX) is asked
+// for. Four pieces add at most 4·7,620 to a sum, so every four the int16
+// sums are widened into the rows' int32 sums in Z16–Z31 (16 rows each,
+// in order). AX counts the pieces, R12 the pieces until the next
+// widening; Z10 holds the 0x0f bytes; X15, which Go code expects zero, is
+// not touched.
+#define PIECE512(off, acc) \
+	VMOVDQU64  off(DX), Z11 \
 	PREFETCHT0 off(BX) \
-	VPSRLW     $4, Z2, Z3 \
-	VPANDD     Z6, Z2, Z2 \
-	VPANDD     Z6, Z3, Z3 \
-	VPDPBUSD   Z0, Z2, acc \
-	VPDPBUSD   Z1, Z3, acc
+	VPSRLW     $4, Z11, Z12 \
+	VPANDD     Z10, Z11, Z11 \
+	VPANDD     Z10, Z12, Z12 \
+	VPMADDUBSW Z8, Z11, Z11 \
+	VPMADDUBSW Z9, Z12, Z12 \
+	VPADDW     Z11, acc, acc \
+	VPADDW     Z12, acc, acc
 
-TEXT ·dotInt4TileVNNI(SB), NOSPLIT, $0-56
+// WIDEN512 adds the 32 int16 sums of acc (whose lower half is yacc) into
+// the int32 sums lo and hi, and zeroes acc.
+#define WIDEN512(acc, yacc, lo, hi) \
+	VPMOVSXWD     yacc, Z11 \
+	VEXTRACTI64X4 $1, acc, Y12 \
+	VPMOVSXWD     Y12, Z12 \
+	VPADDD        Z11, lo, lo \
+	VPADDD        Z12, hi, hi \
+	VPXORD        acc, acc, acc
+
+TEXT ·dotInt4TileAVX512(SB), NOSPLIT, $0-56
 	INT4_TILE_ARGS
 	MOVL         $0x0f0f0f0f, AX
-	VPBROADCASTD AX, Z6
+	VPBROADCASTD AX, Z10
+	VPXORD       Z0, Z0, Z0
+	VPXORD       Z1, Z1, Z1
+	VPXORD       Z2, Z2, Z2
+	VPXORD       Z3, Z3, Z3
+	VPXORD       Z4, Z4, Z4
+	VPXORD       Z5, Z5, Z5
+	VPXORD       Z6, Z6, Z6
+	VPXORD       Z7, Z7, Z7
 	VPXORD       Z16, Z16, Z16
 	VPXORD       Z17, Z17, Z17
 	VPXORD       Z18, Z18, Z18
@@ -183,34 +254,48 @@ TEXT ·dotInt4TileVNNI(SB), NOSPLIT, $0-56
 	VPXORD       Z30, Z30, Z30
 	VPXORD       Z31, Z31, Z31
 	XORQ         AX, AX
+	MOVQ         $4, R12
 
-quad5:
+piece5:
 	MOVLQSX      (SI)(AX*4), DX
 	ADDQ         DI, DX
 	MOVLQSX      (R10)(AX*4), BX
 	ADDQ         DI, BX
-	VPBROADCASTD (R8)(AX*4), Z0
-	VPBROADCASTD (R9)(AX*4), Z1
-	VNNI_ROWS(0, Z16)
-	VNNI_ROWS(64, Z17)
-	VNNI_ROWS(128, Z18)
-	VNNI_ROWS(192, Z19)
-	VNNI_ROWS(256, Z20)
-	VNNI_ROWS(320, Z21)
-	VNNI_ROWS(384, Z22)
-	VNNI_ROWS(448, Z23)
-	VNNI_ROWS(512, Z24)
-	VNNI_ROWS(576, Z25)
-	VNNI_ROWS(640, Z26)
-	VNNI_ROWS(704, Z27)
-	VNNI_ROWS(768, Z28)
-	VNNI_ROWS(832, Z29)
-	VNNI_ROWS(896, Z30)
-	VNNI_ROWS(960, Z31)
-	INCQ AX
-	CMPQ AX, CX
-	JNE  quad5
+	VPBROADCASTW (R8)(AX*2), Z8
+	VPBROADCASTW (R9)(AX*2), Z9
+	PIECE512(0, Z0)
+	PIECE512(64, Z1)
+	PIECE512(128, Z2)
+	PIECE512(192, Z3)
+	PIECE512(256, Z4)
+	PIECE512(320, Z5)
+	PIECE512(384, Z6)
+	PIECE512(448, Z7)
+	INCQ         AX
+	DECQ         R12
+	JNZ          next5
+	WIDEN512(Z0, Y0, Z16, Z17)
+	WIDEN512(Z1, Y1, Z18, Z19)
+	WIDEN512(Z2, Y2, Z20, Z21)
+	WIDEN512(Z3, Y3, Z22, Z23)
+	WIDEN512(Z4, Y4, Z24, Z25)
+	WIDEN512(Z5, Y5, Z26, Z27)
+	WIDEN512(Z6, Y6, Z28, Z29)
+	WIDEN512(Z7, Y7, Z30, Z31)
+	MOVQ         $4, R12
 
+next5:
+	CMPQ AX, CX
+	JNE  piece5
+
+	WIDEN512(Z0, Y0, Z16, Z17)
+	WIDEN512(Z1, Y1, Z18, Z19)
+	WIDEN512(Z2, Y2, Z20, Z21)
+	WIDEN512(Z3, Y3, Z22, Z23)
+	WIDEN512(Z4, Y4, Z24, Z25)
+	WIDEN512(Z5, Y5, Z26, Z27)
+	WIDEN512(Z6, Y6, Z28, Z29)
+	WIDEN512(Z7, Y7, Z30, Z31)
 	VMOVDQU32 Z16, 0(R11)
 	VMOVDQU32 Z17, 64(R11)
 	VMOVDQU32 Z18, 128(R11)
