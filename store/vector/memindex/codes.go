@@ -98,6 +98,10 @@ type codes struct {
 	i4     []uint8
 	scales []float32 // per row: the value of one int8 or int4 step
 	bits   []uint64
+
+	// code4 is where encode writes a row's int4 code before cutting it
+	// into its tile's pieces (encode runs under the shard's write lock).
+	code4 []uint8
 }
 
 // newCodes returns empty codes of kind for vectors of dims.
@@ -158,9 +162,11 @@ func (c *codes) appendRow() {
 func (c *codes) encode(r int, v []float32) {
 	switch c.kind {
 	case QuantizeInt4:
-		code := make([]uint8, c.stride4)
-		c.scales[r] = encodeInt4(code, v)
-		c.setInt4Row(r, code)
+		if len(c.code4) != c.stride4 {
+			c.code4 = make([]uint8, c.stride4)
+		}
+		c.scales[r] = encodeInt4(c.code4, v)
+		c.setInt4Row(r, c.code4)
 	case QuantizeInt8:
 		c.scales[r] = encodeInt8(c.i8[r*c.stride:(r+1)*c.stride], v)
 	case QuantizeBinary:
