@@ -27,6 +27,12 @@ func TermSet(s string) map[string]struct{} {
 
 // AppendTerms appends the terms of s to dst and returns it.
 func AppendTerms(dst []string, s string) []string {
+	return appendTerms(dst, s, nil)
+}
+
+// appendTerms is AppendTerms, the stems of words looked up in stems
+// first (nil: none).
+func appendTerms(dst []string, s string, stems *Stems) []string {
 	s = Fold(s)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -42,7 +48,7 @@ func AppendTerms(dst []string, s string) []string {
 				}
 				j += size
 			}
-			if w := word(s[i:j]); w != "" {
+			if w := stems.word(s[i:j]); w != "" {
 				dst = append(dst, w)
 			}
 			i = j
@@ -64,8 +70,12 @@ func word(w string) string {
 	if len(w) < 3 {
 		return w
 	}
-	return english.Stem(baseForm(w), true)
+	return stem(w)
 }
+
+// stem is the stem of a folded word of 3 or more ASCII letters, not a
+// stop word.
+func stem(w string) string { return english.Stem(baseForm(w), true) }
 
 // appendCJK appends the terms of the CJK run starting at s[i] and returns
 // where the run ends: its characters (function characters left out) and

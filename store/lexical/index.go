@@ -31,11 +31,20 @@ type Index struct {
 	// top-k heap): allocating it per search would cost more than a short
 	// query.
 	scratch sync.Pool
+
+	// stems caches the stems of the words indexed texts hold, for all
+	// tenants: stemming took two thirds of the time of indexing prose.
+	stems *analysis.Stems
 }
+
+// stemCacheWords bounds Index.stems: the stems of 65,536 words, some 10 MB,
+// hold a language's common words many times over, and the rarer words
+// past them are stemmed each time.
+const stemCacheWords = 1 << 16
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{shards: shardmap.New(newShard)}
+	return &Index{shards: shardmap.New(newShard), stems: analysis.NewStems(stemCacheWords)}
 }
 
 // Len returns the number of chunks of tenant.
@@ -75,7 +84,7 @@ func (x *Index) Upsert(tenant domain.TenantID, docs []Doc) error {
 		if err != nil {
 			return domain.Errorf(domain.CodeValidation, "Chunk %d (%q): %s.", i, d.ChunkID, err)
 		}
-		tokens = analysis.AppendTerms(tokens[:0], d.Text)
+		tokens = x.stems.AppendTerms(tokens[:0], d.Text)
 		prep[i] = prepared{chunk: d.ChunkID, kb: d.KBID, doc: d.DocumentID, meta: meta, terms: countTerms(tokens, counts)}
 		prep[i].length = int32(len(tokens))
 	}
