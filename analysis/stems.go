@@ -11,13 +11,19 @@ import (
 // (it converts every word to runes and tries its suffixes one by one),
 // and a text's words are mostly the few thousand its language uses most.
 // It keeps the stems of the first max distinct words stemmed (a few more
-// when goroutines race), and stems the others each time; the terms are AppendTerms' whatever it holds. It
-// is safe for concurrent use.
+// when goroutines race), and stems the others each time; the terms are
+// AppendTerms' whatever it holds. It is safe for concurrent use; a nil
+// *Stems stems every word each time.
 type Stems struct {
 	m   sync.Map // word → stem, both string
 	n   atomic.Int64
 	max int64
 }
+
+// StemCacheWords is the bound the indexes give their Stems: the stems of
+// 65,536 words, about 10 MB, hold a language's common words many times
+// over, and the rarer words past them are stemmed each time.
+const StemCacheWords = 1 << 16
 
 // NewStems returns an empty cache of the stems of up to max words.
 func NewStems(max int) *Stems { return &Stems{max: int64(max)} }

@@ -37,14 +37,9 @@ type Index struct {
 	stems *analysis.Stems
 }
 
-// stemCacheWords bounds Index.stems: the stems of 65,536 words, some 10 MB,
-// hold a language's common words many times over, and the rarer words
-// past them are stemmed each time.
-const stemCacheWords = 1 << 16
-
 // New returns an empty index.
 func New() *Index {
-	return &Index{shards: shardmap.New(newShard), stems: analysis.NewStems(stemCacheWords)}
+	return &Index{shards: shardmap.New(newShard), stems: analysis.NewStems(analysis.StemCacheWords)}
 }
 
 // Len returns the number of chunks of tenant.

@@ -36,7 +36,7 @@ func TestSparseEncoding(t *testing.T) {
 	_, _ = h.Write([]byte("refund"))
 	assert.Equal(t, h.Sum32(), termIndex("refund"), "FNV-1a, the same in every process and version")
 
-	v, terms := documentVector("Refund, refunds and the refund policy")
+	v, terms := documentVector(nil, "Refund, refunds and the refund policy")
 	assert.Equal(t, analysis.Terms("refund refunds policy")[:1], terms[:1], "terms in order of first occurrence")
 	require.Len(t, v.indices, len(terms))
 	assert.IsIncreasing(t, v.indices)
@@ -49,8 +49,8 @@ func TestSparseEncoding(t *testing.T) {
 	assert.Less(t, thrice, 3*once, "but saturates")
 	assert.Less(t, thrice, float32(lexical.K1+1), "never above K1+1")
 
-	short, _ := documentVector("refund")
-	long, _ := documentVector("refund of a mattress bought online after the delivery date in winter")
+	short, _ := documentVector(nil, "refund")
+	long, _ := documentVector(nil, "refund of a mattress bought online after the delivery date in winter")
 	assert.Greater(t, short.values[0], weightOf(long, "refund"), "a short unit weighs its term more")
 
 	q := queryVector("refund refund policy", []string{"polici", "return"})
@@ -208,7 +208,7 @@ func TestSearchWords(t *testing.T) {
 	assert.Equal(t, []string{chunk(3), chunk(6), chunk(2)}, ids, "every model; never t2's; the short repeated unit first")
 	// The score is the dot product with Qdrant's idf over the shard: six
 	// points with words, four of them (t2's too) with "refund".
-	v, _ := documentVector("refund refund")
+	v, _ := documentVector(nil, "refund refund")
 	assert.InDelta(t, math.Log(1+(6-4+0.5)/(4+0.5))*float64(weightOf(v, "refund")), hits[0].Score, 1e-5)
 	requireProtoEqual(t, &qc.Filter{Must: []*qc.Condition{qc.NewMatchKeyword("tenant_id", "t1")}}, e.fake.LastQuery().GetFilter())
 

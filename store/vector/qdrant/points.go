@@ -107,7 +107,7 @@ func (s *Store) point(tenant domain.TenantID, rec *domain.VectorRecord) (*qc.Poi
 	// some servers). The dense vector is the collection's unnamed one,
 	// whose name in a map is "".
 	vectors := map[string]*qc.Vector{"": {Data: rec.Vector}}
-	sparse, terms := documentVector(rec.Text)
+	sparse, terms := documentVector(s.stems, rec.Text)
 	if !sparse.empty() {
 		vectors[sparseName] = &qc.Vector{Data: sparse.values, Indices: &qc.SparseIndices{Data: sparse.indices}}
 		list := make([]*qc.Value, len(terms))

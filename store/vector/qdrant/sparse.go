@@ -50,7 +50,8 @@ type sparseVector struct {
 func (v sparseVector) empty() bool { return len(v.indices) == 0 }
 
 // documentVector is the sparse vector of a chunk's search text and its
-// distinct terms (in order of first occurrence).
+// distinct terms (in order of first occurrence), its words' stems looked
+// up in stems (nil: stemmed each time).
 //
 // A value is the BM25 weight of the term in the chunk,
 //
@@ -62,8 +63,8 @@ func (v sparseVector) empty() bool { return len(v.indices) == 0 }
 // ten times score ten times as much for it, and a long chunk outscore
 // short ones by holding more words; the saturation caps what one term adds
 // at (K1+1)·idf, and the length norm favours the short units that answer.
-func documentVector(text string) (sparseVector, []string) {
-	tokens := analysis.Terms(text)
+func documentVector(stems *analysis.Stems, text string) (sparseVector, []string) {
+	tokens := stems.Terms(text)
 	counts := make(map[string]int, len(tokens))
 	var terms []string
 	for _, t := range tokens {

@@ -8,6 +8,7 @@ import (
 
 	qc "github.com/qdrant/go-client/qdrant"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 )
 
@@ -22,6 +23,9 @@ type Store struct {
 	// collection's own sharding, which every request follows.
 	cfg    Config
 	tiered atomic.Bool
+	// stems caches the stems of the words of the texts whose sparse
+	// vectors it makes (documentVector).
+	stems *analysis.Stems
 }
 
 var _ domain.VectorStore = (*Store)(nil)
@@ -52,7 +56,8 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, wrapErr("connect", err)
 	}
-	s := &Store{client: client, collection: cfg.Collection, dims: cfg.Dims, timeout: cfg.Timeout, cfg: cfg}
+	s := &Store{client: client, collection: cfg.Collection, dims: cfg.Dims, timeout: cfg.Timeout, cfg: cfg,
+		stems: analysis.NewStems(analysis.StemCacheWords)}
 	if err := s.EnsureCollection(ctx); err != nil {
 		_ = client.Close()
 		return nil, err
