@@ -14,6 +14,8 @@ type Question struct {
 	// alts are each term's synonyms, which cover it at synonymCredit.
 	alts  [][]string
 	total float64
+	// kind is the Term of the kind of answer asked for ("" for any).
+	kind string
 }
 
 // unseenPairWeight: a CJK character pair no chunk holds counts this much
@@ -33,10 +35,16 @@ const synonymCredit = 0.8
 // "Do you take bitcoin?" is not answered by a text that never says
 // bitcoin. (Weighing such words more still was measured on make eval: it
 // hands off a few more near misses and wrongly hands off more paraphrases.)
+// The kind of answer the question asks for (analysis.AskedKind) is judged
+// apart from its words: see Coverage.
 func NewQuestion(terms []analysis.QuestionTerm, stats []domain.TermStat, syn *analysis.Synonyms) Question {
 	var q Question
 	for i, qt := range terms {
 		t := qt.Term
+		if analysis.IsKindTerm(t) {
+			q.kind = t
+			continue
+		}
 		w := max(stats[i].IDF, 0) * qt.Weight
 		if !stats[i].Found && isCJKPair(t) {
 			w *= unseenPairWeight
@@ -54,7 +62,9 @@ func NewQuestion(terms []analysis.QuestionTerm, stats []domain.TermStat, syn *an
 func (q Question) Empty() bool { return q.total == 0 }
 
 // Coverage returns the weighted share of the question's terms that have
-// holds, in [0, 1]; 0 for an empty question.
+// holds, in [0, 1]; 0 for an empty question. When the question asks for a
+// kind of answer (a duration, a price, a weight), a text whose terms lack
+// its Term (analysis.EvidenceTerms) covers less.
 func (q Question) Coverage(has map[string]struct{}) float64 {
 	if q.total == 0 {
 		return 0
@@ -72,7 +82,19 @@ func (q Question) Coverage(has map[string]struct{}) float64 {
 			}
 		}
 	}
-	return min(1, got/q.total)
+	cov := min(1, got/q.total)
+	if _, ok := has[q.kind]; q.kind != "" && !ok {
+		// A text with no expression of the kind of answer asked for
+		// covers the question as if the kind were one more term, of the
+		// others' mean weight, that it lacks: n/(n+1) of its words'
+		// share. One that has one covers what its words cover: the kind
+		// raises no text above its words, so a near miss on the topic
+		// ("How long is the warranty on laptops?" against a router's
+		// "2-year warranty") is no surer for holding a duration.
+		n := float64(len(q.terms))
+		cov *= n / (n + 1)
+	}
+	return cov
 }
 
 // Terms returns the question's informative terms.

@@ -233,13 +233,21 @@ func (r *Retriever) searchVectors(ctx context.Context, tenant domain.TenantID, q
 // question weighs the question's terms by the tenant's knowledge.
 func (r *Retriever) question(ctx context.Context, tenant domain.TenantID, text string) (confidence.Question, error) {
 	qts := analysis.QuestionTerms(text)
-	terms := make([]string, len(qts))
-	for i, qt := range qts {
-		terms[i] = qt.Term
+	terms := make([]string, 0, len(qts))
+	for _, qt := range qts {
+		if !analysis.IsKindTerm(qt.Term) { // no index holds those
+			terms = append(terms, qt.Term)
+		}
 	}
-	stats, err := r.lexical.TermStats(ctx, tenant, terms)
+	found, err := r.lexical.TermStats(ctx, tenant, terms)
 	if err != nil {
 		return confidence.Question{}, err
+	}
+	stats := make([]domain.TermStat, len(qts)) // a zero stat for the kind's term
+	for i, j := 0, 0; i < len(qts) && j < len(found); i++ {
+		if !analysis.IsKindTerm(qts[i].Term) {
+			stats[i], j = found[j], j+1
+		}
 	}
 	return confidence.NewQuestion(qts, stats, r.synonyms), nil
 }

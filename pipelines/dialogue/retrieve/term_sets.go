@@ -33,8 +33,8 @@ func newTermSets() *termSets {
 	return &termSets{seed: maphash.MakeSeed(), sets: lru.New[termKey, map[string]struct{}](maxTermSets, nil)}
 }
 
-// of returns the distinct terms of text (analysis.TermSet). The map is
-// shared: callers must not change it.
+// of returns the distinct terms of text with the kinds of answer it holds
+// (analysis.EvidenceTerms). The map is shared: callers must not change it.
 func (s *termSets) of(text string) map[string]struct{} {
 	k := termKey{hash: maphash.String(s.seed, text), n: len(text)}
 	s.mu.Lock()
@@ -43,7 +43,7 @@ func (s *termSets) of(text string) map[string]struct{} {
 		return terms
 	}
 	s.mu.Unlock()
-	terms := analysis.TermSet(text)
+	terms := analysis.EvidenceTerms(text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.sets.Contains(k) {

@@ -9,15 +9,15 @@ import (
 	"github.com/cs-assistant/assistant/analysis"
 )
 
-func TestTermSetsAreTheAnalysisTermSetsRememberedWithinABound(t *testing.T) {
+func TestTermSetsAreTheEvidenceTermsRememberedWithinABound(t *testing.T) {
 	s := newTermSets()
 	text := "Refunds are paid to the original payment method within 5 working days."
 	first := s.of(text)
-	assert.Equal(t, analysis.TermSet(text), first)
+	assert.Equal(t, analysis.EvidenceTerms(text), first)
 	second := s.of(text)
 	assert.Equal(t, fmt.Sprintf("%p", first), fmt.Sprintf("%p", second), "the same text is cut once")
 	changed := s.of(text + " Exchanges too.")
-	assert.Equal(t, analysis.TermSet(text+" Exchanges too."), changed, "a changed text (same chunk id) is cut again")
+	assert.Equal(t, analysis.EvidenceTerms(text+" Exchanges too."), changed, "a changed text (same chunk id) is cut again")
 
 	for i := range maxTermSets + 10 {
 		s.of(fmt.Sprintf("chunk %d about shipping", i))
