@@ -17,6 +17,7 @@ func TestTerms(t *testing.T) {
 		{"ＡＢＣ Ｆｉｌｅ", []string{"abc", "file"}},
 		{"退款流程", []string{"退", "款", "退款", "流", "款流", "程", "流程"}},
 		{"怎么退货吗", []string{"退", "货", "退货"}},
+		{"保修多久？", []string{"保", "修", "保修", "修多"}}, // 多, 久: how long, no topic
 		{"Hi, I'd like to know, please", nil},
 	}
 	for _, c := range cases {

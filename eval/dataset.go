@@ -110,6 +110,9 @@ func (d Dataset) File() ([]byte, error) {
 		}
 		return testfiles.DOCX(blocks...), nil
 	case "pdf":
+		if d.Language == "zh" {
+			return testfiles.CJKPDF(d.Pages), nil // a font with the characters
+		}
 		return testfiles.PDF(d.Pages), nil
 	case "xlsx":
 		sheets := make([]testfiles.Sheet, len(d.Sheets))
