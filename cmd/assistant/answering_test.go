@@ -63,6 +63,21 @@ func TestNewcomerGetsAnswersAndHonestHandoffs(t *testing.T) {
 		require.Equal(t, false, r["shouldTransfer"], "%v", r["transferReason"])
 		assert.True(t, strings.HasPrefix(r["answer"].(string), "You can cancel an order"), "not the previous topic: %q", r["answer"])
 	})
+	t.Run("in one conversation, a short question nothing answers is not answered from the one before", func(t *testing.T) {
+		c := e.newChat("acme", nil)
+		require.Equal(t, false, c.send(t, "How long is the warranty on LED lamps?")["shouldTransfer"])
+		for _, q := range []string{"Do you accept bitcoin?", "And to Canada?"} {
+			r := c.send(t, q) // short: tried again with the question before it
+			assert.Equal(t, true, r["shouldTransfer"], "%s: answered %q", q, r["answer"])
+		}
+	})
+	t.Run("in one conversation, a short follow-up is answered with the question before it", func(t *testing.T) {
+		c := e.newChat("acme", nil)
+		require.Equal(t, false, c.send(t, "Which countries do you deliver to?")["shouldTransfer"])
+		r := c.send(t, "And Austria?")
+		require.Equal(t, false, r["shouldTransfer"], "%v", r["transferReason"])
+		assert.True(t, strings.HasPrefix(r["answer"].(string), "We deliver to Germany, Austria"), "%q", r["answer"])
+	})
 	t.Run("a heading travels with the lines under it", func(t *testing.T) {
 		r := e.newChat("acme", nil).send(t, "Which countries do you deliver to?")
 		src := r["sources"].([]any)[0].(map[string]any)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
@@ -184,7 +185,10 @@ func (t *run) answer(kbIDs []string) error {
 // first: only when they alone would hand off is a short follow-up ("and
 // for a laptop?") tried again with the previous question, so that a
 // self-contained question ("Can I cancel my order?") is never answered
-// from what was asked before it.
+// from what was asked before it. And the evidence found with the previous
+// question must hold one of the message's own terms, if it has any: a
+// short question the knowledge does not answer ("Do you sell gift
+// cards?") is handed off, not answered with the previous topic.
 func (t *run) find(kbIDs []string, filter map[string]any) (answer.Outcome, string, bool, error) {
 	req := answer.Request{Query: t.in.Message, KBIDs: kbIDs, Filter: filter, Generate: true, DryRun: t.dry, DeferRecord: true}
 	out, err := t.findOnce(req)
@@ -197,10 +201,28 @@ func (t *run) find(kbIDs []string, filter map[string]any) (answer.Outcome, strin
 	}
 	req.Query = query
 	withPrevious, err := t.findOnce(req)
-	if err != nil || withPrevious.Transfer != nil {
+	if err != nil || withPrevious.Transfer != nil || !holdsOwnTerm(t.in.Message, withPrevious.Retrieval.Evidence) {
 		return out, t.in.Message, false, err
 	}
 	return withPrevious, query, true, nil
+}
+
+// holdsOwnTerm reports whether one of the evidence chunks holds a term of
+// message, or message has no term (all its words say nothing of a topic:
+// "and how much?").
+func holdsOwnTerm(message string, evidence []domain.Chunk) bool {
+	own := analysis.TermSet(message)
+	if len(own) == 0 {
+		return true
+	}
+	for _, c := range evidence {
+		for _, t := range analysis.Terms(c.SearchText()) {
+			if _, ok := own[t]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // findOnce runs one retrieval; its record is stored with the reply.
