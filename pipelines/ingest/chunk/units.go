@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
@@ -238,17 +239,29 @@ func unwrap(text string) []pdfParagraph {
 	return out
 }
 
+// maxCJKHeadingRunes: a line of Chinese, Japanese or Korean this short,
+// which has no spaces to count words by, ending in no punctuation and
+// followed by another such line, is a heading (保修服务); a line of a
+// sentence that wraps runs the page's width.
+const maxCJKHeadingRunes = 12
+
 // isPDFHeading reports whether line, after a sentence's end, is a heading:
 // a few words ending in no punctuation, the next non-blank line starting
-// with a capital letter.
+// with a capital letter (or, after a short CJK line, with a CJK
+// character).
 func isPDFHeading(line string, rest []string) bool {
-	if endsSentence(line) || strings.HasSuffix(line, ",") || len(strings.Fields(line)) > maxHeadingWords {
+	if endsSentence(line) || strings.HasSuffix(line, ",") || strings.HasSuffix(line, "，") || strings.HasSuffix(line, "、") {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(line)
+	cjk := analysis.IsCJK(first)
+	if cjk && utf8.RuneCountInString(line) > maxCJKHeadingRunes || !cjk && len(strings.Fields(line)) > maxHeadingWords {
 		return false
 	}
 	for _, next := range rest {
 		if next = strings.TrimSpace(next); next != "" {
-			r := []rune(next)[0]
-			return unicode.IsUpper(r)
+			r, _ := utf8.DecodeRuneInString(next)
+			return unicode.IsUpper(r) || cjk && analysis.IsCJK(r)
 		}
 	}
 	return false

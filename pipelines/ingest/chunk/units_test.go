@@ -85,6 +85,25 @@ func TestUnitsOfAPDFJoinWrappedLines(t *testing.T) {
 	assert.Equal(t, []string{"Warranty"}, units[3].HeadingPath)
 }
 
+// A Chinese PDF's short line before another Chinese line is a heading too
+// (its lines have no spaces to count words by, nor capitals), while a
+// line of a sentence that wraps is joined to the rest of it.
+func TestUnitsOfAChinesePDFCarryTheirHeadings(t *testing.T) {
+	tok := newTestTokenizer(t)
+	doc := parse.Document{Kind: parse.KindPDF, Blocks: []parse.Block{
+		{Text: "保修服务", Page: 3},
+		{Text: "所有路由器和摄像头享受两年硬件保修。", Page: 3},
+		{Text: "跌落或进水造成的损坏不在保修范围内，发票是您购买商品", Page: 3},
+		{Text: "的凭证。", Page: 3},
+	}}
+	units, _ := Units(tok, "doc_6", doc, DefaultOptions())
+	assert.Equal(t, []string{"所有路由器和摄像头享受两年硬件保修。", "跌落或进水造成的损坏不在保修范围内，发票是您购买商品的凭证。"},
+		unitTexts(units), "the heading is no unit; the wrapped line is joined")
+	for _, u := range units {
+		assert.Equal(t, []string{"保修服务"}, u.HeadingPath)
+	}
+}
+
 func TestUnitsOfASheetAreRows(t *testing.T) {
 	tok := newTestTokenizer(t)
 	doc := parse.Document{Kind: parse.KindXLSX, Blocks: []parse.Block{
