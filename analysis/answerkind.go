@@ -1,9 +1,6 @@
 package analysis
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // AnswerKind is the kind of answer a question asks for when its words say
 // so: a duration ("How long does a refund take?", "多久"), a price ("How
@@ -27,9 +24,9 @@ const (
 	WeightAnswer
 )
 
-// Term is the term that stands for an answer of kind k among a question's
-// terms and a text's (EvidenceTerms): "#duration", "#price", "#weight".
-// No word cuts into a term with "#", so it is never a word's.
+// Term is the term that stands for an answer of kind k among a text's
+// terms (EvidenceTerms): "#duration", "#price", "#weight". No word cuts
+// into a term with "#", so it is never a word's.
 func (k AnswerKind) Term() string {
 	switch k {
 	case DurationAnswer:
@@ -41,9 +38,6 @@ func (k AnswerKind) Term() string {
 	}
 	return ""
 }
-
-// IsKindTerm reports whether t is an AnswerKind's Term.
-func IsKindTerm(t string) bool { return strings.HasPrefix(t, "#") }
 
 // The cues of the kinds in a folded question, and their expressions in a
 // folded text.
@@ -80,8 +74,10 @@ func AskedKind(question string) AnswerKind {
 
 // HeldBy reports whether text holds an expression of kind k: a number
 // with a unit of time (or of length), a currency, or a unit of weight.
-func (k AnswerKind) HeldBy(text string) bool {
-	t := Fold(text)
+func (k AnswerKind) HeldBy(text string) bool { return k.heldByFolded(Fold(text)) }
+
+// heldByFolded is HeldBy of a folded text.
+func (k AnswerKind) heldByFolded(t string) bool {
 	switch k {
 	case DurationAnswer:
 		return holdsDuration.MatchString(t)
@@ -97,8 +93,9 @@ func (k AnswerKind) HeldBy(text string) bool {
 // Terms of the kinds of answer it holds an expression of.
 func EvidenceTerms(text string) map[string]struct{} {
 	out := TermSet(text)
+	folded := Fold(text)
 	for _, k := range []AnswerKind{DurationAnswer, PriceAnswer, WeightAnswer} {
-		if k.HeldBy(text) {
+		if k.heldByFolded(folded) {
 			out[k.Term()] = struct{}{}
 		}
 	}

@@ -21,8 +21,8 @@ type QuestionTerm struct {
 // QuestionTerms returns the distinct terms of a question, in order, each
 // with its weight: an English word right after "which", "what" or "how
 // many/much" names the answer's kind and counts less, and so do the verbs
-// of the frame of a question that asks "how long". The last term is the
-// Term of the kind of answer the question asks for (AskedKind), if any.
+// of the frame of a question that asks for a duration ("how long does …
+// take"). The kind of answer itself is AskedKind's.
 func QuestionTerms(s string) []QuestionTerm {
 	var out []QuestionTerm
 	seen := map[string]int{}
@@ -36,7 +36,7 @@ func QuestionTerms(s string) []QuestionTerm {
 	}
 	folded := Fold(s)
 	prev := ""
-	duration := false // the question asks "how long"
+	duration := AskedKind(s) == DurationAnswer
 	for i := 0; i < len(folded); {
 		r, size := utf8.DecodeRuneInString(folded[i:])
 		if IsCJK(r) || !isWordStart(r) {
@@ -63,9 +63,6 @@ func QuestionTerms(s string) []QuestionTerm {
 			j += size
 		}
 		w := folded[i:j]
-		if prev == "how" && w == "long" {
-			duration = true
-		}
 		if t := word(w); t != "" {
 			weight := 1.0
 			if asksForKind(prev) || duration && durationFrame(w) {
@@ -76,14 +73,11 @@ func QuestionTerms(s string) []QuestionTerm {
 		prev = w
 		i = j
 	}
-	if k := AskedKind(s); k != AnyAnswer {
-		add(k.Term(), 1)
-	}
 	return out
 }
 
-// durationFrame reports whether a word of a question that asks "how long"
-// belongs to that frame ("how long does a refund take", "how long will
+// durationFrame reports whether a word of a question that asks for a
+// duration belongs to that frame ("how long does a refund take", "how long will
 // the battery last"): the answer says "3 working days", rarely "take"
 // ("long" is a stop word), so a text that holds those words but not the
 // question's topic ("Delivery takes 3 to 5 working days") must not

@@ -35,16 +35,10 @@ const synonymCredit = 0.8
 // "Do you take bitcoin?" is not answered by a text that never says
 // bitcoin. (Weighing such words more still was measured on make eval: it
 // hands off a few more near misses and wrongly hands off more paraphrases.)
-// The kind of answer the question asks for (analysis.AskedKind) is judged
-// apart from its words: see Coverage.
 func NewQuestion(terms []analysis.QuestionTerm, stats []domain.TermStat, syn *analysis.Synonyms) Question {
 	var q Question
 	for i, qt := range terms {
 		t := qt.Term
-		if analysis.IsKindTerm(t) {
-			q.kind = t
-			continue
-		}
 		w := max(stats[i].IDF, 0) * qt.Weight
 		if !stats[i].Found && isCJKPair(t) {
 			w *= unseenPairWeight
@@ -54,6 +48,13 @@ func NewQuestion(terms []analysis.QuestionTerm, stats []domain.TermStat, syn *an
 		q.alts = append(q.alts, syn.Of(t))
 		q.total += w
 	}
+	return q
+}
+
+// WithKind returns q asking for an answer of kind k (analysis.AskedKind),
+// which Coverage judges apart from the question's words.
+func (q Question) WithKind(k analysis.AnswerKind) Question {
+	q.kind = k.Term()
 	return q
 }
 

@@ -230,26 +230,19 @@ func (r *Retriever) searchVectors(ctx context.Context, tenant domain.TenantID, q
 	return vectorResult{hits: hits, took: time.Since(start), err: err}
 }
 
-// question weighs the question's terms by the tenant's knowledge.
+// question weighs the question's terms by the tenant's knowledge, and
+// names the kind of answer it asks for.
 func (r *Retriever) question(ctx context.Context, tenant domain.TenantID, text string) (confidence.Question, error) {
 	qts := analysis.QuestionTerms(text)
-	terms := make([]string, 0, len(qts))
-	for _, qt := range qts {
-		if !analysis.IsKindTerm(qt.Term) { // no index holds those
-			terms = append(terms, qt.Term)
-		}
+	terms := make([]string, len(qts))
+	for i, qt := range qts {
+		terms[i] = qt.Term
 	}
-	found, err := r.lexical.TermStats(ctx, tenant, terms)
+	stats, err := r.lexical.TermStats(ctx, tenant, terms)
 	if err != nil {
 		return confidence.Question{}, err
 	}
-	stats := make([]domain.TermStat, len(qts)) // a zero stat for the kind's term
-	for i, j := 0, 0; i < len(qts) && j < len(found); i++ {
-		if !analysis.IsKindTerm(qts[i].Term) {
-			stats[i], j = found[j], j+1
-		}
-	}
-	return confidence.NewQuestion(qts, stats, r.synonyms), nil
+	return confidence.NewQuestion(qts, stats, r.synonyms).WithKind(analysis.AskedKind(text)), nil
 }
 
 func (r *Retriever) strategy(ctx context.Context, tenant domain.TenantID, override *domain.RetrievalStrategy, c domain.ScoreCalibration) (domain.RetrievalStrategy, error) {
