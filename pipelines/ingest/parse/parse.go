@@ -38,6 +38,20 @@ type Block struct {
 	Level   int
 	// Line is the 1-based first line of a text block in a text file; 0 otherwise.
 	Line int
+	// Question marks the question of a question–answer pair as the
+	// document's own markup says it (an HTML <summary> or <dt>, a
+	// schema.org FAQPage question, a bold docx paragraph that asks): the
+	// blocks after it, up to the next question or heading, answer it.
+	Question bool
+	// ListItem marks an item of a list (HTML <li>, a docx list
+	// paragraph): it belongs with the sentence that introduces the list.
+	ListItem bool
+	// Preformatted marks code or preformatted text (HTML <pre>): a block
+	// kept whole, never cut into sentences.
+	Preformatted bool
+	// Lang is the language the document declares for the block (an HTML
+	// lang attribute, "zh-CN", "en"); "" when it declares none.
+	Lang string
 }
 
 // Document is what a parser makes of a file.
