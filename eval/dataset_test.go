@@ -64,9 +64,9 @@ func TestRealSetIsHonest(t *testing.T) {
 		for _, q := range d.Questions {
 			for _, e := range q.Expect {
 				fe := fold(e)
-				assert.Contains(t, ft, fe, "%s: %q expects %q, not in the document", d.Name, q.Q, e)
+				assert.True(t, strings.Contains(ft, fe), "%s: %q expects %q, not in the document", d.Name, q.Q, e)
 				for _, line := range questions {
-					assert.NotContains(t, fold(line), fe, "%s: %q expects %q, which a question line holds: %q", d.Name, q.Q, e, line)
+					assert.False(t, strings.Contains(fold(line), fe), "%s: %q expects %q, which a question line holds: %q", d.Name, q.Q, e, line)
 				}
 			}
 		}
@@ -81,6 +81,7 @@ func TestRealSetIsHonest(t *testing.T) {
 var (
 	htmlQuestion = regexp.MustCompile(`(?is)<(h[1-6]|dt|summary|th)\b[^>]*>(.*?)</(?:h[1-6]|dt|summary|th)>`)
 	htmlTag      = regexp.MustCompile(`(?s)<[^>]*>`)
+	htmlBlock    = regexp.MustCompile(`(?is)</?(p|div|h[1-6]|li|ul|ol|dl|dt|dd|tr|td|th|br|pre|table|title|summary|details|section|nav|footer|header|main|body|head|html)\b[^>]*>`)
 	htmlSkip     = regexp.MustCompile(`(?is)<(script|style)\b[^>]*>.*?</(?:script|style)>`)
 )
 
@@ -112,7 +113,7 @@ func documentText(d Dataset) (text string, questions []string, ok bool) {
 		for _, m := range regexp.MustCompile(`"name"\s*:\s*"([^"]*)"`).FindAllStringSubmatch(raw, -1) {
 			questions = append(questions, m[1])
 		}
-		text = html.UnescapeString(htmlTag.ReplaceAllString(htmlSkip.ReplaceAllString(raw, " "), "\n"))
+		text = html.UnescapeString(htmlTag.ReplaceAllString(htmlBlock.ReplaceAllString(htmlSkip.ReplaceAllString(raw, " "), "\n"), ""))
 		lineQuestions(text)
 		if strings.Contains(raw, "application/ld+json") {
 			text += "\n" + raw // the answers of a JSON-LD FAQPage are in the script
