@@ -82,6 +82,7 @@ var (
 	htmlQuestion = regexp.MustCompile(`(?is)<(h[1-6]|dt|summary|th)\b[^>]*>(.*?)</(?:h[1-6]|dt|summary|th)>`)
 	htmlTag      = regexp.MustCompile(`(?s)<[^>]*>`)
 	htmlBlock    = regexp.MustCompile(`(?is)</?(p|div|h[1-6]|li|ul|ol|dl|dt|dd|tr|td|th|br|pre|table|title|summary|details|section|nav|footer|header|main|body|head|html)\b[^>]*>`)
+	inlineAnswer = regexp.MustCompile(`\s(A\d*|答)[:：]`)
 	htmlSkip     = regexp.MustCompile(`(?is)<(script|style)\b[^>]*>.*?</(?:script|style)>`)
 )
 
@@ -96,6 +97,9 @@ func documentText(d Dataset) (text string, questions []string, ok bool) {
 	lineQuestions := func(s string) {
 		for _, l := range strings.Split(s, "\n") {
 			l = strings.TrimSpace(l)
+			if loc := inlineAnswer.FindStringIndex(l); loc != nil {
+				l = l[:loc[0]] // "Q: …? A: …" on one line: the question is the part before A
+			}
 			if isQuestionLine(l) || strings.HasPrefix(l, "#") {
 				questions = append(questions, l)
 			}
