@@ -84,7 +84,12 @@ func TestEval(t *testing.T) {
 		}
 	}
 	if runsSet("real") {
-		evalReal(t, c, model, st)
+		evalReal(t, c, "real", "realdocs", "datasets", model, st)
+	}
+	// The held-out set's real documents and layout FAQs are reported like
+	// the real set's, as a set of their own.
+	if runsSet("held-out") {
+		evalReal(t, c, "held-out-real", "realdocs/heldout", "datasets/heldout", model, st)
 	}
 }
 
@@ -99,10 +104,11 @@ func runsSet(name string) bool {
 
 func fullRun() bool { return *full || os.Getenv("EVAL_FULL") == "1" }
 
-// evalReal runs the real-document set: the Debian documents (fetched, or
-// skipped outside CI on a machine without apt-get) and the layout FAQs.
-func evalReal(t *testing.T, c Client, model Model, st Strategy) {
-	real, err := Load("realdocs", "packages")
+// evalReal runs a real-document set: the Debian documents of docsDir
+// (fetched, or skipped outside CI on a machine without apt-get) and the
+// layout FAQs (layout_*.json) of layoutDir.
+func evalReal(t *testing.T, c Client, set, docsDir, layoutDir string, model Model, st Strategy) {
+	real, err := Load(docsDir, "packages")
 	require.NoError(t, err)
 	pins, err := LoadPins("realdocs/packages.json")
 	require.NoError(t, err)
@@ -110,16 +116,19 @@ func evalReal(t *testing.T, c Client, model Model, st Strategy) {
 	fetched := true
 	if err := f.Fill(t.Context(), real); err != nil {
 		if errors.Is(err, ErrNoAPT) && os.Getenv("CI") == "" {
-			fmt.Printf("\nreal set: SKIPPING the real documents (%v); the layout FAQs still run\n", err)
+			fmt.Printf("\n%s set: SKIPPING the real documents (%v); the layout FAQs still run\n", set, err)
 			real, fetched = nil, false
 		} else {
 			require.NoError(t, err, "fetching the real documents into %s (CI must fetch them)", f.Dir)
 		}
 	}
-	layouts, err := LoadGlob("datasets/layout_*.json")
+	layouts, err := LoadGlob(filepath.Join(layoutDir, "layout_*.json"))
 	require.NoError(t, err)
 	ds := append(real, layouts...)
-	require.NotEmpty(t, ds)
+	if len(ds) == 0 {
+		fmt.Printf("\n%s set: no datasets\n", set)
+		return
+	}
 	size := "whole"
 	if !fullRun() {
 		n := *sampleSize
@@ -130,15 +139,15 @@ func evalReal(t *testing.T, c Client, model Model, st Strategy) {
 		ds = Sample(ds, n)
 		size = fmt.Sprintf("a sample of %d questions (make eval or -eval.full runs it whole)", n)
 	}
-	outs, refused := runAll(t, c, "real", ds, model, st, true)
+	outs, refused := runAll(t, c, set, ds, model, st, true)
 	var detail strings.Builder
 	for _, o := range outs {
 		detail.WriteString(o.Describe() + "\n")
 	}
-	t.Logf("real set, every question:\n%s", detail.String())
+	t.Logf("%s set, every question:\n%s", set, detail.String())
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## make eval: real set, %s (%s)\n\n", size, modelName(model))
+	fmt.Fprintf(&b, "\n## make eval: %s set, %s (%s)\n\n", set, size, modelName(model))
 	fmt.Fprintf(&b, "documents: %d (%d real, fetched into %s); questions: %s\n", len(ds), countSourced(ds), f.Dir, Questions(ds))
 	if !fetched {
 		b.WriteString("the real documents were NOT fetched (no apt-get): layout FAQs only\n")
@@ -168,7 +177,7 @@ func evalReal(t *testing.T, c Client, model Model, st Strategy) {
 	fmt.Fprintf(&b, "%s\n", Overall(rows))
 	fmt.Print(b.String())
 	if model == nil && st == nil && fullRun() && fetched {
-		guardReal(t, rows)
+		guardReal(t, set, rows)
 	}
 }
 
@@ -197,8 +206,7 @@ func sourceText(d Dataset) string {
 // guardReal guards the real set's rows that baseline.json has (make
 // eval-update writes them): the rate may not drop, citation misses and
 // wrong answers may not grow. A row without a baseline is only reported.
-func guardReal(t *testing.T, rows []Tally) {
-	const set = "real"
+func guardReal(t *testing.T, set string, rows []Tally) {
 	base := map[string]map[string]Floor{}
 	if b, err := os.ReadFile("baseline.json"); err == nil {
 		require.NoError(t, json.Unmarshal(b, &base))
@@ -217,7 +225,7 @@ func guardReal(t *testing.T, rows []Tally) {
 	}
 	floors := base[set]
 	if len(floors) == 0 {
-		fmt.Println("real set: no baseline yet (make eval-update writes it): reported, not guarded")
+		fmt.Printf("%s set: no baseline yet (make eval-update writes it): reported, not guarded\n", set)
 		return
 	}
 	var fresh []string
@@ -234,7 +242,7 @@ func guardReal(t *testing.T, rows []Tally) {
 		}
 	}
 	if len(fresh) > 0 {
-		fmt.Printf("real set: %d rows without a baseline (not guarded; make eval-update adds them): %s\n", len(fresh), strings.Join(fresh, ", "))
+		fmt.Printf("%s set: %d rows without a baseline (not guarded; make eval-update adds them): %s\n", set, len(fresh), strings.Join(fresh, ", "))
 	}
 }
 
