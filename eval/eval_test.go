@@ -253,8 +253,11 @@ func runAll(t *testing.T, c Client, set string, ds []Dataset, model Model, st St
 	results := make([][]Outcome, len(ds))
 	refusedBy := make([]string, len(ds))
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, 6) // a few datasets at a time: 2 cores are shared
 	for i, d := range ds {
 		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			dc := c
 			dc.Tenant = strings.ReplaceAll("eval-"+strings.ReplaceAll(set, "-", "")+"-"+d.Name, "_", "-")
 			outs, err := RunDataset(t.Context(), dc, d, model, st)
