@@ -382,11 +382,17 @@ func unwrap(text string) []pdfParagraph {
 		if b.Len() > 0 {
 			prev := b.String()
 			switch {
+			case endsWithScheme(prev), strings.HasSuffix(prev, "/"):
+				// A link or path wrapped after "https:" or a slash.
 			case endsSentence(prev):
 				b.WriteByte('\n')
 			case strings.HasSuffix(prev, "-") && !strings.HasSuffix(prev, " -"):
-				// A word hyphenated at the line's end: keep the hyphen,
-				// which is right for compounds and harmless for search.
+				// A word hyphenated at the line's end: joined without the
+				// hyphen where it split one word, kept for a compound.
+				if dehyphenates(prev, line) {
+					b.Reset()
+					b.WriteString(prev[:len(prev)-1])
+				}
 			case !analysis.IsCJKEdge(prev, line):
 				b.WriteByte(' ')
 			}
