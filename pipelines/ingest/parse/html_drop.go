@@ -92,6 +92,9 @@ func isDropped(n *html.Node, sectioned bool) bool {
 	if style != "" && hiddenByStyle(style) {
 		return true
 	}
+	if classWordsDoNotApply(n) {
+		return false
+	}
 	word := navigationWord(class)
 	if word == "" {
 		word = navigationWord(id)
@@ -105,6 +108,19 @@ func isDropped(n *html.Node, sectioned bool) bool {
 		return !sectioned || !holdsHeading(n)
 	}
 	return true
+}
+
+// classWordsDoNotApply reports whether n is never dropped for its class
+// or id: the page itself (WordPress gives <body> classes like
+// "no-sidebar"), its main content, and table parts (jQuery tablesorter
+// classes every <th> "header").
+func classWordsDoNotApply(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article, atom.Table, atom.Thead, atom.Tbody,
+		atom.Tfoot, atom.Tr, atom.Th, atom.Td:
+		return true
+	}
+	return roleOf(n) == "main"
 }
 
 // hiddenByStyle reports whether an inline style hides the element.

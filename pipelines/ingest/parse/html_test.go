@@ -110,6 +110,13 @@ func TestParseHTMLReadsTheMainContentAsBlocks(t *testing.T) {
 			},
 		},
 		{
+			name: "class words spare the page, its main content and table parts",
+			page: `<html class="toc-enabled"><body class="page no-sidebar"><main class="main-menu-open"><article class="header-image">
+				<table class="tablesorter"><thead><tr><th class="header">Plan</th><th class="header">Price</th></tr></thead>
+				<tbody><tr><td>Basic</td><td>5 EUR</td></tr></tbody></table></article></main></body></html>`,
+			want: []Block{{Text: "Plan: Basic; Price: 5 EUR"}},
+		},
+		{
 			name: "the largest of two <main>s",
 			page: `<body><main><p>Short.</p></main><main><p>The longer main content wins here.</p></main></body>`,
 			want: []Block{{Text: "The longer main content wins here."}},
