@@ -178,7 +178,8 @@ func headingLevelOf(n *html.Node) int {
 const maxFootnoteMark = 8
 
 // isFootnoteMark reports whether n is the mark of a footnote reference
-// ("[2]" in DocBook, "12" or "[12]" as a superscript or in-page link):
+// ("[2]" in DocBook, "[12]" as a superscript, "12" or "[12]" as an
+// in-page link):
 // noise in a sentence, and a block of its own where DocBook puts it
 // after the paragraph. The footnotes themselves are read.
 func isFootnoteMark(n *html.Node) bool {
@@ -215,7 +216,13 @@ func isFootnoteMark(n *html.Node) bool {
 		}
 	}
 	mark := strings.TrimSpace(text.String())
-	mark = strings.TrimSuffix(strings.TrimPrefix(mark, "["), "]")
+	inner, bracketed := strings.CutPrefix(mark, "[")
+	inner, closed := strings.CutSuffix(inner, "]")
+	if n.DataAtom == atom.Sup && !(bracketed && closed) {
+		// A bare superscript number is an exponent: "m²" written m<sup>2</sup>.
+		return false
+	}
+	mark = inner
 	if mark == "" || len(mark) > 3 {
 		return false
 	}

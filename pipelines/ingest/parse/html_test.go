@@ -208,6 +208,11 @@ The latest version is 11<a href="#ftn.x" class="footnote" id="x"><sup class="foo
 			},
 		},
 		{
+			name: "footnote marks dropped, exponents kept",
+			page: `<body><p>Rooms of 20 m<sup>2</sup> or more<sup><a href="#fn1">1</a></sup> qualify<sup>[2]</sup>.</p></body>`,
+			want: []Block{{Text: "Rooms of 20 m2 or more qualify."}},
+		},
+		{
 			name: "Sphinx: related bars, sidebar and headerlinks dropped",
 			page: `<html><body><div class="related" role="navigation"><ul><li><a href="genindex.html">index</a></li></ul></div>
 				<div class="document"><div class="body" role="main"><section id="install"><h1>Install<a class="headerlink" href="#install">¶</a></h1>
