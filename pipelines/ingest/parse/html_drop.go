@@ -43,8 +43,11 @@ const headingScanNodes = 64
 // isDropped reports whether element n and everything in it is left out of
 // the page's text. sectioned is whether n is inside an <article>,
 // <main>, <section> or role=main, where <header> and <footer> belong to
-// the content (an article's title and byline) rather than to the page.
-func isDropped(n *html.Node, sectioned bool) bool {
+// the content (an article's title and byline) rather than to the page;
+// inHeading is whether n is inside an h1–h6, where class words say how a
+// heading looks, not that it is furniture (mdBook's <a class="header">),
+// Sphinx's "¶" headerlink apart.
+func isDropped(n *html.Node, sectioned, inHeading bool) bool {
 	if n.Namespace != "" {
 		// <svg> and <math> content: drawings, and formulas whose text
 		// reads as noise.
@@ -102,6 +105,13 @@ func isDropped(n *html.Node, sectioned bool) bool {
 	switch word {
 	case "":
 		return false
+	case "headerlink":
+		return true
+	}
+	if inHeading {
+		return false
+	}
+	switch word {
 	case "header":
 		// An article's "entry-header" holds its title: kept inside the
 		// content, dropped at page level.

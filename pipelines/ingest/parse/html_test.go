@@ -208,6 +208,15 @@ The latest version is 11<a href="#ftn.x" class="footnote" id="x"><sup class="foo
 			},
 		},
 		{
+			name: "mdBook: class words inside a heading are styling, not furniture",
+			page: `<body><nav id="sidebar"><ol class="chapter"><li>Intro</li></ol></nav><div id="menu-bar"><h1 class="menu-title">The Book</h1></div>
+				<main><h1 id="what"><a class="header" href="#what">What is it?</a></h1><p>A tool.</p></main></body>`,
+			want: []Block{
+				{Text: "What is it?", Heading: true, Level: 1},
+				{Text: "A tool."},
+			},
+		},
+		{
 			name: "footnote marks dropped, exponents kept",
 			page: `<body><p>Rooms of 20 m<sup>2</sup> or more<sup><a href="#fn1">1</a></sup> qualify<sup>[2]</sup>.</p></body>`,
 			want: []Block{{Text: "Rooms of 20 m2 or more qualify."}},

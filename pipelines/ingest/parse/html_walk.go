@@ -111,7 +111,7 @@ func (w *htmlWalker) enter(n *html.Node) bool {
 		return false
 	}
 	parent := w.top()
-	if isDropped(n, parent.sectioned) {
+	if isDropped(n, parent.sectioned, parent.level > 0) {
 		return false
 	}
 	switch n.DataAtom {
