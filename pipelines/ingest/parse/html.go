@@ -49,7 +49,8 @@ const htmlReadChunk = 4 << 10
 //     canonical BCP 47 form ("zh-CN"); "" when none is declared.
 //
 // Page, Sheet and Line are 0/"" for web pages. The page's <title> is not
-// read.
+// read. A page nested deeper than the tree parser goes (512 elements) is
+// read flat instead (flatHTMLBlocks): paragraphs and headings only.
 func parseHTML(ctx context.Context, src Source, lim Limits) (Document, error) {
 	data, err := io.ReadAll(io.NewSectionReader(src, 0, src.Size()))
 	if err != nil {
@@ -57,6 +58,14 @@ func parseHTML(ctx context.Context, src Source, lim Limits) (Document, error) {
 	}
 	text, enc := decodeHTML(data)
 	root, err := parseHTMLTree(ctx, text)
+	var pe *Error
+	if errors.As(err, &pe) && pe.Reason == ReasonCorrupt && strings.Contains(pe.Error(), errTooDeep) {
+		blocks, err := flatHTMLBlocks(ctx, text)
+		if err != nil {
+			return Document{}, err
+		}
+		return Document{Kind: KindHTML, Blocks: blocks, Encoding: enc}, nil
+	}
 	if err != nil {
 		return Document{}, err
 	}
@@ -68,14 +77,15 @@ func parseHTML(ctx context.Context, src Source, lim Limits) (Document, error) {
 }
 
 // parseHTMLTree parses UTF-8 HTML, stopping when ctx is done. The parser
-// refuses pages nested deeper than 512 elements, which no real page is.
+// refuses pages nested deeper than 512 elements (ReasonCorrupt, errTooDeep
+// in the cause), which parseHTML then reads flat.
 func parseHTMLTree(ctx context.Context, text string) (*html.Node, error) {
 	root, err := html.Parse(ctxReader{ctx: ctx, r: strings.NewReader(text)})
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, asError(err, ReasonTimeout, "")
 		}
-		return nil, failf(ReasonCorrupt, err, "The web page could not be read (it may be nested too deeply).")
+		return nil, failf(ReasonCorrupt, err, "The web page could not be read.")
 	}
 	return root, nil
 }
