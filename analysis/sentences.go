@@ -16,8 +16,12 @@ const (
 	closers     = `"')]` + cjkClosers
 )
 
-// Sentences cuts text into trimmed, non-empty sentences; a line break
-// always ends one, and "1. Open settings" is one sentence, not two.
+// Sentences cuts text into trimmed, non-empty sentences on sentence
+// punctuation and blank lines, never on a lone line break (hard-wrapped
+// text and lists keep their lines inside the sentence), and "1. Open
+// settings" is one sentence, not two. A sentence that is one script never
+// runs on into another without punctuation between them only because a
+// line ends: "退货需在30天内申请\nReturns…" is two.
 func Sentences(text string) []string {
 	var out []string
 	rs := []rune(text)
@@ -32,7 +36,9 @@ func Sentences(text string) []string {
 		r := rs[i]
 		switch {
 		case r == '\n' || r == '\r':
-			cut(i)
+			if blankLineAt(rs, i) || scriptChangesAt(rs, i) {
+				cut(i)
+			}
 		case strings.ContainsRune(cjkEnders, r):
 			cut(absorb(rs, i+1))
 			i = start - 1
@@ -84,4 +90,40 @@ func IsCJKEdge(a, b string) bool {
 	ra, rb := []rune(a), []rune(b)
 	return (len(ra) > 0 && IsCJK(ra[len(ra)-1])) || (len(rb) > 0 && IsCJK(rb[0])) ||
 		(len(ra) > 0 && strings.ContainsRune(cjkEnders+cjkClosers, ra[len(ra)-1]))
+}
+
+// blankLineAt reports whether the line break at i starts a blank line.
+func blankLineAt(rs []rune, i int) bool {
+	for j := i + 1; j < len(rs); j++ {
+		switch rs[j] {
+		case '\n':
+			return true
+		case '\r', ' ', '\t':
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// scriptChangesAt reports whether the line break at i separates a CJK
+// line from a Latin one (or the reverse): two languages, two sentences.
+func scriptChangesAt(rs []rune, i int) bool {
+	var before, after rune
+	for j := i - 1; j >= 0; j-- {
+		if !unicode.IsSpace(rs[j]) {
+			before = rs[j]
+			break
+		}
+	}
+	for j := i + 1; j < len(rs); j++ {
+		if !unicode.IsSpace(rs[j]) {
+			after = rs[j]
+			break
+		}
+	}
+	if before == 0 || after == 0 {
+		return false
+	}
+	return unicode.IsLetter(before) && unicode.IsLetter(after) && IsCJK(before) != IsCJK(after)
 }

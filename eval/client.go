@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -45,14 +46,40 @@ func (c Client) Call(ctx context.Context, method, path string, body, out any) er
 func (c Client) do(req *http.Request, out any) error {
 	req.Header.Set("X-API-Key", c.Key)
 	req.Header.Set("X-Tenant-Id", c.Tenant)
-	res, err := c.HTTP.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
+	var res *http.Response
+	var data []byte
+	// The platform key's rate limit (requests per minute) is shared by
+	// every dataset run in parallel: a 429 is waited out and retried (a
+	// minute at most), never counted as an outcome.
+	for attempt := 0; ; attempt++ {
+		var err error
+		if res, err = c.HTTP.Do(req); err != nil {
+			return err
+		}
+		data, err = io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			return err
+		}
+		if res.StatusCode != http.StatusTooManyRequests || attempt >= 60 || (req.Body != nil && req.GetBody == nil) {
+			break
+		}
+		wait := time.Second
+		if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s > 0 {
+			wait = time.Duration(s) * time.Second
+		}
+		select {
+		case <-req.Context().Done():
+			return req.Context().Err()
+		case <-time.After(wait):
+		}
+		if req.GetBody != nil {
+			body, err := req.GetBody()
+			if err != nil {
+				return err
+			}
+			req.Body = body
+		}
 	}
 	if res.StatusCode >= 400 {
 		return fmt.Errorf("%s %s answered %d: %s", req.Method, req.URL.Path, res.StatusCode, data)

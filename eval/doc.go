@@ -7,4 +7,14 @@
 // every expected string; an uncovered one must be handed off. `make eval`
 // runs TestEval, which prints the table and fails when a figure drops below
 // baseline.json.
+//
+// The real set (realdocs/*.json, documents of pinned Debian documentation
+// packages in realdocs/packages.json, fetched with apt-get download into
+// $EVAL_DOCS_DIR or .data/eval-docs and never committed; and the layout
+// FAQs datasets/layout_*.json) is reported by layout, answer kind and
+// language, with the answers quoted wrong beside right ones and hand-offs,
+// a reliability table by confidence band and a check list of quote defects.
+// make test runs a deterministic sample of it (-eval.sample, EVAL_SAMPLE);
+// make eval runs it whole (-eval.full, EVAL_FULL=1). -eval.sets (EVAL_SETS)
+// picks sets: main, held-out, real.
 package eval

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -10,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +29,14 @@ import (
 // update rewrites baseline.json from this run (after a real improvement).
 var update = flag.Bool("eval.update", false, "write this run's figures to baseline.json")
 
+// full runs the real-document set whole; without it (make test) a
+// deterministic sample of sampleSize of its questions is run.
+var (
+	full       = flag.Bool("eval.full", false, "run the real-document set whole (also EVAL_FULL=1); make eval sets it")
+	sampleSize = flag.Int("eval.sample", 60, "questions of the real-document set run without -eval.full (also EVAL_SAMPLE)")
+	onlySets   = flag.String("eval.sets", "", "comma-separated sets to run, of main, held-out, real (also EVAL_SETS); all when empty")
+)
+
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, pg.Migrate)) }
 
 // TestEval runs every dataset through a real service on its offline
@@ -35,6 +46,14 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, pg.Migrate)) }
 // EVAL_LLM_BASE_URL and EVAL_LLM_MODEL (and
 // EVAL_LLM_API_KEY) set, every tenant's chat model is that
 // OpenAI-compatible endpoint, and the figures are reported, not guarded.
+//
+// The third set, "real", is the real documents of realdocs/*.json (files
+// of pinned Debian documentation packages, fetched at test time into
+// $EVAL_DOCS_DIR, see DocsDir) and the layout FAQs of
+// datasets/layout_*.json; it prints tables by layout, answer kind and
+// language, a reliability table by confidence band and a check list of
+// quote defects, and is guarded (run whole only) where baseline.json has
+// a row for it.
 func TestEval(t *testing.T) {
 	c := startService(t)
 	model := modelFromEnv()
@@ -43,10 +62,13 @@ func TestEval(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(v), &st), "EVAL_STRATEGY")
 	}
 	for _, set := range []struct{ name, dir string }{{"main", "datasets"}, {"held-out", "datasets/heldout"}} {
-		ds, err := Load(set.dir)
+		if !runsSet(set.name) {
+			continue
+		}
+		ds, err := Load(set.dir, "layout_")
 		require.NoError(t, err)
 		require.NotEmpty(t, ds)
-		outs := runAll(t, c, set.name, ds, model, st)
+		outs, _ := runAll(t, c, set.name, ds, model, st, false)
 		rows := Tallies(outs)
 		var detail strings.Builder
 		for _, o := range outs {
@@ -61,17 +83,189 @@ func TestEval(t *testing.T) {
 			guard(t, set.name, rows)
 		}
 	}
+	if runsSet("real") {
+		evalReal(t, c, "real", "realdocs", "datasets", model, st)
+	}
+	// The held-out set's real documents and layout FAQs are reported like
+	// the real set's, as a set of their own.
+	if runsSet("held-out") {
+		evalReal(t, c, "held-out-real", "realdocs/heldout", "datasets/heldout", model, st)
+	}
 }
 
-// runAll runs each dataset in a tenant of its own, in parallel.
-func runAll(t *testing.T, c Client, set string, ds []Dataset, model Model, st Strategy) []Outcome {
+// runsSet: -eval.sets (or EVAL_SETS) is empty or names the set.
+func runsSet(name string) bool {
+	v := *onlySets
+	if v == "" {
+		v = os.Getenv("EVAL_SETS")
+	}
+	return v == "" || slices.Contains(strings.Split(v, ","), name)
+}
+
+func fullRun() bool { return *full || os.Getenv("EVAL_FULL") == "1" }
+
+// evalReal runs a real-document set: the Debian documents of docsDir
+// (fetched, or skipped outside CI on a machine without apt-get) and the
+// layout FAQs (layout_*.json) of layoutDir.
+func evalReal(t *testing.T, c Client, set, docsDir, layoutDir string, model Model, st Strategy) {
+	real, err := Load(docsDir, "packages")
+	require.NoError(t, err)
+	pins, err := LoadPins("realdocs/packages.json")
+	require.NoError(t, err)
+	f := &Fetcher{Dir: DocsDir(".."), Pins: pins, Log: t.Logf}
+	fetched := true
+	if err := f.Fill(t.Context(), real); err != nil {
+		if errors.Is(err, ErrNoAPT) && os.Getenv("CI") == "" {
+			fmt.Printf("\n%s set: SKIPPING the real documents (%v); the layout FAQs still run\n", set, err)
+			real, fetched = nil, false
+		} else {
+			require.NoError(t, err, "fetching the real documents into %s (CI must fetch them)", f.Dir)
+		}
+	}
+	layouts, err := LoadGlob(filepath.Join(layoutDir, "layout_*.json"))
+	require.NoError(t, err)
+	ds := append(real, layouts...)
+	if len(ds) == 0 {
+		fmt.Printf("\n%s set: no datasets\n", set)
+		return
+	}
+	size := "whole"
+	if !fullRun() {
+		n := *sampleSize
+		if v := os.Getenv("EVAL_SAMPLE"); v != "" {
+			n, err = strconv.Atoi(v)
+			require.NoError(t, err, "EVAL_SAMPLE")
+		}
+		ds = Sample(ds, n)
+		size = fmt.Sprintf("a sample of %d questions (make eval or -eval.full runs it whole)", n)
+	}
+	outs, refused := runAll(t, c, set, ds, model, st, true)
+	var detail strings.Builder
+	for _, o := range outs {
+		detail.WriteString(o.Describe() + "\n")
+	}
+	t.Logf("%s set, every question:\n%s", set, detail.String())
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## make eval: %s set, %s (%s)\n\n", set, size, modelName(model))
+	fmt.Fprintf(&b, "documents: %d (%d real, fetched into %s); questions: %s\n", len(ds), countSourced(ds), f.Dir, Questions(ds))
+	if !fetched {
+		b.WriteString("the real documents were NOT fetched (no apt-get): layout FAQs only\n")
+	}
+	if len(refused) > 0 {
+		b.WriteString("\nnot uploadable (refused or not indexed by today's product; their questions are in no row):\n")
+		for _, r := range refused {
+			fmt.Fprintf(&b, "- %s\n", r)
+		}
+	}
+	layout := func(o Outcome) string { return o.Dataset.LayoutName() + " (" + o.Dataset.Language + ")" }
+	answerKind := func(o Outcome) string {
+		if o.Question.AnswerKind == "" {
+			return "(unlabelled)"
+		}
+		return o.Question.AnswerKind
+	}
+	language := func(o Outcome) string { return o.Dataset.Language }
+	questionKind := func(o Outcome) string { return o.Question.Kind }
+	fmt.Fprintf(&b, "\n### by layout\n\n%s\n### by answer kind\n\n%s\n### by language\n\n%s\n### by question kind\n\n%s\n",
+		RealTable("layout (lang)", RealRows(outs, layout)), RealTable("answer kind", RealRows(outs, answerKind)),
+		RealTable("language", RealRows(outs, language)), RealTable("question kind", RealRows(outs, questionKind)))
+	fmt.Fprintf(&b, "### reliability by confidence band (answers given; a wrong one is any answer not right, to a covered or an uncovered question)\n\n%s\n%s\n",
+		Reliability(outs, ChannelDialogue), Reliability(outs, ChannelRAGLab))
+	fmt.Fprintf(&b, "### quote defects seen ([x] none, [ ] some)\n\n%s\n", DefectList(outs, sourceText))
+	rows := Tallies(outs)
+	fmt.Fprintf(&b, "%s\n", Overall(rows))
+	fmt.Print(b.String())
+	if model == nil && st == nil && fullRun() && fetched {
+		guardReal(t, set, rows)
+	}
+}
+
+func countSourced(ds []Dataset) int {
+	n := 0
+	for _, d := range ds {
+		if d.Source != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// sourceText is a document's text where it is text, for the quote checks.
+func sourceText(d Dataset) string {
+	switch d.Kind {
+	case "text", "md", "html":
+		if d.Source != nil {
+			return string(d.data)
+		}
+		return d.Text
+	}
+	return ""
+}
+
+// guardReal guards the real set's rows that baseline.json has (make
+// eval-update writes them): the rate may not drop, citation misses and
+// wrong answers may not grow. A row without a baseline is only reported.
+func guardReal(t *testing.T, set string, rows []Tally) {
+	base := map[string]map[string]Floor{}
+	if b, err := os.ReadFile("baseline.json"); err == nil {
+		require.NoError(t, json.Unmarshal(b, &base))
+	}
+	if *update {
+		cur := map[string]Floor{}
+		for _, r := range rows {
+			w := r.Wrong
+			cur[r.Key()] = Floor{Rate: r.Rate(), CitationMisses: r.CitationMisses, Wrong: &w}
+		}
+		base[set] = cur
+		b, err := json.MarshalIndent(base, "", "  ")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile("baseline.json", append(b, '\n'), 0o644))
+		return
+	}
+	floors := base[set]
+	if len(floors) == 0 {
+		fmt.Printf("%s set: no baseline yet (make eval-update writes it): reported, not guarded\n", set)
+		return
+	}
+	var fresh []string
+	for _, r := range rows {
+		f, ok := floors[r.Key()]
+		if !ok {
+			fresh = append(fresh, r.Key())
+			continue
+		}
+		assert.GreaterOrEqual(t, r.Rate()+1e-9, f.Rate, "%s: the figure dropped below the baseline", r.Key())
+		assert.LessOrEqual(t, r.CitationMisses, f.CitationMisses, "%s: more answers cite no chunk holding the answer", r.Key())
+		if f.Wrong != nil {
+			assert.LessOrEqual(t, r.Wrong, *f.Wrong, "%s: more wrong answers than the baseline", r.Key())
+		}
+	}
+	if len(fresh) > 0 {
+		fmt.Printf("%s set: %d rows without a baseline (not guarded; make eval-update adds them): %s\n", set, len(fresh), strings.Join(fresh, ", "))
+	}
+}
+
+// runAll runs each dataset in a tenant of its own, in parallel. With
+// tolerate, a document the service does not take is returned among the
+// refused (with the reason) instead of failing the test.
+func runAll(t *testing.T, c Client, set string, ds []Dataset, model Model, st Strategy, tolerate bool) ([]Outcome, []string) {
 	results := make([][]Outcome, len(ds))
+	refusedBy := make([]string, len(ds))
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, 6) // a few datasets at a time: 2 cores are shared
 	for i, d := range ds {
 		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			dc := c
 			dc.Tenant = strings.ReplaceAll("eval-"+strings.ReplaceAll(set, "-", "")+"-"+d.Name, "_", "-")
 			outs, err := RunDataset(t.Context(), dc, d, model, st)
+			var up *UploadError
+			if tolerate && errors.As(err, &up) {
+				refusedBy[i] = fmt.Sprintf("%s (%s, %s, %d questions): %.200s", d.Name, d.LayoutName(), d.FileName, len(d.Questions), up.Err)
+				return
+			}
 			assert.NoError(t, err, d.Name)
 			results[i] = outs
 		})
@@ -82,7 +276,13 @@ func runAll(t *testing.T, c Client, set string, ds []Dataset, model Model, st St
 	for _, r := range results {
 		all = append(all, r...)
 	}
-	return all
+	var refused []string
+	for _, r := range refusedBy {
+		if r != "" {
+			refused = append(refused, r)
+		}
+	}
+	return all, refused
 }
 
 // dump writes the RAG lab's outcomes as JSON lines, for exploring
@@ -142,6 +342,8 @@ func guard(t *testing.T, set string, rows []Tally) {
 type Floor struct {
 	Rate           float64 `json:"rate"`
 	CitationMisses int     `json:"citationMisses"`
+	// Wrong is the most answers given wrong (real set only).
+	Wrong *int `json:"wrong,omitempty"`
 }
 
 // Overall is the whole set's two figures on one line: covered questions

@@ -26,6 +26,9 @@ type Outcome struct {
 	Why string
 	// Top is the RAG lab's best candidate (zero without one).
 	Top Candidate
+	// Confidence is the reply's confidence (the dialogue's ChatReply, the
+	// RAG lab's result).
+	Confidence float64
 }
 
 // Candidate is a RAG lab candidate's scores and text.
@@ -105,7 +108,7 @@ func RunDataset(ctx context.Context, c Client, d Dataset, model Model, st Strate
 		return nil, err
 	}
 	if _, err := c.Upload(ctx, kb.ID, d.FileName, file); err != nil {
-		return nil, err
+		return nil, &UploadError{Dataset: d.Name, Err: err}
 	}
 	var out []Outcome
 	for _, q := range d.Questions {
@@ -125,6 +128,16 @@ func RunDataset(ctx context.Context, c Client, d Dataset, model Model, st Strate
 	return out, nil
 }
 
+// UploadError is a document the service did not take (refused, or its
+// index job failed): the real set reports such a dataset as not uploadable.
+type UploadError struct {
+	Dataset string
+	Err     error
+}
+
+func (e *UploadError) Error() string { return e.Dataset + ": upload: " + e.Err.Error() }
+func (e *UploadError) Unwrap() error { return e.Err }
+
 // ask opens a chat session and sends the question as its first message.
 func ask(ctx context.Context, c Client, q string) (Outcome, error) {
 	var s struct {
@@ -137,6 +150,7 @@ func ask(ctx context.Context, c Client, q string) (Outcome, error) {
 		Answer         string  `json:"answer"`
 		ShouldTransfer bool    `json:"shouldTransfer"`
 		TransferReason *string `json:"transferReason"`
+		Confidence     float64 `json:"confidence"`
 		Sources        []struct {
 			Quote string `json:"quote"`
 		} `json:"sources"`
@@ -144,7 +158,7 @@ func ask(ctx context.Context, c Client, q string) (Outcome, error) {
 	if err := c.Call(ctx, "POST", "/chat/sessions/"+s.ID+"/messages", map[string]any{"message": q}, &r); err != nil {
 		return Outcome{}, err
 	}
-	o := Outcome{Answer: r.Answer, Transfer: r.ShouldTransfer}
+	o := Outcome{Answer: r.Answer, Transfer: r.ShouldTransfer, Confidence: r.Confidence}
 	if r.TransferReason != nil {
 		o.Reason = *r.TransferReason
 	}
@@ -171,7 +185,7 @@ func lab(ctx context.Context, c Client, q string) (Outcome, error) {
 	if err := c.Call(ctx, "POST", "/admin/rag/experiments/run", map[string]any{"query": q, "generate": true}, &r); err != nil {
 		return Outcome{}, err
 	}
-	o := Outcome{Transfer: r.ShouldTransfer}
+	o := Outcome{Transfer: r.ShouldTransfer, Confidence: r.Confidence}
 	if r.Answer != nil {
 		o.Answer = *r.Answer
 	}
@@ -206,7 +220,7 @@ func (o Outcome) Describe() string {
 	if o.Transfer {
 		what = "hand-off: " + o.Reason
 	}
-	line := fmt.Sprintf("%s %-13s %-8s %-10s %q → %s", mark, o.Dataset.Name, o.Channel, o.Question.Kind, o.Question.Q, what)
+	line := fmt.Sprintf("%s %-13s %-8s %-10s %q → %s [confidence %.2f]", mark, o.Dataset.Name, o.Channel, o.Question.Kind, o.Question.Q, what, o.Confidence)
 	if o.Why != "" {
 		line += "\n        (" + o.Why + ")"
 	}

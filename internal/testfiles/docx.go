@@ -131,6 +131,13 @@ const linkRel = "\x00rel\x00"
 // DOCXParagraph is a paragraph of plain text.
 func DOCXParagraph(text string) DOCXBlock { return DOCXBlock{xml: WordP("", xmlText(text))} }
 
+// DOCXBoldParagraph is a paragraph in the Normal style whose one run is
+// bold (<w:rPr><w:b/></w:rPr>), as a FAQ written in Word often sets its
+// questions.
+func DOCXBoldParagraph(text string) DOCXBlock {
+	return DOCXBlock{xml: `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">` + xmlText(text) + `</w:t></w:r></w:p>`}
+}
+
 // DOCXHeading is a heading of level 1 to 9, in Word's built-in style
 // "Heading<level>". Level 0 is the document title (style "Title").
 func DOCXHeading(level int, text string) DOCXBlock {

@@ -50,42 +50,31 @@ const maxLineUnitTokens = 48
 const minUnitTerms = 2
 
 // Units cuts doc into units and returns them with their passages (the
-// chunks of Split, each unit's Parent indexing them). Headings are never
-// units of their own: they travel with the text under them in
-// HeadingPath. The result is deterministic, ids included.
+// chunks of Split, each unit's Parent indexing them). Each kind has a
+// structure reader that finds its paragraphs (wrapped lines joined) and
+// what they are — headings, FAQ questions, list items, code — and one
+// builder cuts them into units: a question with its answer is one unit
+// whose key, the question, is the last element of its HeadingPath and
+// never its Text; prose is cut into sentences on sentence punctuation,
+// never on a line break; a list stays with the sentence that introduces
+// it; no unit mixes languages. Headings are never units of their own:
+// they travel with the text under them in HeadingPath. The result is
+// deterministic, ids included.
 func Units(tok *Tokenizer, documentID string, doc parse.Document, o Options) ([]Unit, []Chunk) {
 	passages := Split(tok, documentID, doc, o)
-	lines := lineNumbers(doc)
 	var out []Unit
-	var path []string // a text file's markdown headings, across passages
-	for pi, p := range passages {
-		base := Unit{Parent: pi, Page: p.Page, Sheet: p.Sheet, LineStart: p.LineStart, LineEnd: p.LineEnd}
-		switch doc.Kind {
-		case parse.KindText:
-			out = appendLineUnits(out, tok, base, p, &lines, &path)
-		case parse.KindXLSX:
-			base.HeadingPath = []string{p.Sheet}
-			for _, row := range strings.Split(p.Text, "\n") {
-				if row = strings.TrimSpace(row); row != "" && row != p.Heading {
-					out = appendText(out, tok, base, row)
-				}
-			}
-		case parse.KindPDF:
-			for _, para := range unwrap(p.Text) {
-				u := base
-				if para.heading != "" {
-					u.HeadingPath = []string{para.heading}
-				}
-				out = appendSentences(out, tok, u, para.text)
-			}
-		default:
-			base.HeadingPath = p.HeadingPath
-			for _, para := range strings.Split(p.Text, "\n") {
-				if para = strings.TrimSpace(para); para != "" && !isHeadingOf(p, para) {
-					out = appendSentences(out, tok, base, para)
-				}
-			}
-		}
+	switch doc.Kind {
+	case parse.KindXLSX:
+		out = sheetUnits(tok, passages)
+	case parse.KindText:
+		out = buildUnits(tok, textParas(textLinesOf(doc.Blocks)))
+	case parse.KindPDF:
+		out = buildUnits(tok, pdfParas(doc.Blocks))
+	default:
+		out = buildUnits(tok, blockParas(doc.Blocks))
+	}
+	if doc.Kind != parse.KindXLSX {
+		locate(out, passages)
 	}
 	for i := range out {
 		out[i].Index = i
@@ -95,58 +84,223 @@ func Units(tok *Tokenizer, documentID string, doc parse.Document, o Options) ([]
 	return out, passages
 }
 
-// qaQuestion and qaAnswer start the two lines of a question–answer pair.
-var (
-	qaQuestion = regexp.MustCompile(`^\s*(?i:q|question|问|问题)\s*[:：.]`)
-	qaAnswer   = regexp.MustCompile(`^\s*(?i:a|answer|答|回答)\s*[:：.]`)
-	mdHeading  = regexp.MustCompile(`^\s*(#{1,6})\s+(.+?)\s*#*\s*$`)
-)
-
-// appendLineUnits adds the units of a text file's passage: each line, a
-// question line with the answer line after it as one unit, markdown
-// headings as the path of the lines below them. lines holds the numbers of
-// the file's non-blank lines not yet consumed.
-func appendLineUnits(out []Unit, tok *Tokenizer, base Unit, p Chunk, lines *[]int, path *[]string) []Unit {
-	rows := strings.Split(p.Text, "\n")
-	nums := make([]int, len(rows))
-	for k := range rows {
-		if len(*lines) > 0 && (*lines)[0] <= p.LineEnd {
-			nums[k] = (*lines)[0]
-			*lines = (*lines)[1:]
-		} else {
-			nums[k] = p.LineEnd
-		}
-	}
-	for k := 0; k < len(rows); k++ {
-		text := strings.TrimSpace(rows[k])
-		if text == "" {
-			continue
-		}
-		if m := mdHeading.FindStringSubmatch(text); m != nil {
-			level := len(m[1])
-			if len(*path) >= level {
-				*path = (*path)[:level-1]
-			}
-			*path = append(*path, m[2])
-			continue
-		}
-		u := base
-		u.HeadingPath = append([]string(nil), *path...)
-		u.LineStart, u.LineEnd = nums[k], nums[k]
-		if qaQuestion.MatchString(text) && k+1 < len(rows) && qaAnswer.MatchString(rows[k+1]) {
-			text += "\n" + strings.TrimSpace(rows[k+1])
-			k++
-			u.LineEnd = nums[k]
-		}
-		if tok.Count(text) > maxLineUnitTokens {
-			out = appendSentences(out, tok, u, text)
-			continue
-		}
-		u.Text = text
-		out = append(out, u)
+// textLinesOf returns a text file's non-blank lines with their numbers.
+func textLinesOf(blocks []parse.Block) []textLine {
+	its := textItems(blocks)
+	out := make([]textLine, len(its))
+	for i, it := range its {
+		out[i] = textLine{text: it.text, num: it.line}
 	}
 	return out
 }
+
+// sheetUnits are a workbook's rows, each a unit under its sheet; a row of
+// question and answer columns is a pair, keyed by its question.
+func sheetUnits(tok *Tokenizer, passages []Chunk) []Unit {
+	var out []Unit
+	for pi, p := range passages {
+		base := Unit{Parent: pi, Sheet: p.Sheet, HeadingPath: []string{p.Sheet}}
+		for _, row := range strings.Split(p.Text, "\n") {
+			if row = strings.TrimSpace(row); row == "" || row == p.Heading {
+				continue
+			}
+			if m := qaRow.FindStringSubmatch(row); m != nil {
+				u := base
+				u.HeadingPath = []string{p.Sheet, strings.TrimSpace(m[1])}
+				out = appendText(out, tok, u, strings.TrimSpace(m[2]))
+				continue
+			}
+			out = appendText(out, tok, base, row)
+		}
+	}
+	return out
+}
+
+// qaRow is a sheet row of a question column and an answer column, as the
+// xlsx reader writes rows ("Question: …; Answer: …").
+var qaRow = regexp.MustCompile(`^(?i:question|questions|q|faq|问题|常见问题|问)\s*[:：]\s*(.+?)\s*;\s*(?i:answer|answers|a|答案|回答|答复|答)\s*[:：]\s*(.+)$`)
+
+// section is the builder's place in a document: the headings above, the
+// question being answered, and the paragraphs read since.
+type section struct {
+	path     []string
+	question string
+	// inPath: the question is a heading, already the last of path.
+	inPath bool
+	// questionLine is the question's line in a text file (0: none).
+	questionLine int
+	body         []para
+}
+
+// headingPath is the path of the section's units: its headings, and its
+// question as their key.
+func (s *section) headingPath() []string {
+	hp := append([]string(nil), s.path...)
+	if s.question != "" && !s.inPath {
+		hp = append(hp, s.question)
+	}
+	return hp
+}
+
+// buildUnits cuts a document's paragraphs into units.
+func buildUnits(tok *Tokenizer, paras []para) []Unit {
+	var out []Unit
+	var s section
+	for _, p := range paras {
+		switch p.role {
+		case roleHeading:
+			out = s.flush(out, tok)
+			s.path = withHeading(s.path, p.level, p.text)
+			s.question, s.inPath = "", false
+			if isQuestionText(p.text) {
+				s.question, s.inPath = questionKey(p.text), true
+			}
+			s.questionLine = 0
+		case roleQuestion:
+			out = s.flush(out, tok)
+			s.question, s.inPath, s.questionLine = questionKey(p.text), false, p.lineStart
+		default:
+			if s.question != "" && !s.inPath && len(s.body) > 0 && scriptOf(p.text) != scriptOf(s.question) {
+				// Text in another language after an answer answers no
+				// more of the question.
+				out = s.flush(out, tok)
+				s.question = ""
+			}
+			s.body = append(s.body, p)
+		}
+	}
+	return s.flush(out, tok)
+}
+
+// group is a paragraph with the list items or code it introduces.
+type group struct {
+	text               string
+	prose              bool
+	page               int
+	lineStart, lineEnd int
+	lang               string
+}
+
+// groups joins each lead-in with the list items and code after it; a
+// list item or code with no lead-in is a group of its own.
+func groups(body []para) []group {
+	var out []group
+	for i, p := range body {
+		lang := scriptOf(p.text)
+		if n := len(out); n > 0 && (p.role == roleListItem || p.role == roleCode) && out[n-1].lang == lang &&
+			(isLeadIn(body[i-1]) || !out[n-1].prose && leadsIn(out[n-1].text)) {
+			g := &out[n-1]
+			g.text += "\n" + p.text
+			g.prose = false
+			g.lineEnd = max(g.lineEnd, p.lineEnd)
+			continue
+		}
+		out = append(out, group{text: p.text, prose: p.role == roleProse, page: p.page, lineStart: p.lineStart,
+			lineEnd: p.lineEnd, lang: lang})
+	}
+	return out
+}
+
+// leadsIn reports whether a group's text introduces a list: its first
+// line ends in a colon or in no punctuation.
+func leadsIn(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	return isLeadIn(para{text: first})
+}
+
+// flush adds the units of the paragraphs read since the last heading or
+// question: an answer short enough and in one language is one unit; other
+// text is cut into sentences, lists and code kept whole.
+func (s *section) flush(out []Unit, tok *Tokenizer) []Unit {
+	if len(s.body) == 0 {
+		return out
+	}
+	gs := groups(s.body)
+	s.body = nil
+	hp := s.headingPath()
+	if s.question != "" {
+		texts := make([]string, len(gs))
+		oneLang := true
+		for i, g := range gs {
+			texts[i] = g.text
+			oneLang = oneLang && g.lang == gs[0].lang
+		}
+		if text := strings.Join(texts, "\n"); oneLang && tok.Count(text) <= maxUnitTokens {
+			u := Unit{HeadingPath: hp, Page: gs[0].page, LineStart: gs[0].lineStart, LineEnd: gs[len(gs)-1].lineEnd, Text: text}
+			if s.questionLine > 0 && !s.inPath {
+				u.LineStart = min(u.LineStart, s.questionLine)
+			}
+			return append(out, u)
+		}
+	}
+	for _, g := range gs {
+		u := Unit{HeadingPath: hp, Page: g.page, LineStart: g.lineStart, LineEnd: g.lineEnd}
+		switch {
+		case g.prose:
+			out = appendSentences(out, tok, u, g.text)
+		case tok.Count(g.text) > maxUnitTokens && strings.Contains(g.text, "\n"):
+			// A list too long for one unit: its lead-in and each item
+			// as text of their own, never cut inside a sentence.
+			for _, line := range strings.Split(g.text, "\n") {
+				out = appendSentences(out, tok, u, line)
+			}
+		default:
+			out = appendText(out, tok, u, g.text)
+		}
+	}
+	return out
+}
+
+// locate sets each unit's Parent, the passage it is read in: for a text
+// file the passage holding its first line, otherwise the first passage
+// (from the previous unit's on) that holds its first words.
+func locate(units []Unit, passages []Chunk) {
+	if len(passages) == 0 {
+		return
+	}
+	flat := make([]string, len(passages))
+	for i, p := range passages {
+		flat[i] = oneLine(p.Text)
+	}
+	cur := 0
+	for i := range units {
+		u := &units[i]
+		if u.LineStart > 0 {
+			for cur+1 < len(passages) && passages[cur].LineEnd < u.LineStart {
+				cur++
+			}
+		} else {
+			probe := firstWords(oneLine(u.Text), 6)
+			for j := cur; j < len(passages) && j <= cur+4; j++ {
+				if (u.Page == 0 || passages[j].Page == u.Page) && strings.Contains(flat[j], probe) {
+					cur = j
+					break
+				}
+			}
+			for u.Page > 0 && cur+1 < len(passages) && passages[cur].Page < u.Page {
+				cur++
+			}
+		}
+		u.Parent = cur
+		if u.Page == 0 {
+			u.Page = passages[cur].Page
+		}
+	}
+}
+
+// firstWords is the first n words of s (its first 12 characters when it
+// has no spaces, as Chinese has not).
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) >= 2 {
+		return strings.Join(f[:min(n, len(f))], " ")
+	}
+	rs := []rune(s)
+	return string(rs[:min(12, len(rs))])
+}
+
+// mdHeading is a Markdown heading line.
+var mdHeading = regexp.MustCompile(`^\s*(#{1,6})\s+(.+?)\s*#*\s*$`)
 
 // appendSentences adds a paragraph's sentences as units; a sentence with
 // too few terms goes with the next one.
@@ -155,7 +309,11 @@ func appendSentences(out []Unit, tok *Tokenizer, base Unit, para string) []Unit 
 	sentences := analysis.Sentences(para)
 	for i, s := range sentences {
 		if pending != "" {
-			s = joinSentences(pending, s)
+			if scriptOf(pending) == scriptOf(s) {
+				s = joinSentences(pending, s)
+			} else {
+				out = appendText(out, tok, base, pending)
+			}
 			pending = ""
 		}
 		if len(analysis.Terms(s)) < minUnitTerms && i+1 < len(sentences) {
@@ -274,26 +432,15 @@ func endsSentence(s string) bool {
 		strings.HasSuffix(s, "？") || strings.HasSuffix(s, "：")
 }
 
-// isHeadingOf reports whether para is one of the headings of passage p.
-func isHeadingOf(p Chunk, para string) bool {
-	for _, h := range p.headings {
-		if oneLine(para) == h {
-			return true
+// scriptOf is the script a document's text is written in: Chinese when
+// it holds a Han character, else Latin. Inside one document this is what
+// tells its languages apart ("Debian GNU/Linux 是：" is Chinese though
+// most of its letters are Latin).
+func scriptOf(s string) string {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return analysis.Chinese
 		}
 	}
-	return false
-}
-
-// lineNumbers returns the numbers of a text file's non-blank lines, in
-// order: the lines of Split's passages.
-func lineNumbers(doc parse.Document) []int {
-	if doc.Kind != parse.KindText {
-		return nil
-	}
-	items := textItems(doc.Blocks)
-	out := make([]int, len(items))
-	for i, it := range items {
-		out[i] = it.line
-	}
-	return out
+	return analysis.English
 }

@@ -31,10 +31,12 @@ func TestUnitsOfALineOrientedFAQ(t *testing.T) {
 	require.Len(t, passages, 1, "a short FAQ is one passage")
 	assert.Equal(t, []string{
 		"Standard delivery takes 3 to 5 working days.",
-		"Q: Do you ship abroad?\nA: Only within the EU.",
+		"Only within the EU.",
 		"退货需在30天内申请。",
-	}, unitTexts(units), "one unit per line, a question with its answer, the heading in no unit")
+	}, unitTexts(units), "one unit per sentence, an answer keyed by its question, the heading in no unit")
 	assert.Equal(t, []string{"Shipping"}, units[0].HeadingPath)
+	assert.Equal(t, []string{"Shipping", "Do you ship abroad?"}, units[1].HeadingPath, "the question is the answer's key")
+	assert.Equal(t, []string{"Shipping"}, units[2].HeadingPath, "text in another language answers the question no more")
 	assert.Equal(t, [2]int{2, 2}, [2]int{units[0].LineStart, units[0].LineEnd})
 	assert.Equal(t, [2]int{4, 5}, [2]int{units[1].LineStart, units[1].LineEnd}, "blank line 3 counted")
 	for i, u := range units {
