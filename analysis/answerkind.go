@@ -22,7 +22,23 @@ const (
 	PriceAnswer
 	// WeightAnswer: "how heavy", "how much … weigh", "多重".
 	WeightAnswer
+	// ContactAnswer: "what is your phone number", "how can I contact
+	// you", "e-mail address", "电话", "邮箱", "怎么联系": an e-mail, a
+	// phone number, a link.
+	ContactAnswer
+	// TimeAnswer: "when", "what time", "opening hours", "几点",
+	// "什么时候", "营业时间": a time of day, a weekday, a date, a month.
+	TimeAnswer
+	// PlaceAnswer: "where", "which address", "在哪", "哪里", "地址": an
+	// address, a place named in capitals, a link or a file's path.
+	PlaceAnswer
 )
+
+// heldKinds are the kinds a text can hold, in the order EvidenceTerms
+// tries them.
+func heldKinds() [6]AnswerKind {
+	return [...]AnswerKind{DurationAnswer, PriceAnswer, WeightAnswer, ContactAnswer, TimeAnswer, PlaceAnswer}
+}
 
 // Term is the term that stands for an answer of kind k among a text's
 // terms (EvidenceTerms): "#duration", "#price", "#weight". No word cuts
@@ -35,6 +51,12 @@ func (k AnswerKind) Term() string {
 		return "#price"
 	case WeightAnswer:
 		return "#weight"
+	case ContactAnswer:
+		return "#contact"
+	case TimeAnswer:
+		return "#time"
+	case PlaceAnswer:
+		return "#place"
 	}
 	return ""
 }
@@ -53,7 +75,14 @@ var (
 		`|[0-9一二三四五六七八九十两百几]+\s*个?\s*(?:工作日|天|日|周|星期|月|年|小时|分钟)`)
 	holdsPrice = regexp.MustCompile(`(?:€|\$|£|¥)\s*\d|\d+(?:[.,]\d+)?\s*(?:eur|euros?|usd|dollars?|gbp|pounds?|rmb|cny)\b|\b(?:eur|usd|gbp)\)?\s*:?\s*\d` +
 		`|\d+(?:[.,]\d+)?\s*(?:元|块)|\bfree of charge\b|\bcosts? nothing\b|\bno (?:extra )?(?:cost|charge)\b|免费`)
-	holdsWeight = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*(?:kg|kilos?|kilograms?|g|grams?|lbs?)\b|\d+(?:[.,]\d+)?\s*(?:公斤|千克|斤|克)`)
+	askContact = regexp.MustCompile(`\b(phone|telephone|hotline|e-?mail|email address|contact|reach you|reach your|call you|fax|whatsapp)\b|电话|邮箱|邮件|联系|客服热线|热线`)
+	askTime    = regexp.MustCompile(`^\s*when\b|\bwhen (do|does|did|is|are|can|will|should|was|were)\b|\bwhat time\b|\bopening (hours|times)\b|\b(hours|open) on\b|\bwhat (day|date|days|dates)\b|\bwhich (day|date|days|dates)\b|\bare you open\b|什么时候|何时|几点|哪天|哪一天|营业时间|上班时间|工作时间|什么时间`)
+	askPlace   = regexp.MustCompile(`^\s*where\b|\bwhere (do|does|is|are|can|should|will|would)\b|\bwhat is (the|your) address\b|\bwhich address\b|在哪|哪里|哪儿|什么地方|地址|网址|何处`)
+
+	holdsContact = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d ()/-]{6,}\d|https?://|www\.|\d{3,4}-\d{3,4}-?\d{0,4}`)
+	holdsTime    = regexp.MustCompile(`\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(am|pm|a\.m\.|p\.m\.)|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|mon|tue|wed|thu|fri|sat|sun)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(19|20)\d{2}\b|\b(daily|every day|each day|twice a day|once a day|at any time|24/7|immediately|as soon as|after|before|until|once)\b|\d{1,2}\s*[点时]|周[一二三四五六日天]|星期[一二三四五六日天]|\d+\s*月|\d+\s*日|每天|每日|工作日|节假日|年|之前|之后|以后|立即|随时`)
+	holdsPlace   = regexp.MustCompile(`(?i:https?://|www\.|\b[\w-]+\.(?:org|com|net|de|eu|io|info)\b|(?:^|\s)/[a-z0-9_.-]+/|\b\d{4,5}\s+[a-z]|\b(?:street|str\.|strasse|straße|road|avenue|lane|floor|building|warehouse|store|shop|office|branch|center|centre|directory|folder|menu|page|section|site|mirror|archive)s?\b)|\b(?:in|at|from|to|on|under|into)\s+(?:the\s+)?[A-Z]|路|街|号|楼|市|区|省|县|店|中心|仓库|网站|页面|目录|菜单|文件夹|镜像`)
+	holdsWeight  = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*(?:kg|kilos?|kilograms?|g|grams?|lbs?)\b|\d+(?:[.,]\d+)?\s*(?:公斤|千克|斤|克)`)
 )
 
 // AskedKind returns the kind of answer question asks for (AnyAnswer when
@@ -68,13 +97,26 @@ func AskedKind(question string) AnswerKind {
 		return PriceAnswer
 	case askDuration.MatchString(q):
 		return DurationAnswer
+	case askContact.MatchString(q):
+		return ContactAnswer
+	case askTime.MatchString(q):
+		return TimeAnswer
+	case askPlace.MatchString(q):
+		return PlaceAnswer
 	}
 	return AnyAnswer
 }
 
 // HeldBy reports whether text holds an expression of kind k: a number
-// with a unit of time (or of length), a currency, or a unit of weight.
-func (k AnswerKind) HeldBy(text string) bool { return k.heldByFolded(Fold(text)) }
+// with a unit of time (or of length), a currency, a unit of weight, an
+// e-mail, phone number or link, a time of day, weekday or date, or a
+// place (which reads capitals, so the text is not folded for it).
+func (k AnswerKind) HeldBy(text string) bool {
+	if k == PlaceAnswer {
+		return holdsPlace.MatchString(text)
+	}
+	return k.heldByFolded(Fold(text))
+}
 
 // heldByFolded is HeldBy of a folded text.
 func (k AnswerKind) heldByFolded(t string) bool {
@@ -85,6 +127,10 @@ func (k AnswerKind) heldByFolded(t string) bool {
 		return holdsPrice.MatchString(t)
 	case WeightAnswer:
 		return holdsWeight.MatchString(t)
+	case ContactAnswer:
+		return holdsContact.MatchString(t)
+	case TimeAnswer:
+		return holdsTime.MatchString(t)
 	}
 	return false
 }
@@ -94,8 +140,12 @@ func (k AnswerKind) heldByFolded(t string) bool {
 func EvidenceTerms(text string) map[string]struct{} {
 	out := TermSet(text)
 	folded := Fold(text)
-	for _, k := range []AnswerKind{DurationAnswer, PriceAnswer, WeightAnswer} {
-		if k.heldByFolded(folded) {
+	for _, k := range heldKinds() {
+		if k == PlaceAnswer {
+			if holdsPlace.MatchString(text) {
+				out[k.Term()] = struct{}{}
+			}
+		} else if k.heldByFolded(folded) {
 			out[k.Term()] = struct{}{}
 		}
 	}

@@ -26,12 +26,6 @@ type quoted struct {
 	units     []int
 }
 
-// Quote rules. A second sentence is quoted only when it scores nearly as
-// well as the best and adds a term of the question the best lacks.
-const (
-	secondSentenceShare = 0.75
-)
-
 // referring starts a sentence that leans on the one before it ("It can be
 // returned…", "此服务…"), which is then quoted too.
 var referring = regexp.MustCompile(`^(?i:(it|its|this|that|these|those|they|them|their|such|he|she|both|the latter|the former)\b)|^(此|这|该|它|其|上述|以上)`)
@@ -42,15 +36,20 @@ var (
 	answerLabel  = regexp.MustCompile(`^\s*(?i:a|answer|答|回答)\s*[:：.]\s*`)
 )
 
-// pickSentences chooses what answers a question (its terms q) from the
-// evidence units (most relevant first): the sentence sharing the most of
-// the question's terms (its unit's headings count as its own), weighted by rarity among the evidence sentences (ties go to the
-// more relevant unit); for a question line of a question–answer pair, its
-// answer; with the sentence before it when it starts by referring back;
-// and a second sentence when it adds a term of the question the first
-// lacks and scores nearly as well. Nothing when no sentence shares a term
-// with the question.
-func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit) quoted {
+// pickSentences chooses what answers a question (its terms q, its
+// language lang, the kind of answer it asks for) from the evidence units
+// (most relevant first): the sentence sharing the most of the question's
+// terms (its unit's headings, an FAQ answer's question among them, count
+// as its own), weighted by rarity among the evidence sentences, a
+// sentence holding the kind of answer asked for ahead of one that does
+// not (ties go to the more relevant unit); for a question line of a
+// question–answer pair, its answer; with the sentence before it when it
+// starts by referring back; and the sentence after it when that one
+// continues it (a lead-in's list, or a further term of the question).
+// A question is never quoted, nor a sentence in another language than
+// the question's when the evidence has sentences in its language.
+// Nothing when no sentence shares a term with the question.
+func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang string, kind analysis.AnswerKind) quoted {
 	if len(q) == 0 {
 		return quoted{}
 	}
@@ -66,18 +65,26 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit) quoted
 		}
 	}
 	df := map[string]int{}
+	sameLang := false
 	for _, s := range all {
 		for t := range s.terms {
 			df[t]++
 		}
+		sameLang = sameLang || analysis.Language(s.text) == lang
 	}
 	n := float64(len(all))
 	var cands []sentence
 	for _, s := range all {
+		if sameLang && analysis.Language(s.text) != lang {
+			continue
+		}
 		for t := range q {
 			if _, ok := s.terms[t]; ok {
 				s.score += math.Log(1 + n/float64(df[t]))
 			}
+		}
+		if s.score > 0 && kind != analysis.AnyAnswer && kind.HeldBy(s.text) {
+			s.score *= kindBonus
 		}
 		if s.score > 0 {
 			cands = append(cands, s)
@@ -95,24 +102,35 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit) quoted
 		}
 		return a.pos - b.pos
 	})
-	best := cands[0]
-	keep := []sentence{best}
-	if questionLine.MatchString(best.text) && best.pos+1 < len(all) && all[best.pos+1].unit == best.unit {
-		// The question of a Q&A pair matched: its answer is what to quote.
-		ans := all[best.pos+1]
-		ans.text = answerLabel.ReplaceAllString(ans.text, "")
-		keep = []sentence{ans}
-	}
-	for _, c := range cands[1:] {
-		if c.score >= secondSentenceShare*best.score && addsTerm(q, best.terms, c.terms) && c.unit != best.unit {
-			keep = append(keep, c)
+	best := -1
+	for i, c := range cands {
+		if !isQuestion(c.text) {
+			best = i
+			break
+		}
+		if c.pos+1 < len(all) && all[c.pos+1].unit == c.unit && !isQuestion(all[c.pos+1].text) {
+			// The question of a Q&A pair matched: its answer is what to
+			// quote.
+			ans := all[c.pos+1]
+			ans.score = c.score
+			cands[i] = ans
+			best = i
 			break
 		}
 	}
-	slices.SortFunc(keep, func(a, b sentence) int { return a.pos - b.pos })
+	if best < 0 {
+		return quoted{}
+	}
+	first := cands[best]
+	keep := []sentence{first}
+	if next := first.pos + 1; next < len(all) && all[next].unit == first.unit && !isQuestion(all[next].text) &&
+		continues(first, all[next], q) {
+		keep = append(keep, all[next])
+	}
 	var out quoted
 	for _, s := range keep {
-		if prev := before(evidence[s.unit], s.text); prev != "" && referring.MatchString(s.text) && !slices.Contains(out.sentences, prev) {
+		if prev := before(evidence[s.unit], s.text); prev != "" && referring.MatchString(s.text) && !isQuestion(prev) &&
+			!slices.Contains(out.sentences, prev) {
 			out.sentences = append(out.sentences, prev)
 		}
 		// An answer line that matched by itself is quoted without its
@@ -123,6 +141,32 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit) quoted
 		}
 	}
 	return out
+}
+
+// kindBonus raises a sentence that holds the kind of answer asked for
+// (a place for "where", a time for "when", a number for "how much")
+// above one that only shares the question's words.
+const kindBonus = 1.5
+
+// continues reports whether next, the sentence after first in its unit,
+// goes on with it: first introduces it (ends in a colon), next refers
+// back to it, or next adds a term of the question first lacks.
+func continues(first, next sentence, q map[string]struct{}) bool {
+	t := strings.TrimSpace(first.text)
+	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") || referring.MatchString(next.text) {
+		return true
+	}
+	return addsTerm(q, first.terms, next.terms)
+}
+
+// isQuestion reports whether a sentence asks (a question line of an FAQ,
+// a rhetorical question): never an answer.
+func isQuestion(s string) bool {
+	if questionLine.MatchString(s) && !answerLabel.MatchString(s) {
+		return true
+	}
+	t := strings.TrimRight(strings.TrimSpace(s), "!！\"'”’」』）)")
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
 }
 
 // addsTerm reports whether other holds a question term that best lacks.

@@ -88,7 +88,7 @@ func (offline) compose(req domain.GenerateRequest) ([]string, []int) {
 			terms[t] = struct{}{}
 		}
 	}
-	q := pickSentences(terms, req.Evidence)
+	q := pickSentences(terms, req.Evidence, analysis.Language(question), analysis.AskedKind(question))
 	if len(q.sentences) == 0 {
 		return nil, nil
 	}
