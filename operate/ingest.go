@@ -39,9 +39,9 @@ func (c cli) ingest(ctx context.Context, args []string) int {
 	const cmd = "ingest"
 	fs := c.flagSet(cmd, "ingest DIR --kb ID [--tenant T]",
 		"Uploads every supported file under DIR (recursively; .pdf, .docx, .xlsx, .txt, .md,\n"+
-			".markdown, .csv, .png, .jpg, .jpeg, .webp) into a knowledge base, then waits until\n"+
-			"each is indexed, showing progress on stderr. Other files are listed as skipped;\n"+
-			"hidden files and folders are left out. Exits 1 when any file failed.")
+			".markdown, .csv, .html, .htm, .xhtml, .png, .jpg, .jpeg, .webp) into a knowledge\n"+
+			"base, then waits until each is indexed, showing progress on stderr. Other files are\n"+
+			"listed as skipped; hidden files and folders are left out. Exits 1 when any file failed.")
 	kbID := fs.String("kb", "", "the knowledge base (kb_…) to upload into (required)")
 	tenantFlag := fs.String("tenant", "", "the knowledge base's tenant; found from the knowledge base when left out")
 	pos, err := parseArgs(fs, args)

@@ -817,6 +817,7 @@ func (e DialogueToolTraceTool) Valid() bool {
 // Defines values for DocumentKind.
 const (
 	Docx DocumentKind = "docx"
+	Html DocumentKind = "html"
 	Jpeg DocumentKind = "jpeg"
 	Pdf  DocumentKind = "pdf"
 	Png  DocumentKind = "png"
@@ -829,6 +830,8 @@ const (
 func (e DocumentKind) Valid() bool {
 	switch e {
 	case Docx:
+		return true
+	case Html:
 		return true
 	case Jpeg:
 		return true
@@ -3714,7 +3717,9 @@ type Document struct {
 	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	KbId KnowledgeBaseId `json:"kbId"`
 
-	// Kind Example: pdf
+	// Kind `html`: a web page (.html, .htm, .xhtml), read for its main content.
+	//
+	// Example: pdf
 	Kind DocumentKind `json:"kind"`
 
 	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
@@ -3763,7 +3768,9 @@ type DocumentAccepted struct {
 // DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type DocumentId = string
 
-// DocumentKind Example: pdf
+// DocumentKind `html`: a web page (.html, .htm, .xhtml), read for its main content.
+//
+// Example: pdf
 type DocumentKind string
 
 // DocumentList defines model for DocumentList.
@@ -10242,7 +10249,9 @@ type ClientInterface interface {
 	// and the document took is `proposedMetadata`, `{}` otherwise).
 	//
 	// The kind is detected from the content and must agree with the name: PDF, Word (.docx),
-	// Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
+	// Excel (.xlsx), text (.txt, .md, .csv), a web page (.html, .htm, .xhtml; its main content,
+	// without navigation, headers and footers; a page saved as .txt is read as a page too) or an
+	// image (.png, .jpg, .webp; read by OCR).
 	// Anything else, or a mismatch, is 415 `unsupported_media_type` naming what was detected.
 	// Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 	// refused while streaming. Nothing is stored for a refused upload.
@@ -12542,7 +12551,9 @@ func (c *Client) ListDocuments(ctx context.Context, params *ListDocumentsParams,
 // and the document took is `proposedMetadata`, `{}` otherwise).
 //
 // The kind is detected from the content and must agree with the name: PDF, Word (.docx),
-// Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
+// Excel (.xlsx), text (.txt, .md, .csv), a web page (.html, .htm, .xhtml; its main content,
+// without navigation, headers and footers; a page saved as .txt is read as a page too) or an
+// image (.png, .jpg, .webp; read by OCR).
 // Anything else, or a mismatch, is 415 `unsupported_media_type` naming what was detected.
 // Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 // refused while streaming. Nothing is stored for a refused upload.
@@ -23360,7 +23371,9 @@ type ClientWithResponsesInterface interface {
 	// and the document took is `proposedMetadata`, `{}` otherwise).
 	//
 	// The kind is detected from the content and must agree with the name: PDF, Word (.docx),
-	// Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
+	// Excel (.xlsx), text (.txt, .md, .csv), a web page (.html, .htm, .xhtml; its main content,
+	// without navigation, headers and footers; a page saved as .txt is read as a page too) or an
+	// image (.png, .jpg, .webp; read by OCR).
 	// Anything else, or a mismatch, is 415 `unsupported_media_type` naming what was detected.
 	// Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 	// refused while streaming. Nothing is stored for a refused upload.
@@ -39064,7 +39077,9 @@ func (c *ClientWithResponses) ListDocumentsWithResponse(ctx context.Context, par
 // and the document took is `proposedMetadata`, `{}` otherwise).
 //
 // The kind is detected from the content and must agree with the name: PDF, Word (.docx),
-// Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
+// Excel (.xlsx), text (.txt, .md, .csv), a web page (.html, .htm, .xhtml; its main content,
+// without navigation, headers and footers; a page saved as .txt is read as a page too) or an
+// image (.png, .jpg, .webp; read by OCR).
 // Anything else, or a mismatch, is 415 `unsupported_media_type` naming what was detected.
 // Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 // refused while streaming. Nothing is stored for a refused upload.

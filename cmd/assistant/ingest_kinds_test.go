@@ -31,6 +31,8 @@ type kindCase struct {
 	lang     string // metadata: string field, filterable
 	ocr      bool   // an image: needs tesseract
 	contains []string
+	// absent must stand in no chunk (a web page's navigation and footer).
+	absent []string
 	// inPaths must all stand in some chunk's heading path.
 	inPaths []string
 	// where says where chunk text comes from: a chunk containing the key
@@ -122,6 +124,23 @@ func TestIngestKindsThroughTheAPI(t *testing.T) {
 			contains: []string{"restocking fee of fifteen percent", "Camera body | 15%", "Print your label on the returns portal before shipping."},
 			headings: map[string]string{"within thirty days": "Returns handbook", "restocking fee": "Restocking fees", "Tripod | 5%": "Restocking fees", "returns portal": "Restocking fees"},
 			query:    "restocking fee for opened camera bodies",
+		},
+		{
+			name: "Web page", file: "lens-help.html", stored: "lens-help.html", kind: "html",
+			content: []byte(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lens help</title>
+<script>var analytics = "tracking pixel";</script></head><body>
+<nav><a href="/">Home</a> <a href="/tripods">Tripod catalogue</a></nav>
+<main><h1>Lens care</h1><p>Store every lens in its padded pouch
+between shoots.</p>
+<h2>Can I replace a scratched lens?</h2><p>Scratched lenses are replaced for a flat fee of forty euros.</p>
+<table><tr><th>Lens</th><th>Fee</th></tr><tr><td>Zoom lens</td><td>40 EUR</td></tr></table></main>
+<footer>Acme Cameras newsletter</footer></body></html>`),
+			product: "camera", lang: "en",
+			contains: []string{"Store every lens in its padded pouch between shoots.", "flat fee of forty euros", "Lens: Zoom lens; Fee: 40 EUR"},
+			absent:   []string{"Tripod catalogue", "tracking pixel", "newsletter", "<"},
+			inPaths:  []string{"Lens care", "Can I replace a scratched lens?"},
+			headings: map[string]string{"padded pouch": "Lens care", "forty euros": "Can I replace a scratched lens?", "Zoom lens": "Can I replace a scratched lens?"},
+			query:    "replace a scratched lens flat fee",
 		},
 		{
 			name: "Excel workbook", file: "stores.xlsx", stored: "stores.xlsx", kind: "xlsx",
@@ -228,6 +247,9 @@ func TestIngestKindsThroughTheAPI(t *testing.T) {
 			text := strings.Join(all, "\n")
 			for _, want := range c.contains {
 				assert.Contains(t, text, want)
+			}
+			for _, unwanted := range c.absent {
+				assert.NotContains(t, text, unwanted)
 			}
 			var paths []any
 			for _, ch := range chunks {

@@ -817,6 +817,7 @@ func (e DialogueToolTraceTool) Valid() bool {
 // Defines values for DocumentKind.
 const (
 	Docx DocumentKind = "docx"
+	Html DocumentKind = "html"
 	Jpeg DocumentKind = "jpeg"
 	Pdf  DocumentKind = "pdf"
 	Png  DocumentKind = "png"
@@ -829,6 +830,8 @@ const (
 func (e DocumentKind) Valid() bool {
 	switch e {
 	case Docx:
+		return true
+	case Html:
 		return true
 	case Jpeg:
 		return true
@@ -3714,7 +3717,9 @@ type Document struct {
 	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	KbId KnowledgeBaseId `json:"kbId"`
 
-	// Kind Example: pdf
+	// Kind `html`: a web page (.html, .htm, .xhtml), read for its main content.
+	//
+	// Example: pdf
 	Kind DocumentKind `json:"kind"`
 
 	// Metadata User metadata; values are strings, numbers, booleans or arrays of strings.
@@ -3763,7 +3768,9 @@ type DocumentAccepted struct {
 // DocumentId Example: doc_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 type DocumentId = string
 
-// DocumentKind Example: pdf
+// DocumentKind `html`: a web page (.html, .htm, .xhtml), read for its main content.
+//
+// Example: pdf
 type DocumentKind string
 
 // DocumentList defines model for DocumentList.

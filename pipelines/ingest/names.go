@@ -44,8 +44,8 @@ func CleanFileName(raw string) (string, error) {
 }
 
 // SupportedFileName reports whether a file's extension is one of the kinds
-// uploads accept (.pdf, .docx, .xlsx, .txt/.md/.markdown/.csv, .png,
-// .jpg/.jpeg, .webp), case-insensitively: how a folder's files are picked
+// uploads accept (.pdf, .docx, .xlsx, .txt/.md/.markdown/.csv,
+// .html/.htm/.xhtml, .png, .jpg/.jpeg, .webp), case-insensitively: how a folder's files are picked
 // for upload before their content is checked.
 func SupportedFileName(name string) bool {
 	_, ok := kindFromName(name)
@@ -65,6 +65,8 @@ func kindFromName(name string) (parse.Kind, bool) {
 		return parse.KindXLSX, true
 	case ".txt", ".md", ".markdown", ".csv":
 		return parse.KindText, true
+	case ".html", ".htm", ".xhtml":
+		return parse.KindHTML, true
 	case ".png":
 		return parse.KindPNG, true
 	case ".jpg", ".jpeg":

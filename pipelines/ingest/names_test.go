@@ -108,13 +108,14 @@ func TestKindFromName(t *testing.T) {
 		"a.pdf": parse.KindPDF, "A.PDF": parse.KindPDF,
 		"a.docx": parse.KindDOCX, "a.xlsx": parse.KindXLSX,
 		"a.txt": parse.KindText, "a.md": parse.KindText, "a.Markdown": parse.KindText, "a.csv": parse.KindText,
+		"a.html": parse.KindHTML, "a.HTM": parse.KindHTML, "a.xhtml": parse.KindHTML,
 		"a.png": parse.KindPNG, "a.jpg": parse.KindJPEG, "a.JPEG": parse.KindJPEG, "a.webp": parse.KindWebP,
 	} {
 		got, ok := kindFromName(name)
 		assert.True(t, ok, name)
 		assert.Equal(t, want, got, name)
 	}
-	for _, name := range []string{"a", "a.doc", "a.xls", "a.pptx", "a.exe", "pdf", "a.pdf.zip"} {
+	for _, name := range []string{"a", "a.doc", "a.xls", "a.pptx", "a.exe", "pdf", "a.pdf.zip", "a.shtml", "a.mhtml"} {
 		_, ok := kindFromName(name)
 		assert.False(t, ok, name)
 	}

@@ -76,7 +76,7 @@ func proposalText(ctx context.Context, u Upload) string {
 		name = ""
 	}
 	kind, err := detectKind(u.Content, name)
-	if err != nil || (kind != parse.KindText && kind != parse.KindDOCX && kind != parse.KindXLSX) {
+	if err != nil || (kind != parse.KindText && kind != parse.KindHTML && kind != parse.KindDOCX && kind != parse.KindXLSX) {
 		return name
 	}
 	lim := parse.DefaultLimits()

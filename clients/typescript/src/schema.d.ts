@@ -226,7 +226,9 @@ export interface paths {
          *     and the document took is `proposedMetadata`, `{}` otherwise).
          *
          *     The kind is detected from the content and must agree with the name: PDF, Word (.docx),
-         *     Excel (.xlsx), text (.txt, .md, .csv) or an image (.png, .jpg, .webp; read by OCR).
+         *     Excel (.xlsx), text (.txt, .md, .csv), a web page (.html, .htm, .xhtml; its main content,
+         *     without navigation, headers and footers; a page saved as .txt is read as a page too) or an
+         *     image (.png, .jpg, .webp; read by OCR).
          *     Anything else, or a mismatch, is 415 `unsupported_media_type` naming what was detected.
          *     Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
          *     refused while streaming. Nothing is stored for a refused upload.
@@ -2286,10 +2288,11 @@ export interface components {
         /** @example chk_5f0c1e2d3b4a59687766554433221100 */
         ChunkId: string;
         /**
+         * @description `html`: a web page (.html, .htm, .xhtml), read for its main content.
          * @example pdf
          * @enum {string}
          */
-        DocumentKind: "pdf" | "docx" | "xlsx" | "text" | "png" | "jpeg" | "webp";
+        DocumentKind: "pdf" | "docx" | "xlsx" | "text" | "html" | "png" | "jpeg" | "webp";
         /**
          * @description `stale`: indexed with an embedding model that is no longer the configured one; re-index it.
          * @example ready

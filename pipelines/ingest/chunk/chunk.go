@@ -24,7 +24,7 @@ type Chunk struct {
 	// Options.MaxTokens.
 	Tokens int
 	// Overlap is how many bytes at the start of Text repeat the end of the
-	// previous chunk's Text (pdf, docx and image chunks; 0 for the first
+	// previous chunk's Text (pdf, docx, html and image chunks; 0 for the first
 	// chunk of a page or section and for text and xlsx chunks). Text[Overlap:]
 	// is what this chunk adds, for a consumer that shows or stitches
 	// neighbouring chunks.
@@ -33,10 +33,10 @@ type Chunk struct {
 	Page int
 	// Sheet is the xlsx sheet; "" for other kinds.
 	Sheet string
-	// Heading is the nearest docx heading at or above the chunk, or for
+	// Heading is the nearest docx or html heading at or above the chunk, or for
 	// xlsx the sheet's header row; "" if none.
 	Heading string
-	// HeadingPath is the docx headings above the chunk, outermost first
+	// HeadingPath is the docx or html headings above the chunk, outermost first
 	// (by heading level); nil for other kinds.
 	HeadingPath []string
 	// headings are the heading paragraphs inside Text.
@@ -86,7 +86,7 @@ func (o Options) normalized() Options {
 //   - pdf: token windows over each page's text (its blocks, trimmed and
 //     joined with newlines), cut between words where possible and
 //     overlapping by up to o.Overlap tokens; a chunk never spans two pages.
-//   - docx, png, jpeg, webp (OCR text), and any other kind: paragraphs
+//   - docx, html, png, jpeg, webp (OCR text), and any other kind: paragraphs
 //     packed whole into chunks, a paragraph being split only when it alone
 //     is over the budget; consecutive chunks overlap by up to o.Overlap
 //     tokens; a heading starts a new chunk and is the Heading of the

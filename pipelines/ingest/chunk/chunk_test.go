@@ -15,7 +15,7 @@ import (
 )
 
 var allKinds = []parse.Kind{
-	parse.KindPDF, parse.KindDOCX, parse.KindXLSX, parse.KindText,
+	parse.KindPDF, parse.KindDOCX, parse.KindXLSX, parse.KindText, parse.KindHTML,
 	parse.KindPNG, parse.KindJPEG, parse.KindWebP,
 }
 
@@ -194,7 +194,7 @@ func TestSplitPDFKeepsASmallPageInOneChunk(t *testing.T) {
 	assert.Equal(t, 2, chunks[1].Page)
 }
 
-var paragraphKinds = []parse.Kind{parse.KindDOCX, parse.KindPNG, parse.KindJPEG, parse.KindWebP, "unknown"}
+var paragraphKinds = []parse.Kind{parse.KindDOCX, parse.KindHTML, parse.KindPNG, parse.KindJPEG, parse.KindWebP, "unknown"}
 
 func TestSplitParagraphsKeepsParagraphsWholeWhenTheyFit(t *testing.T) {
 	tok := newTestTokenizer(t)

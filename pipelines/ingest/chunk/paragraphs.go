@@ -6,7 +6,7 @@ import (
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
 )
 
-// splitParagraphs chunks a docx, OCR text or anything else made of
+// splitParagraphs chunks a docx, a web page, OCR text or anything else made of
 // paragraphs: each section (a heading and the paragraphs up to the next
 // one) is packed on its own, paragraphs whole where they fit, with overlap
 // between consecutive chunks of the section.

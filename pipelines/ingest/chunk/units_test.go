@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -128,4 +129,31 @@ func TestUnitsOfAProseLineAreSentences(t *testing.T) {
 	for _, u := range units {
 		assert.Equal(t, [2]int{1, 1}, [2]int{u.LineStart, u.LineEnd})
 	}
+}
+
+func TestUnitsOfAWebPageCarryItsHeadingPath(t *testing.T) {
+	tok := newTestTokenizer(t)
+	page := `<!DOCTYPE html><html lang="en"><body><nav><a href="/">Home</a></nav><main>
+<h1>Acme Help</h1>
+<h2>Returns</h2><p>Items can be returned within 30 days.
+Refunds take 5 days.</p>
+<h3>Can I return a sale item?</h3><p>Sale items are final.</p>
+<ul><li>Gift cards are refunded as credit.</li></ul>
+<table><tr><th>Item</th><th>Window</th></tr><tr><td>Mattress</td><td>100 nights</td></tr></table>
+<h2>Delivery</h2><p>We deliver to France and Spain.</p></main></body></html>`
+	doc, err := parse.Parse(t.Context(), parse.KindHTML, bytes.NewReader([]byte(page)), parse.DefaultLimits())
+	require.NoError(t, err)
+	passages := Split(tok, "doc_h", doc, DefaultOptions())
+	require.Len(t, passages, 3, "a section per heading with text under it")
+	assert.Equal(t, []string{"Acme Help", "Returns"}, passages[0].HeadingPath)
+	assert.Equal(t, "Can I return a sale item?", passages[1].Heading)
+	units, _ := Units(tok, "doc_h", doc, DefaultOptions())
+	require.Equal(t, []string{
+		"Items can be returned within 30 days.", "Refunds take 5 days.",
+		"Sale items are final.\nGift cards are refunded as credit.\nItem: Mattress; Window: 100 nights",
+		"We deliver to France and Spain.",
+	}, unitTexts(units), "prose is cut into sentences; a question heading's answer (paragraph, list item, table row) is one unit; headings are never units")
+	assert.Equal(t, []string{"Acme Help", "Returns"}, units[0].HeadingPath)
+	assert.Equal(t, []string{"Acme Help", "Returns", "Can I return a sale item?"}, units[2].HeadingPath)
+	assert.Equal(t, []string{"Acme Help", "Delivery"}, units[3].HeadingPath)
 }

@@ -13,8 +13,18 @@ const sniffLen = 8 << 10
 
 // Detect tells which Kind src is from its content and checks that the file
 // name agrees: a PDF must be named .pdf, a Word document .docx, and so on;
-// text must be named .txt, .md, .markdown or .csv. A name without an
-// extension accepts whatever the content is. Extensions are compared
+// text must be named .txt, .md, .markdown or .csv, a web page .html, .htm
+// or .xhtml. A name without an extension accepts whatever the content is.
+//
+// A web page is content that starts (after a byte order mark, white
+// space, an XML declaration and comments) with <!DOCTYPE html>, <html>,
+// <head> or <body>. Two mismatches are taken in the user's favour: a page
+// named .txt (saved "as text" by a browser or an editor) is read as a web
+// page, so its tags never reach the text; and text named .html (a page
+// fragment, "<p>…</p>" with no <html>) is read as a web page, which plain
+// text also parses as. A .txt that merely contains "<" stays text, and so
+// do .md and .csv files, whatever they start with: Markdown may hold raw
+// HTML. Extensions are compared
 // case-insensitively. An empty file is ReasonEmptyFile; content of another
 // kind, or a name that contradicts it, is ReasonUnsupported with a Detail
 // naming what the content is.
@@ -41,7 +51,16 @@ func Detect(src Source, name string) (Kind, error) {
 	if ext == "" {
 		return kind, nil
 	}
-	if named, ok := kindOfExtension(ext); !ok || named != kind {
+	named, ok := kindOfExtension(ext)
+	switch {
+	case ok && kind == KindHTML && ext == ".txt":
+		return KindHTML, nil
+	case ok && kind == KindHTML && named == KindText:
+		return KindText, nil
+	case ok && kind == KindText && named == KindHTML:
+		return KindHTML, nil
+	}
+	if !ok || named != kind {
 		return "", failf(ReasonUnsupported, nil, "The file's content is %s, but its name ends in %s.",
 			describeKind(kind), ext)
 	}
@@ -70,7 +89,45 @@ func sniff(src Source, head []byte) (Kind, string, error) {
 	if !looksLikeText(head) {
 		return "", "binary data", nil
 	}
+	if looksLikeHTML(head) {
+		return KindHTML, "", nil
+	}
 	return KindText, "", nil
+}
+
+// looksLikeHTML reports whether text content is a web page: its first
+// tag, past a byte order mark, white space, an XML declaration and
+// comments, is <!DOCTYPE html>, <html>, <head> or <body>, in any case.
+// UTF-16 pages are not recognised and stay text.
+func looksLikeHTML(head []byte) bool {
+	s := bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
+	for {
+		s = bytes.TrimLeft(s, " \t\r\n\f")
+		switch {
+		case bytes.HasPrefix(s, []byte("<?")):
+			end := bytes.Index(s, []byte("?>"))
+			if end < 0 {
+				return false
+			}
+			s = s[end+2:]
+		case bytes.HasPrefix(s, []byte("<!--")):
+			end := bytes.Index(s, []byte("-->"))
+			if end < 0 {
+				return false
+			}
+			s = s[end+3:]
+		default:
+			for _, tag := range [...]string{"<!doctype html", "<html", "<head", "<body"} {
+				if len(s) > len(tag) && strings.EqualFold(string(s[:len(tag)]), tag) {
+					// The tag name ends there: "<html>", "<html lang…", not "<htmlx".
+					if c := s[len(tag)]; c == '>' || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '/' {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	}
 }
 
 // sniffZip tells a Word document from an Excel workbook by their main
@@ -176,6 +233,8 @@ func kindOfExtension(ext string) (Kind, bool) {
 		return KindXLSX, true
 	case ".txt", ".md", ".markdown", ".csv":
 		return KindText, true
+	case ".html", ".htm", ".xhtml":
+		return KindHTML, true
 	}
 	return "", false
 }
@@ -197,6 +256,8 @@ func describeKind(k Kind) string {
 		return "an Excel workbook"
 	case KindText:
 		return "plain text"
+	case KindHTML:
+		return "a web page (HTML)"
 	}
 	return string(k)
 }

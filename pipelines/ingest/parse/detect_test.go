@@ -51,6 +51,18 @@ func TestDetectAcceptsContentThatMatchesItsName(t *testing.T) {
 		{"PDF without an extension", []byte(pdfHead), "download", KindPDF},
 		{"a browser's Windows path", []byte("text"), `C:\fakepath\v1.2\notes.TXT`, KindText},
 		{"text with escape sequences", []byte("\x1b[1mbold\x1b[0m\n"), "log.txt", KindText},
+		{"web page", []byte("<!DOCTYPE html>\n<html><body><p>Hi</p></body></html>"), "faq.html", KindHTML},
+		{"web page as .htm, lower-case doctype", []byte("<!doctype html><p>Hi"), "FAQ.HTM", KindHTML},
+		{"XHTML with an XML declaration", []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN" "x.dtd"><html xmlns="http://www.w3.org/1999/xhtml"></html>`), "index.xhtml", KindHTML},
+		{"web page after a BOM and a comment", []byte("\xEF\xBB\xBF<!-- saved from url=(0042) -->\n<HTML LANG=en><BODY>Hi"), "page.html", KindHTML},
+		{"web page starting at <body>", []byte("  <body><p>Hi</p></body>"), "p.html", KindHTML},
+		{"web page without an extension", []byte("<html><body>Hi</body></html>"), "download", KindHTML},
+		{"web page named .txt is read as a page", []byte("<!DOCTYPE html><html><body>Hi</body></html>"), "saved.txt", KindHTML},
+		{"web page named .md stays text", []byte("<html>\n# Title\n</html>"), "notes.md", KindText},
+		{"page fragment named .html", []byte("<p>Returns within <b>30 days</b>.</p>"), "fragment.html", KindHTML},
+		{"plain text named .html", []byte("Returns within 30 days."), "plain.html", KindHTML},
+		{"text that merely contains < stays text", []byte("if a < b then <b> is bold\n<p> starts a paragraph"), "notes.txt", KindText},
+		{"text starting with <htmlx stays text", []byte("<htmlx>not a page"), "notes.txt", KindText},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,6 +103,8 @@ func TestDetectRefusesAndNamesWhatTheContentIs(t *testing.T) {
 			"The file's content is not a supported kind (binary data)."},
 		{"mostly control characters", bytes.Repeat([]byte("\x01\x02\x03a"), 100), "a.txt", ReasonUnsupported,
 			"The file's content is not a supported kind (binary data)."},
+		{"web page named .pdf", []byte("<!DOCTYPE html><html></html>"), "x.pdf", ReasonUnsupported, "The file's content is a web page (HTML), but its name ends in .pdf."},
+		{"Word document named .html", docx, "x.html", ReasonUnsupported, "The file's content is a Word document, but its name ends in .html."},
 		{"GIF", []byte("GIF89a\x01\x00\x01\x00"), "a.gif", ReasonUnsupported, "The file's content is not a supported kind (a GIF image)."},
 		{"damaged zip", docx[:len(docx)/2], "a.docx", ReasonCorrupt, "zip archive"},
 		{"empty", nil, "a.txt", ReasonEmptyFile, "The file is empty."},
@@ -132,6 +146,7 @@ func FuzzDetect(f *testing.F) {
 	f.Add(testfiles.DOCXBody(wp("", "hi")), "a.docx")
 	f.Add(xlsxFile(), "a.xlsx")
 	f.Add([]byte("hello"), "a.txt")
+	f.Add([]byte("<!DOCTYPE html><html><body><p>hi"), "a.html")
 	f.Add([]byte("PK\x03\x04broken"), "a.docx")
 	f.Add([]byte("RIFF"), "a.webp")
 	f.Add(oleHead(), "a.xlsx")
@@ -146,7 +161,7 @@ func FuzzDetect(f *testing.F) {
 		}
 		// Whatever Detect accepts, its parser must handle without crashing.
 		switch kind {
-		case KindText, KindDOCX, KindXLSX:
+		case KindText, KindHTML, KindDOCX, KindXLSX:
 			fuzzParse(t, kind, data)
 		}
 	})

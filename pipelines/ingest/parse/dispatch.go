@@ -59,6 +59,8 @@ func parserFor(kind Kind) parserFunc {
 	switch kind {
 	case KindText:
 		return parseText
+	case KindHTML:
+		return parseHTML
 	case KindDOCX:
 		return parseDOCX
 	case KindXLSX:

@@ -21,6 +21,7 @@ const (
 	KindDOCX Kind = "docx"
 	KindXLSX Kind = "xlsx"
 	KindText Kind = "text"
+	KindHTML Kind = "html"
 	KindPNG  Kind = "png"
 	KindJPEG Kind = "jpeg"
 	KindWebP Kind = "webp"
@@ -33,7 +34,8 @@ type Block struct {
 	Page int
 	// Sheet is the xlsx sheet name; "" for other kinds.
 	Sheet string
-	// Heading marks a docx heading (or a header row); its Level is 1..9.
+	// Heading marks a docx or HTML heading (or an xlsx header row); its
+	// Level is 1..9 (1..6 for HTML h1–h6).
 	Heading bool
 	Level   int
 	// Line is the 1-based first line of a text block in a text file; 0 otherwise.
@@ -58,7 +60,8 @@ type Block struct {
 type Document struct {
 	Kind   Kind
 	Blocks []Block
-	// Encoding is the detected text encoding of a text file ("utf-8", "gb18030", …).
+	// Encoding is the detected text encoding of a text file or web page
+	// ("utf-8", "gb18030", …).
 	Encoding string
 }
 
