@@ -32,12 +32,15 @@ const (
 	// PlaceAnswer: "where", "which address", "在哪", "哪里", "地址": an
 	// address, a place named in capitals, a link or a file's path.
 	PlaceAnswer
+	// PartyAnswer: "who", "谁": a person or a body named in capitals, or
+	// a party a help page names (our team, the seller, 客服).
+	PartyAnswer
 )
 
 // heldKinds are the kinds a text can hold, in the order EvidenceTerms
 // tries them.
-func heldKinds() [6]AnswerKind {
-	return [...]AnswerKind{DurationAnswer, PriceAnswer, WeightAnswer, ContactAnswer, TimeAnswer, PlaceAnswer}
+func heldKinds() [7]AnswerKind {
+	return [...]AnswerKind{DurationAnswer, PriceAnswer, WeightAnswer, ContactAnswer, TimeAnswer, PlaceAnswer, PartyAnswer}
 }
 
 // Term is the term that stands for an answer of kind k among a text's
@@ -57,6 +60,8 @@ func (k AnswerKind) Term() string {
 		return "#time"
 	case PlaceAnswer:
 		return "#place"
+	case PartyAnswer:
+		return "#party"
 	}
 	return ""
 }
@@ -82,6 +87,8 @@ var (
 	holdsContact = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d ()/-]{6,}\d|https?://|www\.|\d{3,4}-\d{3,4}-?\d{0,4}`)
 	holdsTime    = regexp.MustCompile(`\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(am|pm|a\.m\.|p\.m\.)|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|mon|tue|wed|thu|fri|sat|sun)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(19|20)\d{2}\b|\b(daily|every day|each day|twice a day|once a day|at any time|24/7|immediately|as soon as|after|before|until|once)\b|\d{1,2}\s*[点时]|周[一二三四五六日天]|星期[一二三四五六日天]|\d+\s*月|\d+\s*日|每天|每日|工作日|节假日|年|之前|之后|以后|立即|随时`)
 	holdsPlace   = regexp.MustCompile(`(?i:https?://|www\.|\b[\w-]+\.(?:org|com|net|de|eu|io|info)\b|(?:^|\s)/[a-z0-9_.-]+/|\b\d{4,5}\s+[a-z]|\b(?:street|str\.|strasse|straße|road|avenue|lane|floor|building|warehouse|store|shop|office|branch|center|centre|directory|folder|menu|page|section|site|mirror|archive)s?\b)|\b(?:in|at|from|to|on|under|into)\s+(?:the\s+)?[A-Z]|路|街|号|楼|市|区|省|县|店|中心|仓库|网站|页面|目录|菜单|文件夹|镜像`)
+	askParty     = regexp.MustCompile(`^\s*who\b|\bwho (is|are|was|were|wrote|writes|made|makes|created|creates|designed|runs|maintains|pays|decides|handles|started|founded|should|can|do|does)\b|谁|哪位|哪个(部门|团队|公司|人)`)
+	holdsParty   = regexp.MustCompile(`\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|[A-Z]\.))+|\b(?:by|from|with)\s+(?:the\s+)?[A-Z]|(?i:\b(?:we|our|us|team|staff|department|developers?|volunteers?|maintainers?|members?|seller|carrier|courier|customer service|support|manager|company|organi[sz]ation|foundation|project|community|you)\b)|由|我们|客服|团队|部门|公司|开发者|志愿者|维护者|组织|基金会|社区|您`)
 	holdsWeight  = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*(?:kg|kilos?|kilograms?|g|grams?|lbs?)\b|\d+(?:[.,]\d+)?\s*(?:公斤|千克|斤|克)`)
 )
 
@@ -103,6 +110,8 @@ func AskedKind(question string) AnswerKind {
 		return TimeAnswer
 	case askPlace.MatchString(q):
 		return PlaceAnswer
+	case askParty.MatchString(q):
+		return PartyAnswer
 	}
 	return AnyAnswer
 }
@@ -112,8 +121,11 @@ func AskedKind(question string) AnswerKind {
 // e-mail, phone number or link, a time of day, weekday or date, or a
 // place (which reads capitals, so the text is not folded for it).
 func (k AnswerKind) HeldBy(text string) bool {
-	if k == PlaceAnswer {
+	switch k {
+	case PlaceAnswer:
 		return holdsPlace.MatchString(text)
+	case PartyAnswer:
+		return holdsParty.MatchString(text)
 	}
 	return k.heldByFolded(Fold(text))
 }
@@ -141,8 +153,8 @@ func EvidenceTerms(text string) map[string]struct{} {
 	out := TermSet(text)
 	folded := Fold(text)
 	for _, k := range heldKinds() {
-		if k == PlaceAnswer {
-			if holdsPlace.MatchString(text) {
+		if k == PlaceAnswer || k == PartyAnswer {
+			if k.HeldBy(text) {
 				out[k.Term()] = struct{}{}
 			}
 		} else if k.heldByFolded(folded) {
