@@ -82,7 +82,7 @@ var (
 		`|\d+(?:[.,]\d+)?\s*(?:元|块)|\bfree of charge\b|\bcosts? nothing\b|\bno (?:extra )?(?:cost|charge)\b|免费`)
 	askContact = regexp.MustCompile(`\b(phone|telephone|hotline|e-?mail|email address|contact|reach you|reach your|call you|fax|whatsapp)\b|电话|邮箱|邮件|联系|客服热线|热线`)
 	askTime    = regexp.MustCompile(`^\s*when\b|\bwhen (do|does|did|is|are|can|will|should|was|were)\b|\bwhat time\b|\bopening (hours|times)\b|\b(hours|open) on\b|\bwhat (day|date|days|dates)\b|\bwhich (day|date|days|dates)\b|\bare you open\b|什么时候|何时|几点|哪天|哪一天|营业时间|上班时间|工作时间|什么时间`)
-	askPlace   = regexp.MustCompile(`^\s*where\b|\bwhere (do|does|is|are|can|should|will|would)\b|\bwhat is (the|your) address\b|\bwhich address\b|在哪|哪里|哪儿|什么地方|地址|网址|何处`)
+	askPlace   = regexp.MustCompile(`^\s*where\b|\bwhich (countries|country|cities|city|regions|places|stores|shops|locations|addresses)\b|哪些国家|哪些地区|哪些城市|哪个国家|哪个城市|\bwhere (do|does|is|are|can|should|will|would)\b|\bwhat is (the|your) address\b|\bwhich address\b|在哪|哪里|哪儿|什么地方|地址|网址|何处`)
 
 	holdsContact = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d ()/-]{6,}\d|https?://|www\.|\d{3,4}-\d{3,4}-?\d{0,4}`)
 	holdsTime    = regexp.MustCompile(`\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(am|pm|a\.m\.|p\.m\.)|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|mon|tue|wed|thu|fri|sat|sun)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(19|20)\d{2}\b|\b(daily|every day|each day|twice a day|once a day|at any time|24/7|immediately|as soon as|after|before|until|once)\b|\d{1,2}\s*[点时]|周[一二三四五六日天]|星期[一二三四五六日天]|\d+\s*月|\d+\s*日|每天|每日|工作日|节假日|年|之前|之后|以后|立即|随时`)

@@ -57,7 +57,10 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 	for u, ev := range evidence {
 		heading := analysis.TermSet(strings.Join(ev.HeadingPath, " "))
 		for _, s := range analysis.Sentences(ev.Text) {
-			terms := analysis.TermSet(s)
+			// A question quoted as a cross-reference ("see Section 6.1,
+			// “How many distributions are there?”") shares the question's
+			// words and answers nothing: its words are not the sentence's.
+			terms := analysis.TermSet(quotedQuestion.ReplaceAllString(s, " "))
 			for t := range heading {
 				terms[t] = struct{}{}
 			}
@@ -142,6 +145,9 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 	}
 	return out
 }
+
+// quotedQuestion is a question in quotation marks inside a sentence.
+var quotedQuestion = regexp.MustCompile(`[“"「『][^”"」』]*[?？][”"」』]`)
 
 // kindBonus raises a sentence that holds the kind of answer asked for
 // (a place for "where", a time for "when", a number for "how much")

@@ -31,6 +31,12 @@ const unseenPairWeight = 0.5
 // and keeps the answers that hold the kind.
 const kindWeight = 2
 
+// unseenWordWeight: a word of the question no chunk of the tenant holds
+// ("Saturdays", "instalments", "bitcoin") counts this much of its idf, the
+// highest there is already: what the knowledge never mentions it does
+// not answer.
+const unseenWordWeight = 1.5
+
 // synonymCredit is how much of a term a synonym covers: nearly all, since
 // a synonym says the same, but a text that uses the customer's own word is
 // the surer match.
@@ -48,8 +54,11 @@ func NewQuestion(terms []analysis.QuestionTerm, stats []domain.TermStat, syn *an
 	for i, qt := range terms {
 		t := qt.Term
 		w := max(stats[i].IDF, 0) * qt.Weight
-		if !stats[i].Found && isCJKPair(t) {
+		switch {
+		case !stats[i].Found && isCJKPair(t):
 			w *= unseenPairWeight
+		case !stats[i].Found && !analysis.IsCJK([]rune(t)[0]):
+			w *= unseenWordWeight
 		}
 		q.terms = append(q.terms, t)
 		q.weights = append(q.weights, w)

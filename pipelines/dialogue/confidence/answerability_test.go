@@ -20,9 +20,9 @@ func set(ts ...string) map[string]struct{} {
 func TestCoverageWeighsTermsByHowTellingTheyAre(t *testing.T) {
 	q := NewQuestion([]analysis.QuestionTerm{{Term: "deliv", Weight: 1}, {Term: "canada", Weight: 1}},
 		[]domain.TermStat{{IDF: 1, Found: true}, {IDF: 3, Found: false}}, nil)
-	// A delivery text that never says Canada covers a quarter of the
+	// A delivery text that never says Canada covers 1/(1+3·1.5) of the
 	// question: the word no chunk holds weighs most.
-	assert.Equal(t, 0.25, q.Coverage(set("deliv", "germani")))
+	assert.InDelta(t, 1/(1+3*unseenWordWeight), q.Coverage(set("deliv", "germani")), 1e-9)
 	assert.Equal(t, 1.0, q.Coverage(set("deliv", "canada")))
 	assert.Equal(t, 0.0, q.Coverage(set("refund")))
 	assert.False(t, q.Empty())
@@ -50,9 +50,12 @@ func TestSynonymsCoverMostOfATerm(t *testing.T) {
 }
 
 func TestTheKindOfAnswerAskedForWeighsLess(t *testing.T) {
-	qts := analysis.QuestionTerms("Which countries do you deliver to?")
-	q := NewQuestion(qts, []domain.TermStat{{IDF: 3, Found: false}, {IDF: 1, Found: true}}, nil)
-	// countries: 3·0.25, deliver: 1 → a text that names the countries
-	// without the word covers 1/1.75.
-	assert.InDelta(t, 1/1.75, q.Coverage(set("deliv", "germani")), 1e-9)
+	text := "Which countries do you deliver to?"
+	q := NewQuestion(analysis.QuestionTerms(text), []domain.TermStat{{IDF: 3, Found: false}, {IDF: 1, Found: true}}, nil).
+		WithKind(analysis.AskedKind(text))
+	// countries: 3·0.25·1.5 (no chunk holds it), deliver: 1 → a text that
+	// names a place without the word covers 1/2.125; one that names none
+	// covers 2/(2+kindWeight) of that.
+	assert.InDelta(t, 1/2.125, q.Coverage(set("deliv", "germani", analysis.PlaceAnswer.Term())), 1e-9)
+	assert.InDelta(t, 1/2.125*2/(2+kindWeight), q.Coverage(set("deliv", "germani")), 1e-9)
 }

@@ -335,7 +335,14 @@ func isLeadIn(p para) bool {
 	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") {
 		return true
 	}
-	return !endsSentence(t) && !isQuestionText(t) && len(strings.Fields(t)) > 3
+	if endsSentence(t) || isQuestionText(t) {
+		return false
+	}
+	// Chinese has no spaces to count words by: count characters.
+	if r, _ := utf8.DecodeRuneInString(t); analysis.IsCJK(r) {
+		return utf8.RuneCountInString(t) > 6
+	}
+	return len(strings.Fields(t)) > 3
 }
 
 func absInt(x int) int {
