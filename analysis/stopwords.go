@@ -27,9 +27,10 @@ func isStopWord(w string) bool {
 
 // cjkStopChars are function characters: particles, pronouns, copulas and
 // question marks of Chinese that say nothing about a topic on their own
-// (多, 久 and 几 ask how long, how much, how many: 多久, 多少, 几天).
+// (多, 久, 几 and 少 ask how long, how much, how many: 多久, 多少, 几天; 什 and 谁
+// ask what and who).
 // They still form pairs with their neighbours (会员, 功能, 可用).
-const cjkStopChars = "怎是我你您他她它们在有和与及或就都也还要会能可以请问这那个一些么哪吗儿得地着过把被让给对多久几"
+const cjkStopChars = "怎是我你您他她它们在有和与及或就都也还要会能可以请问这那个一些么哪吗儿得地着过把被让给对多久几什谁少"
 
 // cjkParticles are particles that end a word: they are no term and join
 // no pair, so "退货吗" gives no pair "货吗".

@@ -39,7 +39,8 @@ func TestUploadIndexAndSearchATextFile(t *testing.T) {
 	for _, c := range chunks {
 		texts = append(texts, c["text"].(string))
 	}
-	assert.Equal(t, []string{"退款政策", "收到商品七天内可以申请退款。", "退款将在三个工作日内原路退回。"}, texts, "GBK decoded, a unit per line")
+	assert.Equal(t, []string{"收到商品七天内可以申请退款。", "退款将在三个工作日内原路退回。"}, texts, "GBK decoded, a unit per sentence")
+	assert.Equal(t, []any{"退款政策"}, chunks[0]["headingPath"], "the title line is the heading of what follows it, no unit")
 	assert.Equal(t, "router", chunks[0]["metadata"].(map[string]any)["product"])
 
 	t.Run("search finds it, under a matching filter only", func(t *testing.T) {

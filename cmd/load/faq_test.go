@@ -14,7 +14,8 @@ import (
 )
 
 // The service's own parser and chunker make exactly one unit of each
-// entry, so a file of n entries is n chunks: checked on the first products
+// entry, its answer keyed by its question, so a file of n entries is n
+// chunks: checked on the first products
 // and on the longest names (a second generation).
 func TestFAQEntriesAreOneChunkEach(t *testing.T) {
 	tok, err := chunk.NewTokenizer()
@@ -28,8 +29,11 @@ func TestFAQEntriesAreOneChunkEach(t *testing.T) {
 		require.Len(t, units, r[1]-r[0], "entries %v", r)
 		for k, u := range units {
 			_, _, line := faqEntry(r[0] + k)
-			require.Equal(t, line, u.Text, "entry %d", r[0]+k)
-			require.Len(t, u.HeadingPath, 2, "product and topic headings of entry %d", r[0]+k)
+			question, answer, ok := strings.Cut(line, "? ")
+			require.True(t, ok, "entry %d is a question and its answer", r[0]+k)
+			require.Equal(t, answer, u.Text, "entry %d: the answer is the unit's text", r[0]+k)
+			require.Len(t, u.HeadingPath, 3, "product and topic headings and the question of entry %d", r[0]+k)
+			require.Equal(t, question+"?", u.HeadingPath[2], "entry %d: the question is the unit's key", r[0]+k)
 		}
 	}
 }

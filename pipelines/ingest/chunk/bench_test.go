@@ -66,3 +66,38 @@ func BenchmarkCount(b *testing.B) {
 		tok.Count(text)
 	}
 }
+
+// BenchmarkUnitsPDF100Pages cuts a 100-page text PDF into units and
+// passages, as ingestion does: its lines wrapped at the page's width, a
+// short heading now and then. Issue 22 bounds the structure reader's added
+// cost: within 10% of what cutting took before it.
+func BenchmarkUnitsPDF100Pages(b *testing.B) {
+	tok := newTestTokenizer(b)
+	rng := rand.New(rand.NewSource(1))
+	const pages = 100
+	doc := parse.Document{Kind: parse.KindPDF}
+	for p := 1; p <= pages; p++ {
+		doc.Blocks = append(doc.Blocks, parse.Block{Text: fmt.Sprintf("Section %d", p), Page: p})
+		for range 10 {
+			words := sentence(rng, 40)
+			for len(words) > 70 {
+				cut := 70
+				for cut > 0 && words[cut] != ' ' {
+					cut--
+				}
+				doc.Blocks = append(doc.Blocks, parse.Block{Text: words[:cut], Page: p})
+				words = words[cut+1:]
+			}
+			doc.Blocks = append(doc.Blocks, parse.Block{Text: words + ".", Page: p})
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	units := 0
+	for b.Loop() {
+		us, _ := Units(tok, "doc", doc, DefaultOptions())
+		units = len(us)
+	}
+	b.ReportMetric(float64(pages*b.N)/b.Elapsed().Seconds(), "pages/s")
+	b.ReportMetric(float64(units), "units/op")
+}

@@ -160,6 +160,13 @@ func buildUnits(tok *Tokenizer, paras []para) []Unit {
 			out = s.flush(out, tok)
 			s.question, s.inPath, s.questionLine = questionKey(p.text), false, p.lineStart
 		default:
+			if q, rest, ok := leadingQuestion(p); ok {
+				// "How do I pay? By card or PayPal." on one line: the
+				// question is the key of the rest.
+				out = s.flush(out, tok)
+				s.question, s.inPath, s.questionLine = questionKey(q), false, p.lineStart
+				p.text = rest
+			}
 			if s.question != "" && !s.inPath && len(s.body) > 0 && scriptOf(p.text) != scriptOf(s.question) {
 				// Text in another language after an answer answers no
 				// more of the question.
@@ -449,4 +456,22 @@ func scriptOf(s string) string {
 		}
 	}
 	return analysis.English
+}
+
+// leadingQuestion cuts a paragraph that opens with a question and goes on
+// with what is not one ("How do I pay? By card or PayPal.") into the
+// question and the rest; ok is false for any other paragraph.
+func leadingQuestion(p para) (question, rest string, ok bool) {
+	if p.role != roleProse {
+		return "", "", false
+	}
+	ss := analysis.Sentences(p.text)
+	if len(ss) < 2 || !isQuestionText(ss[0]) || isQuestionText(ss[1]) {
+		return "", "", false
+	}
+	rest = ss[1]
+	for _, x := range ss[2:] {
+		rest = joinSentences(rest, x)
+	}
+	return ss[0], rest, true
 }
