@@ -462,7 +462,7 @@ func scriptOf(s string) string {
 // with what is not one ("How do I pay? By card or PayPal.") into the
 // question and the rest; ok is false for any other paragraph.
 func leadingQuestion(p para) (question, rest string, ok bool) {
-	if p.role != roleProse {
+	if p.role != roleProse || !strings.ContainsAny(p.text, "?？") {
 		return "", "", false
 	}
 	ss := analysis.Sentences(p.text)
