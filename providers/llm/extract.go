@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -76,12 +77,15 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 		sameLang = sameLang || analysis.Language(s.text) == lang
 	}
 	n := float64(len(all))
+	// The question's terms in one order, so that equal scores are equal
+	// to the last bit and ties go to the more relevant unit every time.
+	qs := slices.Sorted(maps.Keys(q))
 	var cands []sentence
 	for _, s := range all {
 		if sameLang && analysis.Language(s.text) != lang {
 			continue
 		}
-		for t := range q {
+		for _, t := range qs {
 			if _, ok := s.terms[t]; ok {
 				s.score += math.Log(1 + n/float64(df[t]))
 			}
