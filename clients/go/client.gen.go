@@ -9663,8 +9663,10 @@ type ClientInterface interface {
 
 	// CreateApiKeyWithBody Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -9677,8 +9679,10 @@ type ClientInterface interface {
 
 	// CreateApiKey Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -9954,7 +9958,10 @@ type ClientInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9966,7 +9973,10 @@ type ClientInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10372,7 +10382,18 @@ type ClientInterface interface {
 
 	// UpdateLlmConfigWithBody Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10381,7 +10402,18 @@ type ClientInterface interface {
 
 	// UpdateLlmConfig Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11373,8 +11405,10 @@ func (c *Client) ListApiKeys(ctx context.Context, params *ListApiKeysParams, req
 
 // CreateApiKeyWithBody Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -11397,8 +11431,10 @@ func (c *Client) CreateApiKeyWithBody(ctx context.Context, params *CreateApiKeyP
 
 // CreateApiKey Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -11924,7 +11960,10 @@ func (c *Client) GetEmbeddingConfig(ctx context.Context, params *GetEmbeddingCon
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11946,7 +11985,10 @@ func (c *Client) UpdateEmbeddingConfigWithBody(ctx context.Context, params *Upda
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12842,7 +12884,18 @@ func (c *Client) GetLlmConfig(ctx context.Context, usageType UsageTypePath, para
 
 // UpdateLlmConfigWithBody Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes any type of body and a specified content type.
 //
@@ -12861,7 +12914,18 @@ func (c *Client) UpdateLlmConfigWithBody(ctx context.Context, usageType UsageTyp
 
 // UpdateLlmConfig Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -22731,8 +22795,10 @@ type ClientWithResponsesInterface interface {
 
 	// CreateApiKeyWithBodyWithResponse Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -22745,8 +22811,10 @@ type ClientWithResponsesInterface interface {
 
 	// CreateApiKeyWithResponse Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -23046,7 +23114,10 @@ type ClientWithResponsesInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23058,7 +23129,10 @@ type ClientWithResponsesInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23510,7 +23584,18 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateLlmConfigWithBodyWithResponse Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23519,7 +23604,18 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateLlmConfigWithResponse Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24698,6 +24794,8 @@ type CreateApiKeyResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -24739,6 +24837,11 @@ func (r CreateApiKeyResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateApiKeyResponse) GetApplicationproblemJSON408() *RequestTimeout {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateApiKeyResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -38081,8 +38184,10 @@ func (c *ClientWithResponses) ListApiKeysWithResponse(ctx context.Context, param
 
 // CreateApiKeyWithBodyWithResponse Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -38101,8 +38206,10 @@ func (c *ClientWithResponses) CreateApiKeyWithBodyWithResponse(ctx context.Conte
 
 // CreateApiKeyWithResponse Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -38552,7 +38659,10 @@ func (c *ClientWithResponses) GetEmbeddingConfigWithResponse(ctx context.Context
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -38570,7 +38680,10 @@ func (c *ClientWithResponses) UpdateEmbeddingConfigWithBodyWithResponse(ctx cont
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39316,7 +39429,18 @@ func (c *ClientWithResponses) GetLlmConfigWithResponse(ctx context.Context, usag
 
 // UpdateLlmConfigWithBodyWithResponse Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39331,7 +39455,18 @@ func (c *ClientWithResponses) UpdateLlmConfigWithBodyWithResponse(ctx context.Co
 
 // UpdateLlmConfigWithResponse Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -41110,6 +41245,13 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge

@@ -345,6 +345,7 @@ func (a *app) startBackground(ctx context.Context) {
 	a.background.Go(func() { a.dialogue.RunSweeper(bg) })
 	a.background.Go(func() { a.dashboard.Run(bg) })
 	a.background.Go(func() { a.retention.Run(bg) })
+	a.background.Go(func() { a.server.RunIdempotencyPurge(bg) })
 	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
 	if a.index != nil {
 		a.background.Go(func() { a.index.Follow(bg, a.store) })
