@@ -32,7 +32,7 @@ type Server struct {
 	rateLimits RateLimits
 	limiter    *rateLimiter
 	// idem keeps idempotency keys (nil: the header is ignored).
-	idem domain.IdempotencyStore
+	idem       domain.IdempotencyStore
 	validation openapi3filter.Options
 	// uploadValidation skips the body: uploads are streamed to the handler.
 	uploadValidation openapi3filter.Options
