@@ -4075,6 +4075,11 @@ export interface components {
             sessionId: string;
             /** @description The reply's message id (not stored in a complete-flow test). */
             messageId: string;
+            /**
+             * @description The reply's own trace id (`trc_` and 32 hex digits), unique per reply: a request that
+             *     carries a `traceparent` gets a trace of its own, linked to the caller's span, so two replies
+             *     never share one. `GET /admin/conversations/traces/{traceId}` finds the reply by it.
+             */
             traceId: string;
             /** @description The text to show, after the output guardrails. */
             answer: string;
