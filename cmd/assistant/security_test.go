@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -266,4 +268,28 @@ func TestSecurityReplyTraceIDsAreUniqueUnderAClientTrace(t *testing.T) {
 		require.Equal(t, http.StatusOK, tr.Status, "%s", tr.Body)
 		assert.Contains(t, string(tr.Body), r.JSON(t)["messageId"].(string), "the lookup finds this reply")
 	}
+}
+
+// Expired idempotency records (with the answers kept in them) are purged
+// by the service's ticker, which purges once when it starts, not only
+// now and then on a claim.
+func TestSecurityExpiredIdempotencyRecordsArePurgedOnASchedule(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.db.Exec(t.Context(), `INSERT INTO idempotency_keys (scope, idem_key, claim_token, state, status, body, created_at, locked_until)
+		VALUES ('k|acme|POST /api/v1/chat/sessions', 'old', 't', 'done', 201, '{"old":true}', now() - interval '25 hours', now() - interval '25 hours'),
+		       ('k|acme|POST /api/v1/chat/sessions', 'fresh', 't', 'done', 201, '{}', now(), now())`)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { e.app.server.RunIdempotencyPurge(ctx); close(done) }()
+	require.Eventually(t, func() bool {
+		var n int
+		require.NoError(t, e.db.QueryRow(t.Context(), "SELECT count(*) FROM idempotency_keys WHERE idem_key = 'old'").Scan(&n))
+		return n == 0
+	}, 5*time.Second, 10*time.Millisecond, "the expired record was never purged")
+	cancel()
+	<-done
+	var fresh int
+	require.NoError(t, e.db.QueryRow(t.Context(), "SELECT count(*) FROM idempotency_keys WHERE idem_key = 'fresh'").Scan(&fresh))
+	assert.Equal(t, 1, fresh, "a record within the window stays")
 }
