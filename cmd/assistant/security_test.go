@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -292,4 +293,29 @@ func TestSecurityExpiredIdempotencyRecordsArePurgedOnASchedule(t *testing.T) {
 	var fresh int
 	require.NoError(t, e.db.QueryRow(t.Context(), "SELECT count(*) FROM idempotency_keys WHERE idem_key = 'fresh'").Scan(&fresh))
 	assert.Equal(t, 1, fresh, "a record within the window stays")
+}
+
+// The embedding configuration follows the same rule: the operator's
+// platform key may point a tenant at an internal embedder, and the index
+// worker's and the test's calls (the background ones) use it; a tenant's
+// configuration at the same address is refused at dial time.
+func TestSecurityEmbeddingPlatformExceptionAndDialTimeRefusal(t *testing.T) {
+	e := newEnv(t, withoutOutboundAllow)
+	var calls atomic.Int64
+	const key = "sk-embed-0123456789abcdef"
+	srv := fakeOpenAI(t, key, &calls)
+	r := e.do(req{method: "PUT", path: "/api/v1/admin/embedding/config", tenant: "acme", body: map[string]any{
+		"provider": "openai_compatible", "baseUrl": srv.URL + "/v1", "apiKey": key, "model": "text-embedding-3-small", "version": 0}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	test := e.do(req{method: "POST", path: "/api/v1/admin/embedding/test", tenant: "acme"}).JSON(t)
+	assert.Equal(t, true, test["ok"], "%v", test)
+
+	_, err := e.db.Exec(t.Context(), "UPDATE embedding_configs SET set_by_platform = false WHERE tenant_id = 'acme'")
+	require.NoError(t, err)
+	e.app.invalidations.Drop(domain.ConfigEmbedding, "acme")
+	before := calls.Load()
+	test = e.do(req{method: "POST", path: "/api/v1/admin/embedding/test", tenant: "acme"}).JSON(t)
+	assert.Equal(t, false, test["ok"])
+	assert.Contains(t, test["error"], "loopback address, which is not allowed")
+	assert.Equal(t, before, calls.Load(), "nothing reached the embedder")
 }
