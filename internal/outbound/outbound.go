@@ -12,9 +12,10 @@
 // The operator decides what is inside: an AllowList (ASSISTANT_OUTBOUND_ALLOW)
 // names internal hosts and networks every tenant may call, and a
 // configuration a platform key set is trusted as the operator's own
-// (Clients.For(true)). Redirects are never followed, and no proxy from the
-// environment is used (a proxy would make the dial to the proxy, not to
-// the target).
+// (Clients.For(true)). Redirects are never followed. The guarded client
+// uses no proxy from the environment (the dial would be to the proxy, not
+// to the target); the trusted one keeps HTTPS_PROXY and the like, as
+// net/http's default transport does.
 package outbound
 
 import (
@@ -194,7 +195,8 @@ func (a AllowList) allowsAddr(ip netip.Addr, port string) bool {
 
 // Clients hands out the outbound clients: one that guards every dial, and
 // one for configurations the operator set (a platform key), which reaches
-// internal addresses. Both follow no redirect and use no proxy.
+// internal addresses. Both follow no redirect; only the trusted one uses
+// the environment's proxy.
 type Clients struct {
 	allow   AllowList
 	guarded *http.Client
@@ -228,7 +230,11 @@ func New(opts Options) *Clients {
 
 func (c *Clients) client(opts Options, guard bool) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.Proxy = nil
+	if guard {
+		// Through a proxy the dial would be to the proxy, and the proxy's
+		// to the tenant's target, unchecked.
+		tr.Proxy = nil
+	}
 	if opts.MaxIdleConnsPerHost > 0 {
 		tr.MaxIdleConnsPerHost = opts.MaxIdleConnsPerHost
 	}
