@@ -29,7 +29,10 @@ COPY --from=build /out/assistant /assistant
 COPY --from=build /out/doc /usr/share/doc/assistant
 # The data dir holds the generated default key file; owned by the nonroot user (65532).
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV ASSISTANT_ADDR=0.0.0.0:8080 \
+# ASSISTANT_ENV=production: the service refuses to start without
+# ASSISTANT_SECRET_KEY (or _FILE), which seals the stored provider API keys.
+ENV ASSISTANT_ENV=production \
+    ASSISTANT_ADDR=0.0.0.0:8080 \
     ASSISTANT_DATA_DIR=/data \
     XDG_CACHE_HOME=/data/cache \
     LOG_FORMAT=json
@@ -52,7 +55,10 @@ RUN apt-get update \
 COPY --from=build /out/assistant /assistant
 COPY --from=build /out/doc /usr/share/doc/assistant
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV ASSISTANT_ADDR=0.0.0.0:8080 \
+# ASSISTANT_ENV=production: the service refuses to start without
+# ASSISTANT_SECRET_KEY (or _FILE), which seals the stored provider API keys.
+ENV ASSISTANT_ENV=production \
+    ASSISTANT_ADDR=0.0.0.0:8080 \
     ASSISTANT_DATA_DIR=/data \
     XDG_CACHE_HOME=/data/cache \
     LOG_FORMAT=json

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/internal/outbound"
 	"github.com/cs-assistant/assistant/store/chunkcache"
 	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
@@ -94,6 +95,26 @@ type Config struct {
 	// OTelServiceName is the service.name of the spans (OTEL_SERVICE_NAME,
 	// default assistant).
 	OTelServiceName string
+	// OutboundAllow names the internal hosts and networks every tenant's
+	// model, embedding and webhook URLs may point to
+	// (ASSISTANT_OUTBOUND_ALLOW, comma-separated host[:port] or CIDR, e.g.
+	// "ollama:11434,10.20.0.0/16"; default none). Everything else internal
+	// (loopback, private, link-local, CGNAT, …) is refused at dial time,
+	// except in configurations a platform key set.
+	OutboundAllow outbound.AllowList
+	// Production is ASSISTANT_ENV=production (the container image sets
+	// it): the service then refuses to start without SecretKey. Otherwise
+	// (development, the default of a source checkout and of `make run`) a
+	// missing key is generated once and kept in DataDir/secret-key.
+	Production bool
+	// SecretKey seals the provider API keys the service stores (AES-256-GCM;
+	// ASSISTANT_SECRET_KEY or the file ASSISTANT_SECRET_KEY_FILE: 32 random
+	// bytes as 64 hex digits or base64, e.g. `openssl rand -hex 32`).
+	SecretKey []byte
+	// SecretKeyPrevious open values sealed before a rotation
+	// (ASSISTANT_SECRET_KEY_PREVIOUS, comma-separated keys); the service
+	// re-seals them with SecretKey at start, after which they may go.
+	SecretKeyPrevious [][]byte
 }
 
 // DefaultAddr is the listen address when ASSISTANT_ADDR is unset.
@@ -187,6 +208,12 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.BodyReadTimeout, err = time.ParseDuration(orDefault(getenv("ASSISTANT_BODY_READ_TIMEOUT"), "30s")); err != nil || c.BodyReadTimeout <= 0 {
 		return c, fmt.Errorf("ASSISTANT_BODY_READ_TIMEOUT: want a positive duration such as 30s, got %q", getenv("ASSISTANT_BODY_READ_TIMEOUT"))
 	}
+	if c.OutboundAllow, err = outbound.ParseAllowList(getenv("ASSISTANT_OUTBOUND_ALLOW")); err != nil {
+		return c, fmt.Errorf("ASSISTANT_OUTBOUND_ALLOW: %w", err)
+	}
+	if err := loadSecretKeys(&c, getenv); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -240,6 +267,10 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("cors_origins", c.CORSOrigins),
 		slog.String("otel_exporter_otlp_endpoint", maskURL(c.OTelEndpoint)),
 		slog.String("otel_service_name", c.OTelServiceName),
+		slog.String("outbound_allow", c.OutboundAllow.String()),
+		slog.Bool("production", c.Production),
+		slog.Bool("secret_key_set", c.SecretKey != nil),
+		slog.Int("secret_keys_previous", len(c.SecretKeyPrevious)),
 		slog.Int("rate_limit_per_key", c.RateLimitPerKey),
 		slog.Int("rate_limit_per_tenant", c.RateLimitPerTenant),
 		slog.Int("share_rate_limit_per_share", c.ShareRateLimitPerShare),

@@ -34,6 +34,10 @@ type EmbeddingConfig struct {
 	// Version is 0 until the tenant first saves a configuration.
 	Version   int32
 	UpdatedAt *time.Time
+	// SetByPlatform says a platform key (the operator) saved it: its
+	// calls may reach internal addresses, where a tenant's reach only what
+	// the operator allow-lists.
+	SetByPlatform bool
 }
 
 // DefaultEmbeddingConfig is what a tenant uses until it saves its own.

@@ -45,6 +45,10 @@ type LLMConfig struct {
 	Retries     int32
 	Version     int32
 	UpdatedAt   *time.Time
+	// SetByPlatform says a platform key (the operator) saved it: its
+	// calls may reach internal addresses, where a tenant's reach only what
+	// the operator allow-lists.
+	SetByPlatform bool
 }
 
 // ChatMessage is one message of a prompt.
@@ -180,4 +184,17 @@ type LLMTest struct {
 	Latency time.Duration
 	// Err is the provider's failure, nil when it answered.
 	Err error
+}
+
+// Sealer encrypts the secrets the service must keep readable (provider API
+// keys) for storage, each for a context naming its record, and opens them.
+type Sealer interface {
+	// Seal encrypts plain for context; "" stays "".
+	Seal(plain, context string) string
+	// Open decrypts what Seal made for context. A value stored in clear
+	// before sealing is returned as it is, with legacy true.
+	Open(stored, context string) (plain string, legacy bool, err error)
+	// Current reports whether stored needs no re-sealing: "" or sealed
+	// with the current key.
+	Current(stored string) bool
 }

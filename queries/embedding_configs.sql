@@ -4,17 +4,24 @@
 SELECT * FROM embedding_configs WHERE tenant_id = @tenant_id;
 
 -- name: InsertEmbeddingConfig :one
-INSERT INTO embedding_configs (tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size)
-VALUES (@tenant_id, @provider, @base_url, @api_key, @model, @timeout_ms, @retries, @batch_size)
+INSERT INTO embedding_configs (tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, set_by_platform)
+VALUES (@tenant_id, @provider, @base_url, @api_key, @model, @timeout_ms, @retries, @batch_size, @set_by_platform)
 ON CONFLICT (tenant_id) DO NOTHING
 RETURNING *;
 
 -- name: UpdateEmbeddingConfig :one
 UPDATE embedding_configs
 SET provider = @provider, base_url = @base_url, api_key = @api_key, model = @model, timeout_ms = @timeout_ms,
-    retries = @retries, batch_size = @batch_size, version = version + 1, updated_at = now()
+    retries = @retries, batch_size = @batch_size, set_by_platform = @set_by_platform, version = version + 1, updated_at = now()
 WHERE tenant_id = @tenant_id AND version = @version
 RETURNING *;
+
+-- The stored API keys of every tenant, for sealing them at start.
+-- name: ListEmbeddingConfigKeys :many
+SELECT tenant_id, api_key FROM embedding_configs WHERE api_key <> '' ORDER BY tenant_id;
+
+-- name: ResealEmbeddingConfigKey :execrows
+UPDATE embedding_configs SET api_key = @sealed WHERE tenant_id = @tenant_id AND api_key = @stored;
 
 -- name: MarkDocumentsStale :one
 WITH stale AS (

@@ -33,6 +33,9 @@ type operation struct {
 	upload bool
 	// idempotent operations take the Idempotency-Key header.
 	idempotent bool
+	// secretAnswer operations answer a secret (a member named "secret" in
+	// a 2xx JSON body): their answer is never kept for a retry.
+	secretAnswer bool
 }
 
 // Contract is the loaded OpenAPI document and its operations indexed by
@@ -70,6 +73,7 @@ func LoadContract(ctx context.Context, raw []byte) (*Contract, error) {
 					o.idempotent = true
 				}
 			}
+			o.secretAnswer = answersSecret(op)
 			if op.RequestBody != nil {
 				for mt := range op.RequestBody.Value.Content {
 					o.mediaTypes = append(o.mediaTypes, mt)
@@ -130,4 +134,23 @@ func scopeFor(path string) domain.Scope {
 		return domain.ScopeChat
 	}
 	return ""
+}
+
+// answersSecret reports whether a 2xx JSON answer of op has a "secret"
+// member (an API key shown once).
+func answersSecret(op *openapi3.Operation) bool {
+	if op.Responses == nil {
+		return false
+	}
+	for code, r := range op.Responses.Map() {
+		if !strings.HasPrefix(code, "2") || r.Value == nil {
+			continue
+		}
+		if mt := r.Value.Content.Get("application/json"); mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
+			if _, ok := mt.Schema.Value.Properties["secret"]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -44,13 +44,13 @@ func (h *handlers) UpdateEmbeddingConfig(ctx context.Context, r api.UpdateEmbedd
 	b := r.Body
 	cfg := domain.DefaultEmbeddingConfig(tenant)
 	cfg.Provider, cfg.Version = domain.EmbeddingProviderKind(b.Provider), b.Version
-	cfg.APIKey = current.APIKey // left out: keep the stored key
 	setIf(&cfg.BaseURL, b.BaseUrl)
-	setIf(&cfg.APIKey, b.ApiKey)
 	setIf(&cfg.Model, b.Model)
 	setIf(&cfg.TimeoutMs, b.TimeoutMs)
 	setIf(&cfg.Retries, b.Retries)
 	setIf(&cfg.BatchSize, b.BatchSize)
+	cfg.APIKey = keptKey(current.APIKey, current.BaseURL, cfg.BaseURL, b.ApiKey)
+	cfg.SetByPlatform = byPlatform(ctx)
 	saved, modelID, stale, err := h.d.Embedding.Update(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -106,6 +106,27 @@ func maskKey(k string) string {
 		return "…"
 	}
 	return "…" + k[len(k)-4:]
+}
+
+// keptKey is the API key a saved configuration keeps: the one sent, or,
+// when none is sent, the stored one only if the base URL stays the same.
+// A key goes to the host it was set for: a tenant admin cannot point a key
+// the operator set at a host of its own by changing the URL alone.
+func keptKey(stored, storedURL, newURL string, sent *string) string {
+	switch {
+	case sent != nil:
+		return *sent
+	case storedURL == newURL:
+		return stored
+	}
+	return ""
+}
+
+// byPlatform reports whether the caller is a platform key (the operator),
+// whose configurations may name internal addresses.
+func byPlatform(ctx context.Context) bool {
+	p, ok := domain.PrincipalFrom(ctx)
+	return ok && p.IsPlatform()
 }
 
 func setIf[T any](dst *T, v *T) {

@@ -49,9 +49,8 @@ func (h *handlers) UpdateLlmConfig(ctx context.Context, r api.UpdateLlmConfigReq
 	}
 	b := r.Body
 	cfg := domain.DefaultLLMConfig(tenant, usage)
-	cfg.Provider, cfg.Version, cfg.APIKey = domain.LLMProviderKind(b.Provider), b.Version, current.APIKey
+	cfg.Provider, cfg.Version = domain.LLMProviderKind(b.Provider), b.Version
 	setIf(&cfg.BaseURL, b.BaseUrl)
-	setIf(&cfg.APIKey, b.ApiKey)
 	setIf(&cfg.Model, b.Model)
 	setIf(&cfg.Deployment, b.Deployment)
 	setIf(&cfg.APIVersion, b.ApiVersion)
@@ -59,6 +58,8 @@ func (h *handlers) UpdateLlmConfig(ctx context.Context, r api.UpdateLlmConfigReq
 	setIf(&cfg.MaxTokens, b.MaxTokens)
 	setIf(&cfg.TimeoutMs, b.TimeoutMs)
 	setIf(&cfg.Retries, b.Retries)
+	cfg.APIKey = keptKey(current.APIKey, current.BaseURL, cfg.BaseURL, b.ApiKey)
+	cfg.SetByPlatform = byPlatform(ctx)
 	saved, modelID, err := h.d.Models.Update(ctx, cfg)
 	if err != nil {
 		return nil, err

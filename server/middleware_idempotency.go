@@ -24,14 +24,19 @@ const headerIdempotencyKey = "Idempotency-Key"
 // request that died lets a retry take over after it); a duplicate waits up
 // to idempotencyWait for the first, polling; responses over
 // idempotencyMaxBody are not stored (their retry runs again); expired keys
-// are purged once every idempotencyPurgeEvery claims.
+// are purged every idempotencyPurgeEvery (RunIdempotencyPurge).
 const (
 	idempotencyLease      = 10 * time.Minute
 	idempotencyWait       = 2 * time.Minute
 	idempotencyPoll       = 50 * time.Millisecond
 	idempotencyMaxBody    = 4 << 20
-	idempotencyPurgeEvery = 256
+	idempotencyPurgeEvery = 10 * time.Minute
 )
+
+// withheldContentType marks a stored answer whose body was not kept
+// because it held a secret: its retry is 409 (see replayStored). It never
+// reaches a client.
+const withheldContentType = "application/x-assistant-secret-withheld"
 
 // idempotency makes the operations that declare the Idempotency-Key header
 // safe to retry: the first request with a key runs and its response is
@@ -76,8 +81,7 @@ func (s *Server) idempotency(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 			if claimed {
-				s.purgeIdempotencyKeys(ctx)
-				return s.runIdempotent(c, next, scope, key, token, h, sink)
+				return s.runIdempotent(c, next, scope, key, token, h, sink, op.secretAnswer)
 			}
 			rec, err := s.idem.GetIdempotencyKey(ctx, scope, key)
 			if domain.ErrorCodeOf(err) == domain.CodeNotFound {
@@ -104,7 +108,10 @@ func (s *Server) idempotency(next echo.HandlerFunc) echo.HandlerFunc {
 // runIdempotent runs the request holding the claim and stores its answer;
 // a service error (5xx), an answer cut off by a disconnect or one too big
 // to keep releases the claim instead, so a retry runs again.
-func (s *Server) runIdempotent(c echo.Context, next echo.HandlerFunc, scope, key, token string, h hash.Hash, sink io.Writer) error {
+//
+// With secret (the answer holds a one-time secret, such as a new API key)
+// a success is stored without its body, so no record keeps the secret.
+func (s *Server) runIdempotent(c echo.Context, next echo.HandlerFunc, scope, key, token string, h hash.Hash, sink io.Writer, secret bool) error {
 	res := c.Response()
 	capture := &capturingWriter{ResponseWriter: res.Writer, limit: idempotencyMaxBody}
 	res.Writer = capture
@@ -131,6 +138,9 @@ func (s *Server) runIdempotent(c echo.Context, next echo.HandlerFunc, scope, key
 	stored := domain.StoredResponse{
 		RequestHash: requestHash(c.Request(), h, sink), Status: res.Status, Body: capture.body.Bytes(),
 		ContentType: res.Header().Get(echo.HeaderContentType), Location: res.Header().Get(echo.HeaderLocation),
+	}
+	if secret && res.Status < 300 {
+		stored.Body, stored.ContentType = nil, withheldContentType
 	}
 	if err := s.idem.CompleteIdempotencyKey(ctx, scope, key, token, stored); err != nil {
 		s.log.WarnContext(ctx, "storing an idempotent response failed", "err", err)
@@ -164,6 +174,10 @@ func replayStored(c echo.Context, r domain.StoredResponse, hash []byte) error {
 	h := c.Response().Header()
 	if r.Location != "" {
 		h.Set(echo.HeaderLocation, r.Location)
+	}
+	if r.ContentType == withheldContentType {
+		return domain.Errorf(domain.CodeConflict, "The first request with this Idempotency-Key succeeded; its answer held a secret, "+
+			"which is shown once and not kept. The Location header names what it created; if the secret was lost, revoke it and create another.")
 	}
 	h.Set("Idempotent-Replayed", "true")
 	return c.Blob(r.Status, r.ContentType, r.Body)
@@ -217,13 +231,26 @@ func requestHash(req *http.Request, h hash.Hash, sink io.Writer) []byte {
 	return out.Sum(nil)
 }
 
-// purgeIdempotencyKeys deletes expired keys now and then.
-func (s *Server) purgeIdempotencyKeys(ctx context.Context) {
-	if s.idemClaims.Add(1)%idempotencyPurgeEvery != 0 {
+// RunIdempotencyPurge deletes expired idempotency keys (and the answers
+// kept with them) every idempotencyPurgeEvery, and once at once, until ctx
+// ends. Without an idempotency store it returns at once.
+func (s *Server) RunIdempotencyPurge(ctx context.Context) {
+	if s.idem == nil {
 		return
 	}
-	if _, err := s.idem.PurgeIdempotencyKeys(context.WithoutCancel(ctx)); err != nil {
-		s.log.WarnContext(ctx, "purging idempotency keys failed", "err", err)
+	t := time.NewTicker(idempotencyPurgeEvery)
+	defer t.Stop()
+	for {
+		if n, err := s.idem.PurgeIdempotencyKeys(ctx); err != nil && ctx.Err() == nil {
+			s.log.WarnContext(ctx, "purging idempotency keys failed", "err", err)
+		} else if n > 0 {
+			s.log.DebugContext(ctx, "purged expired idempotency keys", "keys", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }
 

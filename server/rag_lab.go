@@ -14,7 +14,7 @@ func (h *handlers) RunRagExperiment(ctx context.Context, r api.RunRagExperimentR
 	if err != nil {
 		return nil, err
 	}
-	req := labRequest(tenant, *r.Body)
+	req := labRequest(ctx, tenant, *r.Body)
 	out, err := h.d.Answerer.Run(ctx, tenant, req)
 	if err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (h *handlers) RunRagExperiment(ctx context.Context, r api.RunRagExperimentR
 }
 
 // labRequest turns the lab's request into the answerer's.
-func labRequest(tenant domain.TenantID, b api.RagExperimentRequest) answer.Request {
+func labRequest(ctx context.Context, tenant domain.TenantID, b api.RagExperimentRequest) answer.Request {
 	req := answer.Request{Query: b.Query, Generate: b.Generate != nil && *b.Generate}
 	if b.KbIds != nil {
 		req.KBIDs = *b.KbIds
@@ -51,6 +51,7 @@ func labRequest(tenant domain.TenantID, b api.RagExperimentRequest) answer.Reque
 			setIf(&cfg.MaxTokens, m.MaxTokens)
 			setIf(&cfg.TimeoutMs, m.TimeoutMs)
 			setIf(&cfg.Retries, m.Retries)
+			cfg.SetByPlatform = byPlatform(ctx)
 			req.Model.Inline = &cfg
 		}
 	}

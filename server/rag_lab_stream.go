@@ -16,7 +16,7 @@ func (h *handlers) StreamRagExperiment(ctx context.Context, r api.StreamRagExper
 	if err != nil {
 		return nil, err
 	}
-	req := labRequest(tenant, *r.Body)
+	req := labRequest(ctx, tenant, *r.Body)
 	body, err := streamEvents(ctx, func(s *sseStream) error {
 		// Bad input shows before the first event: an ordinary problem
 		// answer. After it, an error event ends the stream.

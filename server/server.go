@@ -7,7 +7,6 @@ package server
 import (
 	"context"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -33,9 +32,7 @@ type Server struct {
 	rateLimits RateLimits
 	limiter    *rateLimiter
 	// idem keeps idempotency keys (nil: the header is ignored).
-	idem domain.IdempotencyStore
-	// idemClaims counts claims, to purge expired keys now and then.
-	idemClaims atomic.Int64
+	idem       domain.IdempotencyStore
 	validation openapi3filter.Options
 	// uploadValidation skips the body: uploads are streamed to the handler.
 	uploadValidation openapi3filter.Options

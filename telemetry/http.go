@@ -26,8 +26,10 @@ func NewHTTP(m *Metrics, t *Tracing) *HTTP {
 	return &HTTP{m: m, tracer: t.Tracer(), prop: t.Propagator()}
 }
 
-// Request implements server.Telemetry. The span continues the caller's
-// trace when the request carries a traceparent. operation, method and
+// Request implements server.Telemetry. The span starts a trace of its
+// own, linked to the caller's span when the request carries a
+// traceparent, so that each request (and each reply's traceId) has its own
+// trace id. operation, method and
 // route must come from a small set (an operationId, a route template, a
 // known method): they label metrics.
 func (h *HTTP) Request(r *http.Request, operation, method, route string) (context.Context, func(status int, requestID string)) {
@@ -37,7 +39,16 @@ func (h *HTTP) Request(r *http.Request, operation, method, route string) (contex
 	if route != "" {
 		attrs = append(attrs, attribute.String("http.route", route))
 	}
-	ctx, span := h.tracer.Start(ctx, operation, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
+	if caller := trace.SpanContextFromContext(ctx); caller.IsValid() && caller.IsRemote() {
+		// A caller's trace context is the client's to choose: continued,
+		// two requests could share one trace id, and so two replies one
+		// traceId (issue 24). The request gets a trace of its own, linked
+		// to the caller's span, which tracing back ends show as such.
+		opts = append(opts, trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: caller,
+			Attributes: []attribute.KeyValue{attribute.String("assistant.link", "caller")}}))
+	}
+	ctx, span := h.tracer.Start(ctx, operation, opts...)
 	ctx, trips := withRoundTrips(ctx)
 	return ctx, func(status int, requestID string) {
 		h.m.httpRequests.WithLabelValues(operation, method, strconv.Itoa(status)).Inc()

@@ -102,9 +102,15 @@ func (t *Tracing) Propagator() propagation.TextMapPropagator { return t.prop }
 // HTTPClient returns a client on base whose requests get a client span
 // and carry the trace context (the model and embedding providers' calls).
 func (t *Tracing) HTTPClient(base http.RoundTripper) *http.Client {
-	return &http.Client{Transport: otelhttp.NewTransport(base,
+	return &http.Client{Transport: t.Transport(base)}
+}
+
+// Transport wraps base so that each request gets a client span and
+// carries the trace context.
+func (t *Tracing) Transport(base http.RoundTripper) http.RoundTripper {
+	return otelhttp.NewTransport(base,
 		otelhttp.WithTracerProvider(t.tp), otelhttp.WithPropagators(t.prop),
-		otelhttp.WithMeterProvider(metricnoop.NewMeterProvider()))}
+		otelhttp.WithMeterProvider(metricnoop.NewMeterProvider()))
 }
 
 // QueryTracer returns the pgx tracer of the pool: it counts each

@@ -2556,7 +2556,11 @@ type ChatReply struct {
 
 	// Thought The model's reasoning, kept apart from the answer; null when there is none.
 	Thought *string `json:"thought"`
-	TraceId string  `json:"traceId"`
+
+	// TraceId The reply's own trace id (`trc_` and 32 hex digits), unique per reply: a request that
+	// carries a `traceparent` gets a trace of its own, linked to the caller's span, so two replies
+	// never share one. `GET /admin/conversations/traces/{traceId}` finds the reply by it.
+	TraceId string `json:"traceId"`
 
 	// TransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
 	// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
@@ -9670,8 +9674,10 @@ type ClientInterface interface {
 
 	// CreateApiKeyWithBody Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -9684,8 +9690,10 @@ type ClientInterface interface {
 
 	// CreateApiKey Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -9961,7 +9969,10 @@ type ClientInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9973,7 +9984,10 @@ type ClientInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10381,7 +10395,18 @@ type ClientInterface interface {
 
 	// UpdateLlmConfigWithBody Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10390,7 +10415,18 @@ type ClientInterface interface {
 
 	// UpdateLlmConfig Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11382,8 +11418,10 @@ func (c *Client) ListApiKeys(ctx context.Context, params *ListApiKeysParams, req
 
 // CreateApiKeyWithBody Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -11406,8 +11444,10 @@ func (c *Client) CreateApiKeyWithBody(ctx context.Context, params *CreateApiKeyP
 
 // CreateApiKey Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -11933,7 +11973,10 @@ func (c *Client) GetEmbeddingConfig(ctx context.Context, params *GetEmbeddingCon
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11955,7 +11998,10 @@ func (c *Client) UpdateEmbeddingConfigWithBody(ctx context.Context, params *Upda
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12853,7 +12899,18 @@ func (c *Client) GetLlmConfig(ctx context.Context, usageType UsageTypePath, para
 
 // UpdateLlmConfigWithBody Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes any type of body and a specified content type.
 //
@@ -12872,7 +12929,18 @@ func (c *Client) UpdateLlmConfigWithBody(ctx context.Context, usageType UsageTyp
 
 // UpdateLlmConfig Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -22742,8 +22810,10 @@ type ClientWithResponsesInterface interface {
 
 	// CreateApiKeyWithBodyWithResponse Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -22756,8 +22826,10 @@ type ClientWithResponsesInterface interface {
 
 	// CreateApiKeyWithResponse Create an API key
 	//
-	// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-	// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+	// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+	// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+	// header names the key that was created; revoke it and create another if the secret was lost),
+	// so no stored answer holds the secret. A platform key may create
 	// platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 	// tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 	// must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -23057,7 +23129,10 @@ type ClientWithResponsesInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23069,7 +23144,10 @@ type ClientWithResponsesInterface interface {
 	// Applies to the next index job and search, without a restart. When the model changes, the
 	// answer says `reindexRequired: true` with the number of documents indexed with another
 	// model; they show as `stale` and are left out of search until re-indexed. Leaving out
-	// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+	// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+	// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+	// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+	// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23523,7 +23601,18 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateLlmConfigWithBodyWithResponse Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23532,7 +23621,18 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateLlmConfigWithResponse Replace the model of a usage type
 	//
-	// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+	// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+	// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+	// set for). `""` removes it. `version` must be current (0 before the first save).
+	//
+	// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+	// through the service's outbound client, which follows no redirect and refuses internal addresses
+	// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+	// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+	// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+	// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+	// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+	// answer is quoted only as a short excerpt of its JSON error message.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24711,6 +24811,8 @@ type CreateApiKeyResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -24752,6 +24854,11 @@ func (r CreateApiKeyResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateApiKeyResponse) GetApplicationproblemJSON408() *RequestTimeout {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateApiKeyResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -38094,8 +38201,10 @@ func (c *ClientWithResponses) ListApiKeysWithResponse(ctx context.Context, param
 
 // CreateApiKeyWithBodyWithResponse Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -38114,8 +38223,10 @@ func (c *ClientWithResponses) CreateApiKeyWithBodyWithResponse(ctx context.Conte
 
 // CreateApiKeyWithResponse Create an API key
 //
-// Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-// the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+// Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+// the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+// header names the key that was created; revoke it and create another if the secret was lost),
+// so no stored answer holds the secret. A platform key may create
 // platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
 // tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
 // must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -38565,7 +38676,10 @@ func (c *ClientWithResponses) GetEmbeddingConfigWithResponse(ctx context.Context
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -38583,7 +38697,10 @@ func (c *ClientWithResponses) UpdateEmbeddingConfigWithBodyWithResponse(ctx cont
 // Applies to the next index job and search, without a restart. When the model changes, the
 // answer says `reindexRequired: true` with the number of documents indexed with another
 // model; they show as `stale` and are left out of search until re-indexed. Leaving out
-// `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+// `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+// new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+// follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+// query or fragment, no internal address unless the operator allows it or a platform key saves it.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39331,7 +39448,18 @@ func (c *ClientWithResponses) GetLlmConfigWithResponse(ctx context.Context, usag
 
 // UpdateLlmConfigWithBodyWithResponse Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39346,7 +39474,18 @@ func (c *ClientWithResponses) UpdateLlmConfigWithBodyWithResponse(ctx context.Co
 
 // UpdateLlmConfigWithResponse Replace the model of a usage type
 //
-// Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+// Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+// same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+// set for). `""` removes it. `version` must be current (0 before the first save).
+//
+// The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+// through the service's outbound client, which follows no redirect and refuses internal addresses
+// (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+// IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+// with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+// (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+// local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+// answer is quoted only as a short excerpt of its JSON error message.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -41125,6 +41264,13 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge

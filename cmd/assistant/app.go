@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"github.com/cs-assistant/assistant/config"
 	"github.com/cs-assistant/assistant/dashboard"
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/outbound"
 	"github.com/cs-assistant/assistant/internal/tenantcache"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/decompose"
@@ -75,7 +75,7 @@ type app struct {
 	embedders *embed.Registry
 	models    *llm.Registry
 	// buildEmbedder and buildChatModel make what a tenant's configuration
-	// names, on providerHTTP, counted under its provider (the registries',
+	// names, on the outbound client it may use, counted under its provider (the registries',
 	// the configuration services' and the RAG lab's builder).
 	buildEmbedder  func(domain.EmbeddingConfig) (domain.Embedder, error)
 	buildChatModel func(domain.LLMConfig) (domain.ChatModel, error)
@@ -126,11 +126,13 @@ type app struct {
 	// (Run, in the background).
 	dashboard *dashboard.Service
 	// metrics, on the service's one registry, and tracing are made first
-	// (buildTelemetry); providerHTTP is the traced client of the model and
-	// embedding providers. All nil in commands that serve nothing.
-	metrics      *telemetry.Metrics
-	tracing      *telemetry.Tracing
-	providerHTTP *http.Client
+	// (buildTelemetry); nil in commands that serve nothing.
+	metrics *telemetry.Metrics
+	tracing *telemetry.Tracing
+	// outbound holds the clients of every call to an address a tenant
+	// chose (model and embedding providers): guarded, or trusted for a
+	// configuration a platform key set.
+	outbound *outbound.Clients
 
 	// stopBackground ends the background loops (key-usage flushing, cache
 	// invalidation); background waits for them.
@@ -168,6 +170,13 @@ func (a *app) build(ctx context.Context) error {
 	if err := a.keys.EnsureDefaultAtStart(ctx, a.cfg.DefaultAPIKey, a.cfg.DataDir, a.log); err != nil {
 		return err
 	}
+	// Provider keys stored in clear by earlier versions, or sealed with a
+	// previous key, are sealed with the current one.
+	if n, err := a.store.ResealProviderKeys(ctx); err != nil {
+		return fmt.Errorf("seal the stored provider API keys: %w", err)
+	} else if n > 0 {
+		a.log.Info("sealed stored provider API keys with the current secret key", "keys", n)
+	}
 	if err := a.buildIngestion(ctx); err != nil {
 		return err
 	}
@@ -201,9 +210,9 @@ func (a *app) build(ctx context.Context) error {
 		Metadata:        metadata.NewService(a.store, a.invalidations),
 		Ingest:          ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake).WithProposer(decomposer),
 		Retriever:       retriever,
-		Embedding:       embed.NewConfigs(a.store, a.buildEmbedder, a.embedders, a.invalidations),
+		Embedding:       embed.NewConfigs(a.store, a.buildEmbedder, a.embedders, a.invalidations).WithURLCheck(a.outbound.CheckBaseURL),
 		Strategies:      a.strategies,
-		Models:          llm.NewConfigs(a.store, a.buildChatModel, a.models, a.invalidations),
+		Models:          llm.NewConfigs(a.store, a.buildChatModel, a.models, a.invalidations).WithURLCheck(a.outbound.CheckBaseURL),
 		IntentRules:     intent.NewService(a.store, a.store, a.store, a.invalidations),
 		ScriptFlows:     flows,
 		PromptTemplates: prompts,
@@ -241,7 +250,11 @@ func (a *app) buildCore(ctx context.Context) error {
 	}
 	a.log.Info("database ready", "migrations_applied", n)
 
-	a.store = pg.New(a.pool)
+	keys, err := a.keyring()
+	if err != nil {
+		return err
+	}
+	a.store = pg.New(a.pool, pg.SealSecretsWith(keys))
 	a.invalidations = tenantcache.NewRegistry()
 	a.tenants = access.NewTenants(a.store, tenantCacheTTL, a.invalidations)
 	a.settings = access.NewSettings(a.store, tenantcache.DefaultTTL, a.invalidations)
@@ -260,9 +273,11 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	client := cmp.Or(a.providerHTTP, http.DefaultClient)
-	a.buildEmbedder = a.metrics.Embedders(embed.BuildWith(client))
-	a.buildChatModel = a.metrics.ChatModels(llm.BuildWith(client))
+	if a.outbound == nil {
+		a.buildOutbound()
+	}
+	a.buildEmbedder = a.metrics.Embedders(a.embedderBuilder())
+	a.buildChatModel = a.metrics.ChatModels(a.chatModelBuilder())
 	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL, a.invalidations)
 	a.models = llm.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL, a.invalidations)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
@@ -330,6 +345,7 @@ func (a *app) startBackground(ctx context.Context) {
 	a.background.Go(func() { a.dialogue.RunSweeper(bg) })
 	a.background.Go(func() { a.dashboard.Run(bg) })
 	a.background.Go(func() { a.retention.Run(bg) })
+	a.background.Go(func() { a.server.RunIdempotencyPurge(bg) })
 	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
 	if a.index != nil {
 		a.background.Go(func() { a.index.Follow(bg, a.store) })

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,6 +42,9 @@ func cliEnviron(cfg config.Config) map[string]string {
 		"ASSISTANT_MAX_UPLOAD_BYTES": strconv.FormatInt(cfg.MaxUploadBytes, 10),
 		"ASSISTANT_INDEX_WORKERS":    strconv.Itoa(cfg.IndexWorkers),
 		"ASSISTANT_INDEX_LEASE":      cfg.IndexLease.String(),
+		// The server's key, so that commands open the provider keys it sealed.
+		"ASSISTANT_SECRET_KEY":     hex.EncodeToString(cfg.SecretKey),
+		"ASSISTANT_OUTBOUND_ALLOW": cfg.OutboundAllow.String(),
 	}
 }
 

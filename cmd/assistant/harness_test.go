@@ -23,6 +23,7 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/config"
+	"github.com/cs-assistant/assistant/internal/outbound"
 	"github.com/cs-assistant/assistant/internal/pgtest"
 	"github.com/cs-assistant/assistant/openapi"
 	"github.com/cs-assistant/assistant/store/pg"
@@ -61,8 +62,23 @@ type env struct {
 	root string
 }
 
+// testSecretKey seals the stored provider keys in every test service: one
+// key, so that replicas on one database (each with its own data dir) read
+// each other's.
+func testSecretKey() []byte { return bytes.Repeat([]byte{0x5e}, 32) }
+
+// testOutboundAllow lets tenants' configurations reach the fake providers
+// the tests run on loopback, which the outbound client refuses by
+// default; the security tests run without it (withoutOutboundAllow).
+func testOutboundAllow(t testing.TB) outbound.AllowList {
+	a, err := outbound.ParseAllowList("127.0.0.0/8,::1/128,localhost")
+	require.NoError(t, err)
+	return a
+}
+
 func testConfig(t testing.TB, databaseURL string) config.Config {
 	return config.Config{
+		SecretKey: testSecretKey(), OutboundAllow: testOutboundAllow(t),
 		Addr: "127.0.0.1:0", DatabaseURL: databaseURL, DataDir: t.TempDir(),
 		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10, MaxUploadBytes: 2 << 20,
 		IndexWorkers: 2, IndexLease: 2 * time.Second,

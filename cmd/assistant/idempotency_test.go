@@ -88,7 +88,16 @@ func TestRetriedCreationsWithAnIdempotencyKeyCreateOnce(t *testing.T) {
 	k1 := e.do(req{method: "POST", path: "/api/v1/admin/api-keys", body: map[string]any{"name": "ci", "scopes": []string{"chat"}}, header: idem})
 	k2 := e.do(req{method: "POST", path: "/api/v1/admin/api-keys", body: map[string]any{"name": "ci", "scopes": []string{"chat"}}, header: idem})
 	require.Equal(t, http.StatusCreated, k1.Status, "%s", k1.Body)
-	assert.Equal(t, k1.Body, k2.Body, "the same key and secret: the client that lost the answer gets it")
+	// The secret is shown once and never kept for a retry (issue 24): the
+	// retry is 409 naming the key it created.
+	require.Equal(t, http.StatusConflict, k2.Status, "%s", k2.Body)
+	assert.Equal(t, "conflict", k2.Code(t))
+	assert.Equal(t, k1.Header.Get("Location"), k2.Header.Get("Location"))
+	assert.NotContains(t, string(k2.Body), k1.JSON(t)["secret"].(string))
+	var stored int
+	require.NoError(t, e.db.QueryRow(t.Context(), "SELECT count(*) FROM idempotency_keys WHERE position($1 in convert_from(body, 'UTF8')) > 0",
+		k1.JSON(t)["secret"].(string)).Scan(&stored))
+	assert.Zero(t, stored, "no idempotency record holds the secret")
 	keys := e.do(req{method: "GET", path: "/api/v1/admin/api-keys?limit=200"}).JSON(t)["items"].([]any)
 	named := 0
 	for _, k := range keys {

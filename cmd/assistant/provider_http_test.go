@@ -49,7 +49,7 @@ func TestProviderClientReusesConcurrentConnections(t *testing.T) {
 		var done sync.WaitGroup
 		for range calls {
 			done.Go(func() {
-				resp, err := a.providerHTTP.Get(provider.URL)
+				resp, err := a.outbound.For(true).Get(provider.URL)
 				if !assert.NoError(t, err) {
 					return
 				}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"os"
@@ -66,7 +67,9 @@ func newServiceProc(t *testing.T, bin string, cfg config.Config, extra ...string
 	// the limits have tests of their own.
 	p.env = append(os.Environ(), "DATABASE_URL="+cfg.DatabaseURL, "ASSISTANT_ADDR="+p.addr,
 		"ASSISTANT_DATA_DIR="+cfg.DataDir, "ASSISTANT_DEFAULT_API_KEY="+cfg.DefaultAPIKey, "LOG_LEVEL=warn",
-		"ASSISTANT_RATE_LIMIT_PER_KEY=0", "ASSISTANT_RATE_LIMIT_PER_TENANT=0")
+		"ASSISTANT_RATE_LIMIT_PER_KEY=0", "ASSISTANT_RATE_LIMIT_PER_TENANT=0",
+		// The same secret key and allow list as the in-process services.
+		"ASSISTANT_SECRET_KEY="+hex.EncodeToString(cfg.SecretKey), "ASSISTANT_OUTBOUND_ALLOW="+cfg.OutboundAllow.String())
 	p.env = append(p.env, extra...)
 	t.Cleanup(func() {
 		if p.running() {

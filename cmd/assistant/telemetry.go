@@ -26,7 +26,7 @@ func (a *app) buildTelemetry(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	a.providerHTTP = a.tracing.HTTPClient(providerTransport())
+	a.buildOutbound()
 	a.log = slog.New(telemetry.NewLogHandler(a.log.Handler()))
 	return nil
 }

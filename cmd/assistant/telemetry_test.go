@@ -203,11 +203,23 @@ func TestTracesAreExportedToTheOTLPEndpoint(t *testing.T) {
 	}
 	assert.True(t, scopes["github.com/exaring/otelpgx"], "the trace has database spans: %v", scopes)
 
-	t.Run("a caller's traceparent is continued and names the reply", func(t *testing.T) {
+	t.Run("a caller's traceparent is linked, and each reply has a trace of its own", func(t *testing.T) {
 		const parent = "4bf92f3577b34da6a3ce929d0e0e4736"
-		r := e.do(req{method: "POST", path: c.path("/messages"), tenant: "acme", body: map[string]any{"message": "Hello there"},
-			header: map[string]string{"traceparent": "00-" + parent + "-00f067aa0ba902b7-01"}})
-		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-		assert.Equal(t, "trc_"+parent, r.JSON(t)["traceId"])
+		seen := map[string]bool{}
+		for range 2 {
+			r := e.do(req{method: "POST", path: c.path("/messages"), tenant: "acme", body: map[string]any{"message": "Hello there"},
+				header: map[string]string{"traceparent": "00-" + parent + "-00f067aa0ba902b7-01"}})
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			id := r.JSON(t)["traceId"].(string)
+			require.Regexp(t, `^trc_[0-9a-f]{32}$`, id)
+			assert.NotEqual(t, "trc_"+parent, id, "the client does not pick the reply's trace id")
+			assert.False(t, seen[id], "two replies share a trace id")
+			seen[id] = true
+			require.Eventually(t, func() bool {
+				require.NoError(t, e.app.tracing.ForceFlush(t.Context()))
+				names, _ := fc.trace(strings.TrimPrefix(id, "trc_"))
+				return names["postChatMessage"]
+			}, 10*time.Second, 20*time.Millisecond, "the reply's trace id names its spans")
+		}
 	})
 }

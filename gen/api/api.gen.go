@@ -2556,7 +2556,11 @@ type ChatReply struct {
 
 	// Thought The model's reasoning, kept apart from the answer; null when there is none.
 	Thought *string `json:"thought"`
-	TraceId string  `json:"traceId"`
+
+	// TraceId The reply's own trace id (`trc_` and 32 hex digits), unique per reply: a request that
+	// carries a `traceparent` gets a trace of its own, linked to the caller's span, so two replies
+	// never share one. `GET /admin/conversations/traces/{traceId}` finds the reply by it.
+	TraceId string `json:"traceId"`
 
 	// TransferCode The stable category of `transferReason`, for clients to switch on: a retrieval reason
 	// (`no_evidence`, `low_score`, `low_answerability`, `insufficient_evidence`,
@@ -15465,6 +15469,22 @@ func (response CreateApiKey408ApplicationProblemPlusJSONResponse) VisitCreateApi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateApiKey409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateApiKey409ApplicationProblemPlusJSONResponse) VisitCreateApiKeyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -11,7 +11,7 @@ import (
 
 const getEmbeddingConfig = `-- name: GetEmbeddingConfig :one
 
-SELECT tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, version, updated_at FROM embedding_configs WHERE tenant_id = $1
+SELECT tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, version, updated_at, set_by_platform FROM embedding_configs WHERE tenant_id = $1
 `
 
 // Every query filters by tenant_id.
@@ -29,26 +29,28 @@ func (q *Queries) GetEmbeddingConfig(ctx context.Context, tenantID string) (Embe
 		&i.BatchSize,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.SetByPlatform,
 	)
 	return i, err
 }
 
 const insertEmbeddingConfig = `-- name: InsertEmbeddingConfig :one
-INSERT INTO embedding_configs (tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO embedding_configs (tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, set_by_platform)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 ON CONFLICT (tenant_id) DO NOTHING
-RETURNING tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, version, updated_at
+RETURNING tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, version, updated_at, set_by_platform
 `
 
 type InsertEmbeddingConfigParams struct {
-	TenantID  string
-	Provider  string
-	BaseUrl   string
-	ApiKey    string
-	Model     string
-	TimeoutMs int32
-	Retries   int32
-	BatchSize int32
+	TenantID      string
+	Provider      string
+	BaseUrl       string
+	ApiKey        string
+	Model         string
+	TimeoutMs     int32
+	Retries       int32
+	BatchSize     int32
+	SetByPlatform bool
 }
 
 func (q *Queries) InsertEmbeddingConfig(ctx context.Context, arg InsertEmbeddingConfigParams) (EmbeddingConfig, error) {
@@ -61,6 +63,7 @@ func (q *Queries) InsertEmbeddingConfig(ctx context.Context, arg InsertEmbedding
 		arg.TimeoutMs,
 		arg.Retries,
 		arg.BatchSize,
+		arg.SetByPlatform,
 	)
 	var i EmbeddingConfig
 	err := row.Scan(
@@ -74,8 +77,39 @@ func (q *Queries) InsertEmbeddingConfig(ctx context.Context, arg InsertEmbedding
 		&i.BatchSize,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.SetByPlatform,
 	)
 	return i, err
+}
+
+const listEmbeddingConfigKeys = `-- name: ListEmbeddingConfigKeys :many
+SELECT tenant_id, api_key FROM embedding_configs WHERE api_key <> '' ORDER BY tenant_id
+`
+
+type ListEmbeddingConfigKeysRow struct {
+	TenantID string
+	ApiKey   string
+}
+
+// The stored API keys of every tenant, for sealing them at start.
+func (q *Queries) ListEmbeddingConfigKeys(ctx context.Context) ([]ListEmbeddingConfigKeysRow, error) {
+	rows, err := q.db.Query(ctx, listEmbeddingConfigKeys)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListEmbeddingConfigKeysRow{}
+	for rows.Next() {
+		var i ListEmbeddingConfigKeysRow
+		if err := rows.Scan(&i.TenantID, &i.ApiKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const markDocumentsStale = `-- name: MarkDocumentsStale :one
@@ -104,24 +138,43 @@ func (q *Queries) MarkDocumentsStale(ctx context.Context, arg MarkDocumentsStale
 	return stale, err
 }
 
+const resealEmbeddingConfigKey = `-- name: ResealEmbeddingConfigKey :execrows
+UPDATE embedding_configs SET api_key = $1 WHERE tenant_id = $2 AND api_key = $3
+`
+
+type ResealEmbeddingConfigKeyParams struct {
+	Sealed   string
+	TenantID string
+	Stored   string
+}
+
+func (q *Queries) ResealEmbeddingConfigKey(ctx context.Context, arg ResealEmbeddingConfigKeyParams) (int64, error) {
+	result, err := q.db.Exec(ctx, resealEmbeddingConfigKey, arg.Sealed, arg.TenantID, arg.Stored)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const updateEmbeddingConfig = `-- name: UpdateEmbeddingConfig :one
 UPDATE embedding_configs
 SET provider = $1, base_url = $2, api_key = $3, model = $4, timeout_ms = $5,
-    retries = $6, batch_size = $7, version = version + 1, updated_at = now()
-WHERE tenant_id = $8 AND version = $9
-RETURNING tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, version, updated_at
+    retries = $6, batch_size = $7, set_by_platform = $8, version = version + 1, updated_at = now()
+WHERE tenant_id = $9 AND version = $10
+RETURNING tenant_id, provider, base_url, api_key, model, timeout_ms, retries, batch_size, version, updated_at, set_by_platform
 `
 
 type UpdateEmbeddingConfigParams struct {
-	Provider  string
-	BaseUrl   string
-	ApiKey    string
-	Model     string
-	TimeoutMs int32
-	Retries   int32
-	BatchSize int32
-	TenantID  string
-	Version   int32
+	Provider      string
+	BaseUrl       string
+	ApiKey        string
+	Model         string
+	TimeoutMs     int32
+	Retries       int32
+	BatchSize     int32
+	SetByPlatform bool
+	TenantID      string
+	Version       int32
 }
 
 func (q *Queries) UpdateEmbeddingConfig(ctx context.Context, arg UpdateEmbeddingConfigParams) (EmbeddingConfig, error) {
@@ -133,6 +186,7 @@ func (q *Queries) UpdateEmbeddingConfig(ctx context.Context, arg UpdateEmbedding
 		arg.TimeoutMs,
 		arg.Retries,
 		arg.BatchSize,
+		arg.SetByPlatform,
 		arg.TenantID,
 		arg.Version,
 	)
@@ -148,6 +202,7 @@ func (q *Queries) UpdateEmbeddingConfig(ctx context.Context, arg UpdateEmbedding
 		&i.BatchSize,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.SetByPlatform,
 	)
 	return i, err
 }

@@ -11,7 +11,7 @@ import (
 
 const getLLMConfig = `-- name: GetLLMConfig :one
 
-SELECT tenant_id, usage_type, provider, base_url, api_key, model, deployment, api_version, temperature, max_tokens, timeout_ms, retries, version, updated_at FROM llm_configs WHERE tenant_id = $1 AND usage_type = $2
+SELECT tenant_id, usage_type, provider, base_url, api_key, model, deployment, api_version, temperature, max_tokens, timeout_ms, retries, version, updated_at, set_by_platform FROM llm_configs WHERE tenant_id = $1 AND usage_type = $2
 `
 
 type GetLLMConfigParams struct {
@@ -38,32 +38,34 @@ func (q *Queries) GetLLMConfig(ctx context.Context, arg GetLLMConfigParams) (Llm
 		&i.Retries,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.SetByPlatform,
 	)
 	return i, err
 }
 
 const insertLLMConfig = `-- name: InsertLLMConfig :one
 INSERT INTO llm_configs (tenant_id, usage_type, provider, base_url, api_key, model, deployment, api_version,
-                         temperature, max_tokens, timeout_ms, retries)
+                         temperature, max_tokens, timeout_ms, retries, set_by_platform)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-        $9, $10, $11, $12)
+        $9, $10, $11, $12, $13)
 ON CONFLICT (tenant_id, usage_type) DO NOTHING
-RETURNING tenant_id, usage_type, provider, base_url, api_key, model, deployment, api_version, temperature, max_tokens, timeout_ms, retries, version, updated_at
+RETURNING tenant_id, usage_type, provider, base_url, api_key, model, deployment, api_version, temperature, max_tokens, timeout_ms, retries, version, updated_at, set_by_platform
 `
 
 type InsertLLMConfigParams struct {
-	TenantID    string
-	UsageType   string
-	Provider    string
-	BaseUrl     string
-	ApiKey      string
-	Model       string
-	Deployment  string
-	ApiVersion  string
-	Temperature float64
-	MaxTokens   int32
-	TimeoutMs   int32
-	Retries     int32
+	TenantID      string
+	UsageType     string
+	Provider      string
+	BaseUrl       string
+	ApiKey        string
+	Model         string
+	Deployment    string
+	ApiVersion    string
+	Temperature   float64
+	MaxTokens     int32
+	TimeoutMs     int32
+	Retries       int32
+	SetByPlatform bool
 }
 
 func (q *Queries) InsertLLMConfig(ctx context.Context, arg InsertLLMConfigParams) (LlmConfig, error) {
@@ -80,6 +82,7 @@ func (q *Queries) InsertLLMConfig(ctx context.Context, arg InsertLLMConfigParams
 		arg.MaxTokens,
 		arg.TimeoutMs,
 		arg.Retries,
+		arg.SetByPlatform,
 	)
 	var i LlmConfig
 	err := row.Scan(
@@ -97,33 +100,92 @@ func (q *Queries) InsertLLMConfig(ctx context.Context, arg InsertLLMConfigParams
 		&i.Retries,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.SetByPlatform,
 	)
 	return i, err
+}
+
+const listLLMConfigKeys = `-- name: ListLLMConfigKeys :many
+SELECT tenant_id, usage_type, api_key FROM llm_configs WHERE api_key <> '' ORDER BY tenant_id, usage_type
+`
+
+type ListLLMConfigKeysRow struct {
+	TenantID  string
+	UsageType string
+	ApiKey    string
+}
+
+// The stored API keys of every tenant, for sealing them at start (the one
+// query across tenants here: the service's own maintenance).
+func (q *Queries) ListLLMConfigKeys(ctx context.Context) ([]ListLLMConfigKeysRow, error) {
+	rows, err := q.db.Query(ctx, listLLMConfigKeys)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListLLMConfigKeysRow{}
+	for rows.Next() {
+		var i ListLLMConfigKeysRow
+		if err := rows.Scan(&i.TenantID, &i.UsageType, &i.ApiKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const resealLLMConfigKey = `-- name: ResealLLMConfigKey :execrows
+UPDATE llm_configs SET api_key = $1
+WHERE tenant_id = $2 AND usage_type = $3 AND api_key = $4
+`
+
+type ResealLLMConfigKeyParams struct {
+	Sealed    string
+	TenantID  string
+	UsageType string
+	Stored    string
+}
+
+func (q *Queries) ResealLLMConfigKey(ctx context.Context, arg ResealLLMConfigKeyParams) (int64, error) {
+	result, err := q.db.Exec(ctx, resealLLMConfigKey,
+		arg.Sealed,
+		arg.TenantID,
+		arg.UsageType,
+		arg.Stored,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const updateLLMConfig = `-- name: UpdateLLMConfig :one
 UPDATE llm_configs
 SET provider = $1, base_url = $2, api_key = $3, model = $4, deployment = $5,
     api_version = $6, temperature = $7, max_tokens = $8, timeout_ms = $9,
-    retries = $10, version = version + 1, updated_at = now()
-WHERE tenant_id = $11 AND usage_type = $12 AND version = $13
-RETURNING tenant_id, usage_type, provider, base_url, api_key, model, deployment, api_version, temperature, max_tokens, timeout_ms, retries, version, updated_at
+    retries = $10, set_by_platform = $11, version = version + 1, updated_at = now()
+WHERE tenant_id = $12 AND usage_type = $13 AND version = $14
+RETURNING tenant_id, usage_type, provider, base_url, api_key, model, deployment, api_version, temperature, max_tokens, timeout_ms, retries, version, updated_at, set_by_platform
 `
 
 type UpdateLLMConfigParams struct {
-	Provider    string
-	BaseUrl     string
-	ApiKey      string
-	Model       string
-	Deployment  string
-	ApiVersion  string
-	Temperature float64
-	MaxTokens   int32
-	TimeoutMs   int32
-	Retries     int32
-	TenantID    string
-	UsageType   string
-	Version     int32
+	Provider      string
+	BaseUrl       string
+	ApiKey        string
+	Model         string
+	Deployment    string
+	ApiVersion    string
+	Temperature   float64
+	MaxTokens     int32
+	TimeoutMs     int32
+	Retries       int32
+	SetByPlatform bool
+	TenantID      string
+	UsageType     string
+	Version       int32
 }
 
 func (q *Queries) UpdateLLMConfig(ctx context.Context, arg UpdateLLMConfigParams) (LlmConfig, error) {
@@ -138,6 +200,7 @@ func (q *Queries) UpdateLLMConfig(ctx context.Context, arg UpdateLLMConfigParams
 		arg.MaxTokens,
 		arg.TimeoutMs,
 		arg.Retries,
+		arg.SetByPlatform,
 		arg.TenantID,
 		arg.UsageType,
 		arg.Version,
@@ -158,6 +221,7 @@ func (q *Queries) UpdateLLMConfig(ctx context.Context, arg UpdateLLMConfigParams
 		&i.Retries,
 		&i.Version,
 		&i.UpdatedAt,
+		&i.SetByPlatform,
 	)
 	return i, err
 }

@@ -152,16 +152,17 @@ type DocumentFile struct {
 }
 
 type EmbeddingConfig struct {
-	TenantID  string
-	Provider  string
-	BaseUrl   string
-	ApiKey    string
-	Model     string
-	TimeoutMs int32
-	Retries   int32
-	BatchSize int32
-	Version   int32
-	UpdatedAt time.Time
+	TenantID      string
+	Provider      string
+	BaseUrl       string
+	ApiKey        string
+	Model         string
+	TimeoutMs     int32
+	Retries       int32
+	BatchSize     int32
+	Version       int32
+	UpdatedAt     time.Time
+	SetByPlatform bool
 }
 
 type FlowEvent struct {
@@ -310,20 +311,21 @@ type KnowledgeBase struct {
 }
 
 type LlmConfig struct {
-	TenantID    string
-	UsageType   string
-	Provider    string
-	BaseUrl     string
-	ApiKey      string
-	Model       string
-	Deployment  string
-	ApiVersion  string
-	Temperature float64
-	MaxTokens   int32
-	TimeoutMs   int32
-	Retries     int32
-	Version     int32
-	UpdatedAt   time.Time
+	TenantID      string
+	UsageType     string
+	Provider      string
+	BaseUrl       string
+	ApiKey        string
+	Model         string
+	Deployment    string
+	ApiVersion    string
+	Temperature   float64
+	MaxTokens     int32
+	TimeoutMs     int32
+	Retries       int32
+	Version       int32
+	UpdatedAt     time.Time
+	SetByPlatform bool
 }
 
 type MetadataField struct {

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"syscall"
+
+	"github.com/cs-assistant/assistant/internal/outbound"
 )
 
 // RetryableStatus reports whether an answer with this status may succeed
@@ -29,8 +31,10 @@ func RetryableStatus(code int) bool {
 // before this, since it is a context error, not a connection failure.
 func RetryableError(err error) bool {
 	var ne net.Error
+	var refused *outbound.RefusedError
 	switch {
-	case err == nil:
+	case err == nil, errors.As(err, &refused):
+		// A dial the outbound client refused is refused again.
 		return false
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),

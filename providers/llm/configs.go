@@ -16,6 +16,21 @@ type Configs struct {
 	build    Builder
 	registry *Registry
 	inv      domain.Invalidator
+	// checkURL, when set, judges a saved base URL's address (see
+	// WithURLCheck).
+	checkURL URLCheck
+}
+
+// URLCheck judges the address of a base URL about to be saved: trusted
+// says a platform key saves it. It returns a CodeValidation error on
+// field, or nil (internal/outbound's Clients.CheckBaseURL).
+type URLCheck func(baseURL string, trusted bool, field string) error
+
+// WithURLCheck makes Update refuse a base URL that check refuses, before
+// anything is saved or called.
+func (c *Configs) WithURLCheck(check URLCheck) *Configs {
+	c.checkURL = check
+	return c
 }
 
 // NewConfigs returns the configuration service: it tries registry's
@@ -42,6 +57,11 @@ func (c *Configs) Get(ctx context.Context, tenant domain.TenantID, usage domain.
 func (c *Configs) Update(ctx context.Context, cfg domain.LLMConfig) (domain.LLMConfig, string, error) {
 	if err := cfg.Validate(); err != nil {
 		return domain.LLMConfig{}, "", err
+	}
+	if c.checkURL != nil && cfg.BaseURL != "" {
+		if err := c.checkURL(cfg.BaseURL, cfg.SetByPlatform, "/baseUrl"); err != nil {
+			return domain.LLMConfig{}, "", err
+		}
 	}
 	m, err := c.build(cfg)
 	if err != nil {

@@ -39,6 +39,8 @@ func (c *client) transportFailure(ctx context.Context, timedOut bool, err error)
 	switch {
 	case ctx.Err() != nil:
 		return cancelled(ctx)
+	case providerhttp.Refused("the language model provider", err) != nil:
+		return providerhttp.Refused("the language model provider", err)
 	case timedOut:
 		return &retryable{err: providerhttp.Unavailable(fmt.Sprintf("the language model sent nothing for %s", c.timeout), err)}
 	case httpretry.RetryableError(err):

@@ -1,20 +1,23 @@
 package providerhttp
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/outbound"
 )
 
 // MaxMessage bounds how much of a provider's error text reaches our
-// messages: enough for "model not found", not a whole HTML page.
-const MaxMessage = 300
+// messages: enough for "model not found", not a page of whatever the far
+// side chose to answer (a tenant's URL may point anywhere).
+const MaxMessage = 120
 
 // maxErrorBody bounds how much of an error answer is read.
 const maxErrorBody = 64 << 10
@@ -23,6 +26,18 @@ const maxErrorBody = 64 << 10
 // pass, or the caller's own cancellation when err is a context error.
 func Unavailable(msg string, err error) *domain.Error {
 	return &domain.Error{Code: domain.CodeUnavailable, Message: msg, Err: err}
+}
+
+// Refused is the error of a call the outbound client refused to dial
+// (see internal/outbound), or nil when err is something else: a
+// CodeValidation error, since the configuration must change, whose message
+// names the subject and the class of address, never the address.
+func Refused(subject string, err error) *domain.Error {
+	var r *outbound.RefusedError
+	if !errors.As(err, &r) {
+		return nil
+	}
+	return &domain.Error{Code: domain.CodeValidation, Message: subject + " is not called: " + r.Error()}
 }
 
 // Provider says how one kind of client names its provider in errors and
@@ -120,12 +135,11 @@ func Message(r io.Reader) string {
 	return message(data)
 }
 
+// message is only ever the error text of a JSON error body: a plain-text
+// or HTML answer may be anything the far side holds (another service's
+// page), so none of it is echoed.
 func message(data []byte) string {
-	text := ErrorText(data)
-	if text == "" && utf8.Valid(data) && !bytes.HasPrefix(bytes.TrimSpace(data), []byte("<")) {
-		text = string(data) // plain text
-	}
-	return Clip(text)
+	return Clip(ErrorText(data))
 }
 
 // ErrorText is the message of a JSON error body or stream chunk: its
@@ -152,9 +166,16 @@ func ErrorText(data []byte) string {
 	return "unknown error"
 }
 
-// Clip folds white space and shortens text to MaxMessage bytes without
-// cutting a character.
+// Clip sanitises text (invalid UTF-8 and control and format characters
+// dropped, white space folded) and shortens it to MaxMessage bytes
+// without cutting a character.
 func Clip(text string) string {
+	text = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || unicode.Is(unicode.Cf, r) || (unicode.IsControl(r) && !unicode.IsSpace(r)) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(text, ""))
 	text = strings.Join(strings.Fields(text), " ")
 	if len(text) > MaxMessage {
 		cut := MaxMessage

@@ -107,17 +107,22 @@ func TestStatusError(t *testing.T) {
 
 func TestErrorMemberWithoutText(t *testing.T) {
 	// Bodies whose "error" member has no text: the quiet reading adds
-	// nothing, the default one says what it can.
+	// nothing, the default one says "unknown error" when there is a
+	// member. Nothing but a JSON error's text is ever echoed: a plain-text
+	// or HTML answer, or JSON of another shape, may be whatever the far
+	// side holds (issue 24: another service's answer came back through
+	// the error text).
 	cases := []struct {
 		body, quiet, loud string
 	}{
-		{`{"error":null}`, "", `{"error":null}`},
-		{`{"error":""}`, "", `{"error":""}`},
+		{`{"error":null}`, "", ""},
+		{`{"error":""}`, "", ""},
 		{`{"error":{"code":5}}`, "", "unknown error"},
 		{`{"error":42}`, "", "unknown error"},
-		{`{"detail":"no error member"}`, `{"detail":"no error member"}`, `{"detail":"no error member"}`},
-		{"upstream   down\n", "upstream down", "upstream down"},
+		{`{"detail":"no error member"}`, "", ""},
+		{"upstream   down\n", "", ""},
 		{"<html><body>502</body></html>", "", ""},
+		{`{"items":[{"id":"key_1","secret":"x"}]}`, "", ""},
 	}
 	quiet := Provider{Subject: "s", QuietErrorMember: true}
 	loud := Provider{Subject: "s"}
@@ -126,6 +131,15 @@ func TestErrorMemberWithoutText(t *testing.T) {
 		assert.Equal(t, tc.loud, loud.detail(strings.NewReader(tc.body)), tc.body)
 		assert.Equal(t, tc.loud, Message(strings.NewReader(tc.body)), tc.body)
 	}
+}
+
+// The provider's text is sanitised: control and format characters go,
+// and it is clipped short.
+func TestErrorTextIsSanitised(t *testing.T) {
+	got := Message(strings.NewReader(`{"error":"bad\u0000 \u001b[31mmodel\u200b\r\nname ` + strings.Repeat("x", 400) + `"}`))
+	assert.True(t, strings.HasPrefix(got, "bad [31mmodel name x"), got)
+	assert.LessOrEqual(t, len(got), MaxMessage+len("…"))
+	assert.NotContains(t, got, "\x1b")
 }
 
 func TestErrorText(t *testing.T) {
@@ -165,6 +179,8 @@ func TestChecks(t *testing.T) {
 		"https://u:" + testKey + "@h": "must not contain credentials; use the API key",
 		"https://host/v1?key=x":       "must not have a query or a fragment",
 		"https://host/v1#frag":        "must not have a query or a fragment",
+		"https://host/v1?":            "must not have a query or a fragment",
+		"https://host/v1#":            "must not have a query or a fragment",
 		"http://host:port/":           "is not a URL",
 	}
 	for u, want := range bad {

@@ -33,7 +33,9 @@ func CheckBaseURL(u string) string {
 	case p.User != nil:
 		// Credentials belong in the API key, which is never shown; a URL is.
 		return "must not contain credentials; use the API key"
-	case p.RawQuery != "" || p.Fragment != "":
+	case p.RawQuery != "" || p.Fragment != "" || p.ForceQuery || strings.ContainsAny(u, "?#"):
+		// Even an empty one ("…/v1?"): the path the client appends would
+		// become the query, and the tenant would pick the whole path.
 		return "must not have a query or a fragment"
 	}
 	return ""

@@ -23,7 +23,17 @@ type Store struct {
 	// then keeps up to date through notifications, so the first LISTEN
 	// connection catches up from here.
 	made time.Time
+	// sealer encrypts the provider API keys the store keeps; nil keeps
+	// them as they are (tests of the store alone).
+	sealer domain.Sealer
 }
+
+// Option tunes a Store.
+type Option func(*Store)
+
+// SealSecretsWith makes the store seal the provider API keys it writes and
+// open the ones it reads with s.
+func SealSecretsWith(s domain.Sealer) Option { return func(st *Store) { st.sealer = s } }
 
 // Compile-time checks that Store satisfies the domain interfaces.
 var (
@@ -42,8 +52,12 @@ var (
 )
 
 // New returns a store on pool. The pool stays owned by the caller.
-func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, q: db.New(pool), made: time.Now()}
+func New(pool *pgxpool.Pool, opts ...Option) *Store {
+	s := &Store{pool: pool, q: db.New(pool), made: time.Now()}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Open connects a pool to url and checks that the database answers. Each

@@ -70,8 +70,10 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Answers the key and its secret; the secret is never shown again (with an `Idempotency-Key`,
-         *     the answer, secret included, is kept for 24 hours so that a retry can receive it). A platform key may create
+         * @description Answers the key and its secret; the secret is never shown again, and never stored: a retry with
+         *     the same `Idempotency-Key` and body after the key was created is 409 `conflict` (its `Location`
+         *     header names the key that was created; revoke it and create another if the secret was lost),
+         *     so no stored answer holds the secret. A platform key may create
          *     platform keys (`tenantId` null or absent) and keys for any tenant (an unknown well-formed
          *     tenant id creates the tenant). A tenant-bound key may only create keys for its own tenant and
          *     must name it in `tenantId`: asking for a platform key (no `tenantId`) is 403 `forbidden`,
@@ -571,7 +573,10 @@ export interface paths {
          * @description Applies to the next index job and search, without a restart. When the model changes, the
          *     answer says `reindexRequired: true` with the number of documents indexed with another
          *     model; they show as `stale` and are left out of search until re-indexed. Leaving out
-         *     `apiKey` keeps the stored key; `""` removes it. `version` must be current.
+         *     `apiKey` keeps the stored key only while `baseUrl` stays the same: a new base URL without a
+         *     new `apiKey` drops the stored key. `""` removes it. `version` must be current. The base URL
+         *     follows the same rules as a model's (`PUT /admin/llm/config/{usageType}`): no credentials,
+         *     query or fragment, no internal address unless the operator allows it or a platform key saves it.
          */
         put: operations["updateEmbeddingConfig"];
         post?: never;
@@ -753,7 +758,18 @@ export interface paths {
         get: operations["getLlmConfig"];
         /**
          * Replace the model of a usage type
-         * @description Applies to the next request. Leaving out `apiKey` keeps the stored key; `""` removes it. `version` must be current (0 before the first save).
+         * @description Applies to the next request. Leaving out `apiKey` keeps the stored key only while `baseUrl` stays the
+         *     same: a new base URL without a new `apiKey` drops the stored key (a key goes only to the host it was
+         *     set for). `""` removes it. `version` must be current (0 before the first save).
+         *
+         *     The base URL must not carry credentials, a query or a fragment (not even an empty `?`). Calls go
+         *     through the service's outbound client, which follows no redirect and refuses internal addresses
+         *     (loopback, private, link-local such as 169.254.169.254, CGNAT, unique-local, multicast, unspecified;
+         *     IPv6 and IPv4-mapped included) after DNS; a base URL naming such an address literally is refused here
+         *     with `validation_failed` on field `/baseUrl`. The operator may allow internal hosts
+         *     (`ASSISTANT_OUTBOUND_ALLOW`), and a configuration saved with a platform key may point inside (a
+         *     local model runner); saving it with a tenant key makes it a tenant's again. A provider's error
+         *     answer is quoted only as a short excerpt of its JSON error message.
          */
         put: operations["updateLlmConfig"];
         post?: never;
@@ -4062,6 +4078,11 @@ export interface components {
             sessionId: string;
             /** @description The reply's message id (not stored in a complete-flow test). */
             messageId: string;
+            /**
+             * @description The reply's own trace id (`trc_` and 32 hex digits), unique per reply: a request that
+             *     carries a `traceparent` gets a trace of its own, linked to the caller's span, so two replies
+             *     never share one. `GET /admin/conversations/traces/{traceId}` finds the reply by it.
+             */
             traceId: string;
             /** @description The text to show, after the output guardrails. */
             answer: string;
@@ -8309,6 +8330,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyMismatch"];

@@ -53,6 +53,8 @@ func transportError(ctx context.Context, err error) error {
 		// Wrap the context's error so that callers can tell their own
 		// cancellation from the provider's trouble with errors.Is.
 		return providerhttp.Unavailable("the embedding request was cancelled or ran out of time", ctx.Err())
+	case providerhttp.Refused("the embedding provider", err) != nil:
+		return providerhttp.Refused("the embedding provider", err)
 	case errors.As(err, &te):
 		return providerhttp.Unavailable(fmt.Sprintf("the embedding provider did not answer within %s", te.after), err)
 	case errors.As(err, &tl):
