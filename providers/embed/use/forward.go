@@ -70,17 +70,17 @@ func (l *layer) apply(seqs [][]int, rows int, sc *scratch) {
 	layerNorm(h, x, l.lnScale, l.lnBias, in, l.eps)
 
 	sc.qkv = grow(sc.qkv, rows*3*in)
-	linear(sc.qkv, h, l.qkvW, l.qkvB, rows, in, 3*in)
+	linear(sc.qkv, h, l.qkvW, l.qkvB, rows, l.fast)
 	sc.ctx = grow(sc.ctx, rows*in)
 	l.attend(seqs, sc)
 	sc.att = grow(sc.att, rows*Dim)
 	y := sc.att
-	linear(y, sc.ctx, l.outW, l.outB, rows, in, Dim)
+	linear(y, sc.ctx, l.outW, l.outB, rows, l.fast)
 
 	// The residual: the input itself, or its projection to Dim.
 	if l.adjW != nil {
 		sc.res = grow(sc.res, rows*Dim)
-		linear(sc.res, x, l.adjW, l.adjB, rows, in, Dim)
+		linear(sc.res, x, *l.adjW, l.adjB, rows, l.fast)
 		vek32.Add_Inplace(y, sc.res)
 	} else {
 		vek32.Add_Inplace(y, x)
@@ -89,10 +89,10 @@ func (l *layer) apply(seqs [][]int, rows int, sc *scratch) {
 	h = sc.h[:rows*Dim]
 	layerNorm(h, y, l.ffnLnScale, l.ffnLnBias, Dim, l.eps)
 	sc.ffn = grow(sc.ffn, rows*ffnDim)
-	linear(sc.ffn, h, l.ffn1W, l.ffn1B, rows, Dim, ffnDim)
+	linear(sc.ffn, h, l.ffn1W, l.ffn1B, rows, l.fast)
 	vek32.MaximumNumber_Inplace(sc.ffn, 0) // ReLU
 	sc.h = grow(sc.h, rows*Dim)
-	linear(sc.h, sc.ffn, l.ffn2W, l.ffn2B, rows, ffnDim, Dim)
+	linear(sc.h, sc.ffn, l.ffn2W, l.ffn2B, rows, l.fast)
 	vek32.Add_Inplace(y, sc.h[:rows*Dim])
 	// The output becomes the next layer's input; the old input's buffer
 	// (as long) is reused for the next layer's attention output.
@@ -108,21 +108,17 @@ func (l *layer) attend(seqs [][]int, sc *scratch) {
 	start := 0
 	for _, s := range seqs {
 		n := len(s)
-		sc.scores = grow(sc.scores, n)
-		w := sc.scores
+		sc.scores = grow(sc.scores, n+hd)
+		w, q := sc.scores[:n], sc.scores[n:n+hd]
 		for h := range heads {
 			for i := range n {
-				q := sc.qkv[(start+i)*stride+h*hd : (start+i)*stride+(h+1)*hd]
+				// The graph scales the queries before the product.
+				vek32.MulNumber_Into(q, sc.qkv[(start+i)*stride+h*hd:(start+i)*stride+(h+1)*hd], l.qScale)
 				maxScore := float32(math.Inf(-1))
 				for j := range n {
 					k := sc.qkv[(start+j)*stride+in+h*hd : (start+j)*stride+in+(h+1)*hd]
-					// The graph scales the queries before the product.
-					var dot float32
-					for d := range hd {
-						dot += q[d] * l.qScale * k[d]
-					}
-					w[j] = dot
-					maxScore = max(maxScore, dot)
+					w[j] = vek32.Dot(q, k)
+					maxScore = max(maxScore, w[j])
 				}
 				var sum float32
 				for j := range n {
@@ -132,11 +128,7 @@ func (l *layer) attend(seqs [][]int, sc *scratch) {
 				c := sc.ctx[(start+i)*in+h*hd : (start+i)*in+(h+1)*hd]
 				clear(c)
 				for j := range n {
-					a := w[j] / sum
-					v := sc.qkv[(start+j)*stride+2*in+h*hd : (start+j)*stride+2*in+(h+1)*hd]
-					for d := range hd {
-						c[d] += a * v[d]
-					}
+					axpy(c, sc.qkv[(start+j)*stride+2*in+h*hd:(start+j)*stride+2*in+(h+1)*hd], w[j]/sum)
 				}
 			}
 		}
@@ -161,7 +153,7 @@ func (m *model) pool(seqs [][]int, x []float32, dst [][]float32, sc *scratch) {
 		start += len(s)
 	}
 	sc.out = grow(sc.out, b*Dim)
-	linear(sc.out, sc.pooled, m.tanhW, m.tanhB, b, Dim, Dim)
+	linear(sc.out, sc.pooled, m.tanhW, m.tanhB, b, m.fast)
 	for i := range seqs {
 		o := sc.out[i*Dim : (i+1)*Dim]
 		var ss float32
@@ -202,14 +194,24 @@ func layerNorm(dst, x, scale, bias []float32, width int, eps float32) {
 	}
 }
 
-// linear computes dst = x @ w + b for x [rows, k], w [k, n], b [n].
-func linear(dst, x, w, b []float32, rows, k, n int) {
+// linear computes dst = x @ w + b for x [rows, w.k], b [w.n]; fast
+// selects the assembly kernel.
+func linear(dst, x []float32, w matrix, b []float32, rows int, fast bool) {
+	n := w.n
 	dst = dst[:rows*n]
 	if rows == 0 {
 		return
 	}
-	matMul(dst, x[:rows*k], w, k)
+	matMul(dst, x, w, rows, fast)
 	for r := range rows {
 		vek32.Add_Inplace(dst[r*n:(r+1)*n], b)
+	}
+}
+
+// axpy adds a*x to y (len(x) == len(y)).
+func axpy(y, x []float32, a float32) {
+	x = x[:len(y)]
+	for i, v := range x {
+		y[i] += a * v
 	}
 }
