@@ -24,6 +24,9 @@ func repoRoot(t testing.TB) string {
 // which git ignores), so make test and make run share one download.
 func testDataDir(t testing.TB) string {
 	if d := os.Getenv("ASSISTANT_DATA_DIR"); d != "" {
+		if !filepath.IsAbs(d) { // as make sees it, from the repo's root
+			d = filepath.Join(repoRoot(t), d)
+		}
 		return d
 	}
 	return filepath.Join(repoRoot(t), ".data")
