@@ -109,8 +109,8 @@ func looksLikeHeading(line string) bool {
 	first, _ := utf8.DecodeRuneInString(body)
 	cjk := analysis.IsCJK(first)
 	switch {
-	case cjk && utf8.RuneCountInString(body) > maxPlainHeadingRunes:
-		return false
+	case cjk && (utf8.RuneCountInString(body) > maxPlainHeadingRunes || strings.ContainsAny(body, "，；")):
+		return false // a line with a comma is a sentence's
 	case !cjk && len(strings.Fields(body)) > maxPlainHeadingWords:
 		return false
 	case !cjk && !unicode.IsUpper(first) && !unicode.IsDigit(first):

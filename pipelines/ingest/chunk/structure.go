@@ -180,7 +180,7 @@ func textBlock(lines []textLine, width, body int, before []para) []para {
 		// A short line between a sentence's end and a line that starts
 		// another is a heading, as in a PDF ("Return policy").
 		inner := k > 0 && k+1 < len(items) && it.lineStart == it.lineEnd && endsSentence(items[k-1].text) &&
-			startsSentence(items[k+1].text)
+			!isQuestionText(items[k-1].text) && startsSentence(items[k+1].text)
 		switch m := mdHeading.FindStringSubmatch(it.text); {
 		case m != nil:
 			p.role, p.level, p.text = roleHeading, len(m[1]), m[2]
@@ -237,6 +237,13 @@ func joins(prev lineRun, raw, t string, indent, width int) bool {
 	}
 	first, _ := utf8.DecodeRuneInString(t)
 	if unicode.IsLower(first) {
+		return true
+	}
+	// A long Chinese line that stops on a character, not on punctuation,
+	// goes on in the next Chinese line, even when it was wrapped narrower
+	// than the rest of the text (a short one is a title).
+	if lastRune, _ := utf8.DecodeLastRuneInString(last); unicode.Is(unicode.Han, lastRune) && unicode.Is(unicode.Han, first) &&
+		2*displayWidth(lastLineOf(last)) >= width {
 		return true
 	}
 	// The last line of prev, as it stood: did the next word fit on it?

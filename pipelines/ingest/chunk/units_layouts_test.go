@@ -95,6 +95,8 @@ func TestUnitsOfHardWrappedText(t *testing.T) {
 			[]string{"We accept these payment methods:\n- Visa\n- PayPal"}},
 		{"a lead-in keeps its command", "    To download the source package, run\n\n    apt-get source foo\n",
 			[]string{"To download the source package, run\napt-get source foo"}},
+		{"a Chinese answer wrapped narrower than the English around it", "1. How long do refunds take?\nOnce we receive your parcel, the refund is paid to your original\npayment method within five working days.\n\n2. 保修多久？\n所有产品享受两年保修，保修期从签收之日\n起计算。\n",
+			[]string{"Once we receive your parcel, the refund is paid to your original payment method within five working days.", "所有产品享受两年保修，保修期从签收之日起计算。"}},
 		{"short fact lines stay apart", "Opening hours\nMonday to Friday 9:00 to 18:00\nSaturday 10:00 to 14:00\n",
 			[]string{"Monday to Friday 9:00 to 18:00", "Saturday 10:00 to 14:00"}},
 	} {
