@@ -4,8 +4,6 @@ import (
 	"archive/tar"
 	"compress/gzip"
 	"context"
-	"crypto/sha512"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,15 +15,14 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/cs-assistant/assistant/internal/npmfetch"
 )
 
 // integrityFile, in the cache folder, holds the integrity of the tarball
 // the folder was unpacked from; a folder without it, or with another
 // value, is fetched again.
 const integrityFile = ".integrity"
-
-// fetchAttempts is how often a download is tried before giving up.
-const fetchAttempts = 3
 
 // maxMetadata bounds the registry's version document (a few KB).
 const maxMetadata = 4 << 20
@@ -124,24 +121,14 @@ func (f *Fetcher) cached(dir string) bool {
 // against the pinned integrity, and returns its path. The tarball's URL is
 // read from the registry's document for the pinned version, as npm does.
 func (f *Fetcher) download(ctx context.Context, dir string) (string, error) {
-	var err error
-	for attempt := 1; attempt <= fetchAttempts; attempt++ {
-		var tarURL, file string
-		if tarURL, err = f.tarballURL(ctx); err == nil {
-			if file, err = fetchFile(ctx, f.Client, tarURL, dir); err == nil {
-				if err = checkIntegrity(file, f.pin.integrity); err != nil {
-					_ = os.Remove(file)
-					return "", fmt.Errorf("%s: %w", tarURL, err) // a wrong hash is not transient
-				}
-				return file, nil
-			}
-		}
-		if ctx.Err() != nil || !retryable(err) {
-			break
-		}
-		time.Sleep(time.Duration(attempt) * time.Second)
+	var tarURL string
+	if err := npmfetch.Retry(ctx, func() (err error) {
+		tarURL, err = f.tarballURL(ctx)
+		return err
+	}); err != nil {
+		return "", err
 	}
-	return "", err
+	return npmfetch.Download(ctx, f.Client, tarURL, dir, f.pin.integrity)
 }
 
 // tarballURL reads dist.tarball from the registry's version document.
@@ -159,7 +146,7 @@ func (f *Fetcher) tarballURL(ctx context.Context) (string, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", statusError{code: resp.StatusCode, status: resp.Status, url: docURL}
+		return "", npmfetch.StatusError{Code: resp.StatusCode, Status: resp.Status, URL: docURL}
 	}
 	var doc struct {
 		Dist struct {
@@ -168,95 +155,17 @@ func (f *Fetcher) tarballURL(ctx context.Context) (string, error) {
 		} `json:"dist"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadata)).Decode(&doc); err != nil {
-		return "", permanent{fmt.Errorf("%s: %w", docURL, err)}
+		return "", npmfetch.Permanent{Err: fmt.Errorf("%s: %w", docURL, err)}
 	}
 	if doc.Dist.Tarball == "" {
-		return "", permanent{fmt.Errorf("%s: no dist.tarball", docURL)}
+		return "", npmfetch.Permanent{Err: fmt.Errorf("%s: no dist.tarball", docURL)}
 	}
 	// The pin is what counts; a registry announcing another hash is
-	// serving another tarball, which checkIntegrity would refuse anyway.
+	// serving another tarball, which npmfetch.CheckIntegrity would refuse anyway.
 	if doc.Dist.Integrity != "" && doc.Dist.Integrity != f.pin.integrity {
-		return "", permanent{fmt.Errorf("%s: dist.integrity %s is not the pinned %s", docURL, doc.Dist.Integrity, f.pin.integrity)}
+		return "", npmfetch.Permanent{Err: fmt.Errorf("%s: dist.integrity %s is not the pinned %s", docURL, doc.Dist.Integrity, f.pin.integrity)}
 	}
 	return doc.Dist.Tarball, nil
-}
-
-// fetchFile downloads u into a new temporary file in dir.
-func fetchFile(ctx context.Context, client *http.Client, u, dir string) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return "", err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", statusError{code: resp.StatusCode, status: resp.Status, url: u}
-	}
-	f, err := os.CreateTemp(dir, ".download-*.tgz")
-	if err != nil {
-		return "", err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		_ = f.Close()
-		_ = os.Remove(f.Name())
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		_ = os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-// statusError is a registry answer other than 200 OK.
-type statusError struct {
-	code   int
-	status string
-	url    string
-}
-
-func (e statusError) Error() string { return e.url + ": HTTP " + e.status }
-
-// permanent is a failure that trying again would repeat: a registry
-// document that does not name the pinned tarball.
-type permanent struct{ error }
-
-func (p permanent) Unwrap() error { return p.error }
-
-// retryable reports whether a failed request may succeed when tried again:
-// a network error or a server error, not a 404 or a wrong document.
-func retryable(err error) bool {
-	var se statusError
-	var pe permanent
-	if errors.As(err, &pe) {
-		return false
-	}
-	return !errors.As(err, &se) || se.code >= 500 || se.code == http.StatusTooManyRequests
-}
-
-// checkIntegrity compares the file's sha512 with an SRI string ("sha512-"
-// and the base64 digest), as the registry's metadata writes it.
-func checkIntegrity(file, integrity string) error {
-	want, ok := strings.CutPrefix(integrity, "sha512-")
-	if !ok {
-		return fmt.Errorf("integrity %q: want a sha512- value", integrity)
-	}
-	fh, err := os.Open(file)
-	if err != nil {
-		return err
-	}
-	defer fh.Close()
-	h := sha512.New()
-	if _, err := io.Copy(h, fh); err != nil {
-		return err
-	}
-	if got := base64.StdEncoding.EncodeToString(h.Sum(nil)); got != want {
-		return fmt.Errorf("integrity mismatch: got sha512-%s, want %s", got, integrity)
-	}
-	return nil
 }
 
 // extract unpacks the files of the npm tarball that kept names into dest.
