@@ -37,37 +37,8 @@ const (
 	PartyAnswer
 )
 
-// heldKinds are the kinds a text can hold, in the order EvidenceTerms
-// tries them.
-func heldKinds() [7]AnswerKind {
-	return [...]AnswerKind{DurationAnswer, PriceAnswer, WeightAnswer, ContactAnswer, TimeAnswer, PlaceAnswer, PartyAnswer}
-}
-
-// Term is the term that stands for an answer of kind k among a text's
-// terms (EvidenceTerms): "#duration", "#price", "#weight". No word cuts
-// into a term with "#", so it is never a word's.
-func (k AnswerKind) Term() string {
-	switch k {
-	case DurationAnswer:
-		return "#duration"
-	case PriceAnswer:
-		return "#price"
-	case WeightAnswer:
-		return "#weight"
-	case ContactAnswer:
-		return "#contact"
-	case TimeAnswer:
-		return "#time"
-	case PlaceAnswer:
-		return "#place"
-	case PartyAnswer:
-		return "#party"
-	}
-	return ""
-}
-
 // The cues of the kinds in a folded question, and their expressions in a
-// folded text.
+// text (folded, but for a place's and a party's, which read capitals).
 var (
 	askWeight   = regexp.MustCompile(`\bhow heavy\b|\bweigh(s|t)?\b|多重|重量|几斤|几公斤`)
 	askPrice    = regexp.MustCompile(`\bhow much\b.*\b(cost|costs|charge|charges|pay|fee|fees)\b|\bwhat does\b.*\bcost\b|\bprice\b|多少钱|价格|费用|收费|多少费`)
@@ -92,59 +63,76 @@ var (
 	holdsWeight  = regexp.MustCompile(`\d+(?:[.,]\d+)?\s*(?:kg|kilos?|kilograms?|g|grams?|lbs?)\b|\d+(?:[.,]\d+)?\s*(?:公斤|千克|斤|克)`)
 )
 
+// cue is how a kind of answer is asked for, in a folded question, and
+// held, in a text.
+type cue struct {
+	kind AnswerKind
+	// term stands for the kind among a text's terms (EvidenceTerms).
+	term       string
+	ask, holds *regexp.Regexp
+	// cased: holds reads capitals ("in Berlin", "Linus Torvalds"), so it
+	// runs on the text as written, not folded.
+	cased bool
+}
+
+// cues are the kinds in the order AskedKind tries them: a weight before a
+// price ("how much does it weigh"), a price before a duration, the
+// question's words before "where" and "who". Read only, like the
+// expressions it holds.
+var cues = [...]cue{
+	{WeightAnswer, "#weight", askWeight, holdsWeight, false},
+	{PriceAnswer, "#price", askPrice, holdsPrice, false},
+	{DurationAnswer, "#duration", askDuration, holdsDuration, false},
+	{ContactAnswer, "#contact", askContact, holdsContact, false},
+	{TimeAnswer, "#time", askTime, holdsTime, false},
+	{PlaceAnswer, "#place", askPlace, holdsPlace, true},
+	{PartyAnswer, "#party", askParty, holdsParty, true},
+}
+
+// Term is the term that stands for an answer of kind k among a text's
+// terms (EvidenceTerms): "#duration", "#price", "#place" …; "" for
+// AnyAnswer. No word cuts into a term with "#", so it is never a word's.
+func (k AnswerKind) Term() string {
+	for _, c := range cues {
+		if c.kind == k {
+			return c.term
+		}
+	}
+	return ""
+}
+
 // AskedKind returns the kind of answer question asks for (AnyAnswer when
-// its words name none). A weight is asked before a price ("how much does
-// it weigh"), a price before a duration.
+// its words name none), trying the kinds in the order of cues.
 func AskedKind(question string) AnswerKind {
 	q := Fold(question)
-	switch {
-	case askWeight.MatchString(q):
-		return WeightAnswer
-	case askPrice.MatchString(q):
-		return PriceAnswer
-	case askDuration.MatchString(q):
-		return DurationAnswer
-	case askContact.MatchString(q):
-		return ContactAnswer
-	case askTime.MatchString(q):
-		return TimeAnswer
-	case askPlace.MatchString(q):
-		return PlaceAnswer
-	case askParty.MatchString(q):
-		return PartyAnswer
+	for _, c := range cues {
+		if c.ask.MatchString(q) {
+			return c.kind
+		}
 	}
 	return AnyAnswer
 }
 
 // HeldBy reports whether text holds an expression of kind k: a number
 // with a unit of time (or of length), a currency, a unit of weight, an
-// e-mail, phone number or link, a time of day, weekday or date, or a
-// place (which reads capitals, so the text is not folded for it).
+// e-mail, phone number or link, a time of day, weekday or date, a place
+// or a party.
 func (k AnswerKind) HeldBy(text string) bool {
-	switch k {
-	case PlaceAnswer:
-		return holdsPlace.MatchString(text)
-	case PartyAnswer:
-		return holdsParty.MatchString(text)
-	}
-	return k.heldByFolded(Fold(text))
-}
-
-// heldByFolded is HeldBy of a folded text.
-func (k AnswerKind) heldByFolded(t string) bool {
-	switch k {
-	case DurationAnswer:
-		return holdsDuration.MatchString(t)
-	case PriceAnswer:
-		return holdsPrice.MatchString(t)
-	case WeightAnswer:
-		return holdsWeight.MatchString(t)
-	case ContactAnswer:
-		return holdsContact.MatchString(t)
-	case TimeAnswer:
-		return holdsTime.MatchString(t)
+	for _, c := range cues {
+		if c.kind == k {
+			return c.held(text, Fold(text))
+		}
 	}
 	return false
+}
+
+// held reports whether text (folded: its Fold) holds an expression of
+// c's kind.
+func (c cue) held(text, folded string) bool {
+	if c.cased {
+		return c.holds.MatchString(text)
+	}
+	return c.holds.MatchString(folded)
 }
 
 // EvidenceTerms returns the distinct terms of a text (TermSet) with the
@@ -152,13 +140,9 @@ func (k AnswerKind) heldByFolded(t string) bool {
 func EvidenceTerms(text string) map[string]struct{} {
 	out := TermSet(text)
 	folded := Fold(text)
-	for _, k := range heldKinds() {
-		if k == PlaceAnswer || k == PartyAnswer {
-			if k.HeldBy(text) {
-				out[k.Term()] = struct{}{}
-			}
-		} else if k.heldByFolded(folded) {
-			out[k.Term()] = struct{}{}
+	for _, c := range cues {
+		if c.held(text, folded) {
+			out[c.term] = struct{}{}
 		}
 	}
 	return out

@@ -18,6 +18,7 @@ type sentence struct {
 	pos   int // order in the evidence: unit, then place in the unit
 	terms map[string]struct{}
 	score float64
+	lang  string // analysis.Language of text
 }
 
 // quoted is what the extractive answerer quotes: sentences in evidence
@@ -70,11 +71,12 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 	}
 	df := map[string]int{}
 	sameLang := false
-	for _, s := range all {
-		for t := range s.terms {
+	for i := range all {
+		for t := range all[i].terms {
 			df[t]++
 		}
-		sameLang = sameLang || analysis.Language(s.text) == lang
+		all[i].lang = analysis.Language(all[i].text)
+		sameLang = sameLang || all[i].lang == lang
 	}
 	n := float64(len(all))
 	// The question's terms in one order, so that equal scores are equal
@@ -82,7 +84,7 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 	qs := slices.Sorted(maps.Keys(q))
 	var cands []sentence
 	for _, s := range all {
-		if sameLang && analysis.Language(s.text) != lang {
+		if sameLang && s.lang != lang {
 			continue
 		}
 		for _, t := range qs {

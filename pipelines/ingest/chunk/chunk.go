@@ -39,8 +39,6 @@ type Chunk struct {
 	// HeadingPath is the docx or html headings above the chunk, outermost first
 	// (by heading level); nil for other kinds.
 	HeadingPath []string
-	// headings are the heading paragraphs inside Text.
-	headings []string
 	// LineStart and LineEnd are the 1-based range of lines of a text file
 	// the chunk holds (a line over the budget is spread over several chunks
 	// with the same line); 0 for other kinds.

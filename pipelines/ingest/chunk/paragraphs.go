@@ -17,8 +17,8 @@ func splitParagraphs(tok *Tokenizer, blocks []parse.Block, o Options) []Chunk {
 	var out []Chunk
 	var items []item
 	heading := ""
-	var path, inside []string // the heading path; the headings in items
-	body := false             // items holds a paragraph, not just headings
+	var path []string // the heading path
+	body := false     // items holds a paragraph, not just headings
 	flush := func() {
 		if len(items) == 0 {
 			return
@@ -31,10 +31,9 @@ func splitParagraphs(tok *Tokenizer, blocks []parse.Block, o Options) []Chunk {
 				Overlap:     p.overlap,
 				Heading:     heading,
 				HeadingPath: append([]string(nil), path...),
-				headings:    inside,
 			})
 		}
-		items, body, inside = nil, false, nil
+		items, body = nil, false
 	}
 	for _, b := range blocks {
 		text := strings.TrimSpace(validUTF8(b.Text))
@@ -49,7 +48,6 @@ func splitParagraphs(tok *Tokenizer, blocks []parse.Block, o Options) []Chunk {
 			}
 			heading = oneLine(text)
 			path = withHeading(path, b.Level, heading)
-			inside = append(inside, heading)
 		} else {
 			body = true
 		}

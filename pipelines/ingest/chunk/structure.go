@@ -246,14 +246,18 @@ func joins(prev lineRun, raw, t string, indent, width int) bool {
 		2*displayWidth(lastLineOf(last)) >= width {
 		return true
 	}
-	// The last line of prev, as it stood: did the next word fit on it?
-	lastLine := prev.cont + displayWidth(lastLineOf(last))
+	// The last line of prev, as it stood: did the next word fit on it? A
+	// first line is its own indentation and text (its marker included);
+	// a continuation line starts at the item's continuation indent.
+	lastLine := prev.indent + displayWidth(last)
+	if strings.IndexByte(last, '\x1f') >= 0 {
+		lastLine = prev.cont + displayWidth(lastLineOf(last))
+	}
 	return width > 0 && (lastLine+1+displayWidth(firstWord(t)) > width || lastLine*100 >= width*85)
 }
 
-// lastLineOf approximates the last physical line of a joined item: its
-// text after the last join is what it is, so the whole item counts when
-// it is one line.
+// lastLineOf is the last physical line of a joined item: its text after
+// the last join mark (the whole item when it is one line).
 func lastLineOf(s string) string {
 	if i := strings.LastIndexByte(s, '\x1f'); i >= 0 {
 		return s[i+1:]

@@ -40,11 +40,6 @@ type Unit struct {
 // pieces of at most this many tokens.
 const maxUnitTokens = 96
 
-// maxLineUnitTokens: a line of a text file up to this long is one unit
-// (a fact, or a question with its answer); a longer one is a paragraph of
-// prose, cut into sentences.
-const maxLineUnitTokens = 48
-
 // minUnitTerms: a sentence with fewer terms ("Welcome!", "Note:") is no
 // unit of its own and goes with the sentence after it.
 const minUnitTerms = 2
