@@ -59,7 +59,8 @@ func splitInlineAnswer(text string) (question, answer string, ok bool) {
 		if strings.HasSuffix(text[loc[0]:loc[0]+3], "？") {
 			q = strings.TrimSpace(text[:loc[0]+len("？")])
 		}
-		return q, strings.TrimSpace(text[loc[1]:]), true
+		a := strings.TrimSpace(text[loc[1]:])
+		return q, a, a != ""
 	}
 	if !questionLabel.MatchString(text) {
 		return "", "", false

@@ -143,8 +143,9 @@ type lineRun struct {
 func textBlock(lines []textLine, width, body int, before []para) []para {
 	var items []lineRun
 	for _, l := range lines {
-		// No-break spaces indent lines too (text rendered from HTML).
-		raw := strings.TrimRight(strings.ReplaceAll(l.text, "\u00a0", " "), " \t")
+		// No-break spaces indent lines too (text rendered from HTML); a
+		// unit separator in the file would read as a join mark.
+		raw := strings.TrimRight(strings.NewReplacer("\u00a0", " ", "\x1f", "").Replace(l.text), " \t")
 		t := strings.TrimSpace(raw)
 		if t == "" || isRule(t) {
 			continue

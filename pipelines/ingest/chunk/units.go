@@ -142,6 +142,9 @@ func buildUnits(tok *Tokenizer, paras []para) []Unit {
 	var out []Unit
 	var s section
 	for _, p := range paras {
+		if strings.TrimSpace(p.text) == "" {
+			continue // a label with nothing after it ("A:")
+		}
 		switch p.role {
 		case roleHeading:
 			out = s.flush(out, tok)
