@@ -40,7 +40,10 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 		}
 		return 0, "", err
 	}
-	units, passages := chunk.Units(w.tok, doc.ID, parsed, w.opts.Chunking)
+	units, passages, err := cutUnits(w.tok, doc.ID, parsed, w.opts.Chunking)
+	if err != nil {
+		return 0, "", err
+	}
 	if len(units) == 0 {
 		// Headings and nothing under them: nothing could ever be quoted,
 		// and a ready document with no chunks would say otherwise.
@@ -173,4 +176,19 @@ func leaseOr(err error, detail string) error {
 		return err
 	}
 	return transient(domain.ReasonIndexingFailed, detail, err)
+}
+
+// cutUnits is chunk.Units with its panics caught: a document that trips
+// the unit builder fails its job, as one that trips a parser does
+// (parse.ReasonCrashed), instead of ending the process with every other
+// tenant's jobs.
+func cutUnits(tok *chunk.Tokenizer, documentID string, doc parse.Document, o chunk.Options) (units []chunk.Unit, passages []chunk.Chunk, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &jobFailure{reason: parse.ReasonCrashed, detail: "The document could not be cut into passages.",
+				err: fmt.Errorf("chunk.Units panicked: %v", p)}
+		}
+	}()
+	units, passages = chunk.Units(tok, documentID, doc, o)
+	return units, passages, nil
 }
