@@ -7,6 +7,8 @@ SHELL := /bin/bash
 
 DATA_DIR ?= $(or $(ASSISTANT_DATA_DIR),.data)
 SQLC := go tool -modfile=tools/sqlc.mod sqlc
+# staticcheck, pinned in its own module file as sqlc is (its dependencies stay out of go.mod).
+STATICCHECK := go tool -modfile=tools/lint.mod staticcheck
 OAPI := go tool oapi-codegen
 NPM_BIN := tools/npm/node_modules/.bin
 # A Node.js fetched by scripts/node-bootstrap.sh (when the machine's is
@@ -39,10 +41,11 @@ models: ## fetch the pinned sentence-encoder weights into the data folder (once)
 
 test: lint-spec test-go ## everything: spec lint, generated-code freshness, unit and integration tests
 
-test-go: models ## the Go tests (integration tests start their own PostgreSQL; OCR tests want tesseract)
+test-go: models ## vet, staticcheck and the Go tests (integration tests start their own PostgreSQL; OCR tests want tesseract)
 	scripts/ocr-deps.sh
 	go mod tidy -diff
 	go vet ./...
+	$(STATICCHECK) ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted" >&2; exit 1; fi
 	go test -count=1 ./...

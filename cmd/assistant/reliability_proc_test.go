@@ -140,13 +140,6 @@ func (p *serviceProc) signal(sig syscall.Signal) {
 	require.NoError(p.t, p.cmd.Process.Signal(sig))
 }
 
-// kill sends SIGKILL (no goodbye) and waits for the process to be gone.
-func (p *serviceProc) kill() {
-	p.t.Helper()
-	p.signal(syscall.SIGKILL)
-	<-p.exited
-}
-
 // waitExit waits up to d for the process to exit and reports whether it did.
 func (p *serviceProc) waitExit(d time.Duration) bool {
 	select {
@@ -155,16 +148,6 @@ func (p *serviceProc) waitExit(d time.Duration) bool {
 	case <-time.After(d):
 		return false
 	}
-}
-
-// stop sends SIGTERM and returns the exit error (nil for exit status 0)
-// once the process is gone, failing the test if it takes over
-// procStopTimeout.
-func (p *serviceProc) stop() error {
-	p.t.Helper()
-	p.signal(syscall.SIGTERM)
-	require.True(p.t, p.waitExit(procStopTimeout), "the service did not stop within %s of SIGTERM", procStopTimeout)
-	return p.exitErr
 }
 
 // rssBytes is the process's resident set size (VmRSS of /proc/<pid>/status).

@@ -75,10 +75,6 @@ func testChat(e *env, key string) map[string]any {
 	return r.JSON(e.t)
 }
 
-func chatVersion(e *env) float64 {
-	return e.do(req{method: "GET", path: "/api/v1/admin/llm/config/chat", tenant: "acme"}).JSON(e.t)["version"].(float64)
-}
-
 func TestSecurityTenantBaseURLsCannotPointInward(t *testing.T) {
 	e := newEnv(t, withoutOutboundAllow)
 	_, tenantKey := e.createKey(ptr("acme"), "admin")

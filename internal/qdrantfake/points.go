@@ -193,7 +193,8 @@ func (f *Server) vectors(c *collection, id string, vs *qc.Vectors) ([]float32, m
 		}
 	}
 	d := named[""]
-	data := d.GetData() //nolint:staticcheck // the field the adapter sends
+	//lint:ignore SA1019 the adapter sends the plain data field, which every server version reads
+	data := d.GetData()
 	if dv := d.GetDense(); dv != nil {
 		data = dv.GetData()
 	}
@@ -207,7 +208,8 @@ func (f *Server) vectors(c *collection, id string, vs *qc.Vectors) ([]float32, m
 	if c.sparse[SparseName] == nil {
 		return nil, nil, f.violate("upsert: point %s has a sparse vector the collection lacks", id)
 	}
-	indices, values := sv.GetIndices().GetData(), sv.GetData() //nolint:staticcheck // the fields the adapter sends
+	//lint:ignore SA1019 the adapter sends the plain data and indices fields, which every server version reads
+	indices, values := sv.GetIndices().GetData(), sv.GetData()
 	if sp := sv.GetSparse(); sp != nil {
 		indices, values = sp.GetIndices(), sp.GetValues()
 	}

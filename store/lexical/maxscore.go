@@ -164,7 +164,7 @@ func (s *shard) topMatches(ctx context.Context, terms []termCount, kbs symbols.S
 					}
 					var ok bool
 					work += a
-					if score, ok = lookUp(cs, a, prefix, score, d, lens[d], c0, c1, theta); !ok {
+					if _, ok = lookUp(cs, a, prefix, score, d, lens[d], c0, c1, theta); !ok {
 						continue
 					}
 					score = exactScore(cs, byQuery, a, d, lens[d], c0, c1)

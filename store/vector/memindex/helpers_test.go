@@ -2,7 +2,6 @@ package memindex
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -118,7 +117,7 @@ func checkInvariants(t testing.TB, x *Index, tenant domain.TenantID) {
 		require.Equal(t, id, sym)
 	}
 	require.Equal(t, live, s.syms.Live())
-	require.Len(t, refs, live, fmt.Sprint("symbols in use but not live"))
+	require.Len(t, refs, live, "symbols in use but not live")
 }
 
 // checkCodes verifies that every row's code is the code of its vector:

@@ -76,6 +76,9 @@ func dotInt4TileGo(q *int4Query, tile []uint8, out *[int4Batch]int32) {
 // against the heap's bar at once, and visits only the few rows that pass.
 type atLeastFunc func(raw []int32, scales []float32, corr int32, bar float32, mask []uint64)
 
+// Both kernels are atLeastFuncs; the compiler checks they agree.
+var _, _ atLeastFunc = kernels{}.atLeast, atLeastGo
+
 // atLeastGo is the portable atLeastFunc.
 func atLeastGo(raw []int32, scales []float32, corr int32, bar float32, mask []uint64) {
 	scales, mask = scales[:len(raw)], mask[:(len(raw)+63)/64]

@@ -109,6 +109,7 @@ func (s *Store) point(tenant domain.TenantID, rec *domain.VectorRecord) (*qc.Poi
 	vectors := map[string]*qc.Vector{"": {Data: rec.Vector}}
 	sparse, terms := documentVector(s.stems, rec.Text)
 	if !sparse.empty() {
+		//lint:ignore SA1019 the plain data and indices fields are the ones every server version reads
 		vectors[sparseName] = &qc.Vector{Data: sparse.values, Indices: &qc.SparseIndices{Data: sparse.indices}}
 		list := make([]*qc.Value, len(terms))
 		for i, t := range terms {
