@@ -62,7 +62,7 @@ tools: ## install the pinned npm tools (and a Node.js from the npm registry when
 	scripts/npm-tools.sh
 
 eval: ## answer quality on untouched defaults through the real HTTP API, the real-document set whole (Debian docs fetched with apt-get into .data/eval-docs): prints the tables, fails below eval/baseline.json (make test runs it with a sample of the real set)
-	go test -count=1 -timeout 30m -run '^TestEval$$' -v ./eval -args -eval.full | grep -v '^=== RUN\|^--- PASS\|^    eval_test.go'
+	go test -count=1 -timeout 30m -run '^TestEval$$' -v ./eval -args -eval.full $(EVAL_FLAGS) | grep -v '^=== RUN\|^--- PASS\|^    eval_test.go'
 
 eval-update: ## write this run's eval figures to eval/baseline.json (after a real improvement; review the diff)
 	go test -count=1 -timeout 30m -run '^TestEval$$' ./eval -args -eval.full -eval.update

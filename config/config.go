@@ -115,6 +115,13 @@ type Config struct {
 	// (ASSISTANT_SECRET_KEY_PREVIOUS, comma-separated keys); the service
 	// re-seals them with SecretKey at start, after which they may go.
 	SecretKeyPrevious [][]byte
+	// SentenceEncoder is ASSISTANT_SENTENCE_ENCODER: "on" loads the
+	// sentence encoder's weights from DataDir/models when they are there
+	// (make run and make test fetch them), and the offline answerer then
+	// ranks the English evidence sentences by meaning as well as by
+	// words; "off" (the default: measured on make eval it gains and loses
+	// about as many answers, docs/answer-quality.md) ranks by words.
+	SentenceEncoder bool
 }
 
 // DefaultAddr is the listen address when ASSISTANT_ADDR is unset.
@@ -214,6 +221,12 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := loadSecretKeys(&c, getenv); err != nil {
 		return c, err
 	}
+	switch v := orDefault(getenv("ASSISTANT_SENTENCE_ENCODER"), "off"); v {
+	case "on", "off":
+		c.SentenceEncoder = v == "on"
+	default:
+		return c, fmt.Errorf("ASSISTANT_SENTENCE_ENCODER: want on or off, got %q", v)
+	}
 	return c, nil
 }
 
@@ -270,6 +283,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("outbound_allow", c.OutboundAllow.String()),
 		slog.Bool("production", c.Production),
 		slog.Bool("secret_key_set", c.SecretKey != nil),
+		slog.Bool("sentence_encoder", c.SentenceEncoder),
 		slog.Int("secret_keys_previous", len(c.SecretKeyPrevious)),
 		slog.Int("rate_limit_per_key", c.RateLimitPerKey),
 		slog.Int("rate_limit_per_tenant", c.RateLimitPerTenant),

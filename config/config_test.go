@@ -31,10 +31,13 @@ func TestConfigDefaults(t *testing.T) {
 	assert.EqualValues(t, 2<<30, c.IndexMemoryBytes, "the embedded index's bound")
 	assert.EqualValues(t, 64<<20, c.ChunkCacheBytes, "the quoted chunks' cache")
 	assert.Empty(t, c.IndexDir, "the system's temp directory")
+	assert.False(t, c.SentenceEncoder, "the offline answerer chooses by words unless told otherwise")
 
 	c, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
-		"ASSISTANT_INDEX_DIR": "/var/lib/assistant/index", "ASSISTANT_CHUNK_CACHE_BYTES": "1048576"}))
+		"ASSISTANT_INDEX_DIR": "/var/lib/assistant/index", "ASSISTANT_CHUNK_CACHE_BYTES": "1048576",
+		"ASSISTANT_SENTENCE_ENCODER": "on"}))
 	require.NoError(t, err)
+	assert.True(t, c.SentenceEncoder)
 	assert.Equal(t, "/var/lib/assistant/index", c.IndexDir)
 	assert.EqualValues(t, 1<<20, c.ChunkCacheBytes)
 
@@ -66,6 +69,7 @@ func TestBadConfigNamesTheVariable(t *testing.T) {
 		"ASSISTANT_SHUTDOWN_TIMEOUT":   "soon",
 		"ASSISTANT_BODY_READ_TIMEOUT":  "-1s",
 		"ASSISTANT_CORS_ORIGINS":       "https://a.example.com/path",
+		"ASSISTANT_SENTENCE_ENCODER":   "yes",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

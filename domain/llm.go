@@ -198,3 +198,12 @@ type Sealer interface {
 	// with the current key.
 	Current(stored string) bool
 }
+
+// Meaning rates how close in meaning sentences are to a question, beyond
+// the words they share: the offline answerer's re-ranker of the evidence
+// sentences. Similar returns one cosine per sentence, in order, or nil
+// when it cannot judge the question (another language than its model's).
+// It is safe for concurrent use.
+type Meaning interface {
+	Similar(question string, sentences []string) []float32
+}

@@ -79,6 +79,9 @@ type app struct {
 	// the configuration services' and the RAG lab's builder).
 	buildEmbedder  func(domain.EmbeddingConfig) (domain.Embedder, error)
 	buildChatModel func(domain.LLMConfig) (domain.ChatModel, error)
+	// meaning is the sentence encoder the offline answerer re-ranks with
+	// (nil when it is off or its weights are absent; see loadMeaning).
+	meaning domain.Meaning
 	worker         *ingest.Worker
 	usage          *access.UsageRecorder
 	settings       *access.Settings
@@ -276,6 +279,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	if a.outbound == nil {
 		a.buildOutbound()
 	}
+	a.loadMeaning()
 	a.buildEmbedder = a.metrics.Embedders(a.embedderBuilder())
 	a.buildChatModel = a.metrics.ChatModels(a.chatModelBuilder())
 	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL, a.invalidations)

@@ -34,7 +34,7 @@ func (a *app) buildOutbound() {
 // a configuration a platform key set, the guarded one otherwise.
 func (a *app) chatModelBuilder() llm.Builder {
 	return func(cfg domain.LLMConfig) (domain.ChatModel, error) {
-		return llm.New(cfg, a.outbound.For(cfg.SetByPlatform))
+		return llm.NewWith(cfg, a.outbound.For(cfg.SetByPlatform), a.meaning)
 	}
 }
 

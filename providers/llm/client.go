@@ -47,11 +47,17 @@ var _ domain.ChatModel = (*client)(nil)
 // used, since TimeoutMs bounds each attempt and a whole-call timeout would
 // cut long streams (the caller's context bounds the call).
 func New(cfg domain.LLMConfig, httpClient *http.Client) (domain.ChatModel, error) {
+	return NewWith(cfg, httpClient, nil)
+}
+
+// NewWith is New whose offline answerer re-ranks the evidence sentences
+// with meaning (nil: by their words only, as New's).
+func NewWith(cfg domain.LLMConfig, httpClient *http.Client, meaning domain.Meaning) (domain.ChatModel, error) {
 	if err := Validate(cfg); err != nil {
 		return nil, err
 	}
 	if cfg.Provider == domain.LLMOffline {
-		return offline{}, nil
+		return offline{meaning: meaning}, nil
 	}
 	return newClient(cfg, httpClient), nil
 }

@@ -51,10 +51,18 @@ var (
 // A question is never quoted, nor a sentence in another language than
 // the question's when the evidence has sentences in its language.
 // Nothing when no sentence shares a term with the question.
-func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang string, kind analysis.AnswerKind) quoted {
+//
+// With a meaning (nil for none) that rates the question, a sentence
+// scores its share of the question's weighted terms plus its similarity
+// in meaning (meaningWeight of its cosine), and a sentence sharing no
+// term is a candidate when it means the question (minMeaning): the
+// sentence that says what was asked in other words is not outscored by
+// one that only repeats the question's words.
+func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, question string, meaning domain.Meaning) quoted {
 	if len(q) == 0 {
 		return quoted{}
 	}
+	lang, kind := analysis.Language(question), analysis.AskedKind(question)
 	var all []sentence
 	for u, ev := range evidence {
 		heading := analysis.TermSet(strings.Join(ev.HeadingPath, " "))
@@ -82,8 +90,15 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 	// The question's terms in one order, so that equal scores are equal
 	// to the last bit and ties go to the more relevant unit every time.
 	qs := slices.Sorted(maps.Keys(q))
+	sims := similarities(meaning, question, all, sameLang, lang)
+	total := 0.0
+	for _, t := range qs {
+		if df[t] > 0 {
+			total += math.Log(1 + n/float64(df[t]))
+		}
+	}
 	var cands []sentence
-	for _, s := range all {
+	for i, s := range all {
 		if sameLang && s.lang != lang {
 			continue
 		}
@@ -91,6 +106,12 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 			if _, ok := s.terms[t]; ok {
 				s.score += math.Log(1 + n/float64(df[t]))
 			}
+		}
+		if sims != nil && total > 0 {
+			if s.score == 0 && sims[i] < minMeaning {
+				continue
+			}
+			s.score = s.score/total + meaningWeight*float64(max(sims[i], 0))
 		}
 		if s.score > 0 && kind != analysis.AnyAnswer && kind.HeldBy(s.text) {
 			s.score *= kindBonus
@@ -148,6 +169,45 @@ func pickSentences(q map[string]struct{}, evidence []domain.EvidenceUnit, lang s
 		if !slices.Contains(out.units, s.unit) {
 			out.units = append(out.units, s.unit)
 		}
+	}
+	return out
+}
+
+// meaningWeight is how much a sentence's cosine with the question counts
+// beside its share of the question's terms (which is at most 1), and
+// minMeaning the cosine at which a sentence sharing no term is a
+// candidate (use.CosineRelated). Measured on make eval's sets (see
+// docs/answer-quality.md, "The sentence encoder"): 1 lets a sentence
+// that only resembles the question outscore the one holding its words
+// in technical manuals; 0.1–0.5 gain and lose about as many answers.
+const (
+	meaningWeight = 0.3
+	minMeaning    = 0.45
+)
+
+// similarities rates each sentence against the question with meaning, in
+// the order of all; nil when there is no meaning or it cannot rate the
+// question. Sentences left out of the quote (another language) are not
+// rated.
+func similarities(meaning domain.Meaning, question string, all []sentence, sameLang bool, lang string) []float32 {
+	if meaning == nil {
+		return nil
+	}
+	var texts []string
+	var at []int
+	for i, s := range all {
+		if !sameLang || s.lang == lang {
+			texts = append(texts, s.text)
+			at = append(at, i)
+		}
+	}
+	got := meaning.Similar(question, texts)
+	if got == nil {
+		return nil
+	}
+	out := make([]float32, len(all))
+	for j, i := range at {
+		out[i] = got[j]
 	}
 	return out
 }

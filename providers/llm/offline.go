@@ -24,7 +24,11 @@ const (
 // a word of its own besides the closing note; with no evidence, or none
 // that overlaps the question, it answers "" and the caller hands over to
 // a person. It is deterministic and needs no network.
-type offline struct{}
+type offline struct {
+	// meaning re-ranks the evidence sentences by meaning (nil: by words
+	// only).
+	meaning domain.Meaning
+}
 
 var _ domain.ChatModel = offline{}
 
@@ -71,7 +75,7 @@ func (o offline) Test(ctx context.Context) (time.Duration, error) {
 // compose returns the answer as pieces, each chosen sentence with the
 // space that joins it to the previous one, then the note in the
 // question's language, and the evidence units quoted; nil for no answer.
-func (offline) compose(req domain.GenerateRequest) ([]string, []int) {
+func (o offline) compose(req domain.GenerateRequest) ([]string, []int) {
 	question := req.Question
 	if strings.TrimSpace(question) == "" {
 		for i := len(req.Messages) - 1; i >= 0; i-- {
@@ -88,7 +92,7 @@ func (offline) compose(req domain.GenerateRequest) ([]string, []int) {
 			terms[t] = struct{}{}
 		}
 	}
-	q := pickSentences(terms, req.Evidence, analysis.Language(question), analysis.AskedKind(question))
+	q := pickSentences(terms, req.Evidence, question, o.meaning)
 	if len(q.sentences) == 0 {
 		return nil, nil
 	}

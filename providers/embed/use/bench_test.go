@@ -93,3 +93,31 @@ func BenchmarkTokenize(b *testing.B) {
 		enc.Tokenizer().Encode(text)
 	}
 }
+
+// BenchmarkMeaningWarm: the offline answerer's re-rank of a message's
+// evidence (twenty sentences already seen, as after the first questions
+// about a knowledge base): one question encoding and twenty cosines.
+//
+//	go test -run '^$' -bench Meaning -benchmem ./providers/embed/use/
+func BenchmarkMeaningWarm(b *testing.B) {
+	m := NewMeaning(encoderForTest(b), DefaultCachedSentences)
+	sentences := strings.SplitAfter(strings.Repeat(benchChunk+" ", 7), ". ")[:20]
+	m.Similar("When do I get my money back?", sentences)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Similar("When do I get my money back?", sentences)
+	}
+}
+
+// BenchmarkMeaningCold: the same with no sentence seen before, the cost
+// of the first question about fresh evidence.
+func BenchmarkMeaningCold(b *testing.B) {
+	enc := encoderForTest(b)
+	sentences := strings.SplitAfter(strings.Repeat(benchChunk+" ", 7), ". ")[:20]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		NewMeaning(enc, DefaultCachedSentences).Similar("When do I get my money back?", sentences)
+	}
+}
