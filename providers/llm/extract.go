@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
@@ -220,12 +221,21 @@ var quotedQuestion = regexp.MustCompile(`[“"「『][^”"」』]*[?？][”"�
 // above one that only shares the question's words.
 const kindBonus = 1.5
 
+// unfinished reports whether a sentence stops before its end: no full
+// stop, question or exclamation mark, or closing quote after one ("要从命令行升级系统，请运行"
+// before the command on its own line).
+func unfinished(t string) bool {
+	t = strings.TrimRight(t, `"')]”’」』）】`)
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return !strings.ContainsRune(".。!！?？…;；", r)
+}
+
 // continues reports whether next, the sentence after first in its unit,
 // goes on with it: first introduces it (ends in a colon), next refers
 // back to it, or next adds a term of the question first lacks.
 func continues(first, next sentence, q map[string]struct{}) bool {
 	t := strings.TrimSpace(first.text)
-	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") || referring.MatchString(next.text) {
+	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") || referring.MatchString(next.text) || unfinished(t) {
 		return true
 	}
 	return addsTerm(q, first.terms, next.terms)

@@ -192,3 +192,21 @@ func assertQuoted(t *testing.T, answer string, evidence []domain.EvidenceUnit) {
 		assert.Contains(t, all.String(), s)
 	}
 }
+
+// A sentence that stops before its end (no full stop, the command on the
+// next line) is quoted with what completes it.
+func TestOfflineQuotesAnUnfinishedSentenceWithItsEnd(t *testing.T) {
+	m := offlineModel(t)
+	for _, c := range []struct{ question, text, want string }{
+		{"How do I upgrade from the command line?", "To upgrade from the command line, run\n\naptitude full-upgrade\n\nThe upgrade may take a while.",
+			"To upgrade from the command line, run aptitude full-upgrade"},
+		{"怎么从命令行升级系统？", "要从命令行升级系统，请运行\n\naptitude full-upgrade\n\n升级可能需要一些时间。", "要从命令行升级系统，请运行"},
+	} {
+		gen, err := m.Generate(context.Background(), domain.GenerateRequest{Question: c.question, Evidence: units(c.text)})
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(gen.Answer, c.want), "got %q", gen.Answer)
+		assert.Contains(t, gen.Answer, "aptitude full-upgrade")
+		assert.NotContains(t, gen.Answer, "take a while")
+		assert.NotContains(t, gen.Answer, "需要一些时间")
+	}
+}

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -408,13 +409,21 @@ func blockParas(blocks []parse.Block) []para {
 // (unwrap), short title lines as headings, question lines as questions.
 func pdfParas(blocks []parse.Block) []para {
 	var out []para
+	running := runningLines(blocks)
 	for len(blocks) > 0 {
 		page := blocks[0].Page
 		n := 1
 		for n < len(blocks) && blocks[n].Page == page {
 			n++
 		}
-		for _, pp := range unwrap(joinBlocks(blocks[:n])) {
+		text := running.strip(joinBlocks(blocks[:n]))
+		if isContentsPage(text) {
+			// A table of contents lists every question with its page:
+			// it shares each question's words and answers none.
+			blocks = blocks[n:]
+			continue
+		}
+		for _, pp := range unwrap(text) {
 			if pp.heading != "" {
 				out = append(out, headingOrQuestion(pp.heading, page))
 			}
@@ -441,6 +450,105 @@ func pdfParas(blocks []parse.Block) []para {
 		blocks = blocks[n:]
 	}
 	return out
+}
+
+// running is what repeats at the top and the bottom of a PDF's pages: the
+// keys (runningKey) of running headers and of footers.
+type running struct{ head, foot map[string]bool }
+
+// runningLines finds a PDF's running headers and footers: a first line
+// whose first two words (digits masked) start the first line of at least
+// three pages and two in five of them ("Debian Reference 12 / 233",
+// "CHAPTER 14. REDISTRIBUTING DEBIAN … 14.4. CAN I PUT…"), and a last
+// line (digits masked) ending that many pages ("60"). Left in, a header
+// reads as the heading of every unit of its page, or glues itself to the
+// page's first question.
+func runningLines(blocks []parse.Block) running {
+	heads, feet := map[string]int{}, map[string]int{}
+	pages := 0
+	for len(blocks) > 0 {
+		n := 1
+		for n < len(blocks) && blocks[n].Page == blocks[0].Page {
+			n++
+		}
+		if first, last, ok := edgeLines(joinBlocks(blocks[:n])); ok {
+			heads[headKey(first)]++
+			feet[maskDigits(last)]++
+		}
+		pages++
+		blocks = blocks[n:]
+	}
+	r := running{head: map[string]bool{}, foot: map[string]bool{}}
+	// Two in five: a chapter's title starts its first page only ("Chapter
+	// 15" on 15 of 70 pages), a running header nearly every page.
+	bar := max(3, pages*2/5)
+	for k, c := range heads {
+		r.head[k] = c >= bar
+	}
+	for k, c := range feet {
+		r.foot[k] = c >= bar
+	}
+	return r
+}
+
+// strip removes a page's running header and footer lines.
+func (r running) strip(text string) string {
+	first, last, ok := edgeLines(text)
+	if !ok {
+		return text
+	}
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if r.head[headKey(first)] {
+		lines = lines[1:]
+	}
+	if len(lines) > 0 && r.foot[maskDigits(last)] && strings.TrimSpace(lines[len(lines)-1]) == last {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// edgeLines returns a page's first and last lines (trimmed; the same line
+// for a page of one); false for a page of fewer than two lines, which
+// has no header to tell from its text.
+func edgeLines(text string) (string, string, bool) {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if len(lines) < 2 {
+		return "", "", false
+	}
+	return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[len(lines)-1]), true
+}
+
+// headKey is a first line's first two words, digits masked.
+func headKey(line string) string {
+	f := strings.Fields(maskDigits(line))
+	return strings.Join(f[:min(2, len(f))], " ")
+}
+
+// digitRun is a run of digits, masked by maskDigits.
+var digitRun = regexp.MustCompile(`[0-9]+`)
+
+func maskDigits(s string) string { return digitRun.ReplaceAllString(s, "#") }
+
+// tocLeader is a table of contents' dot leader before a page number
+// ("What is Debian? . . . . . . . 1"), possibly with a stray mark
+// between.
+var tocLeader = regexp.MustCompile(`(?:\.\s?){5,}\D{0,3}\d+`)
+
+// isContentsPage reports whether a page's text is a table of contents:
+// at least three of its lines, and a third of them, end an entry with a
+// dot leader and a page number.
+func isContentsPage(text string) bool {
+	lines, leaders := 0, 0
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		lines++
+		if tocLeader.MatchString(l) {
+			leaders++
+		}
+	}
+	return leaders >= 3 && leaders*3 >= lines
 }
 
 func headingOrQuestion(text string, page int) para {
