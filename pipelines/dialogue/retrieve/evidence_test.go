@@ -57,3 +57,24 @@ func TestHybridHitsAreJudgedAsMergedOnes(t *testing.T) {
 	want := merge([]domain.VectorHit{{ChunkID: "a", Score: 0.5}, {ChunkID: "b", Score: 0.5}}, []domain.LexicalHit{{ChunkID: "a", Score: 7.5}})
 	assert.Equal(t, want, got, "a hybrid store's candidates carry the raw scores the two lists would")
 }
+
+// Equal relevance is broken by the place in the document, which an
+// upload does not change, and not by the chunk id, which it does: the
+// same knowledge answers the same way every time.
+func TestTiesGoToTheEarlierPlaceInTheDocument(t *testing.T) {
+	at := func(id, doc string, index int32, rel float64) Candidate {
+		return Candidate{Chunk: domain.Chunk{ID: id, DocumentID: doc, Index: index}, Relevance: rel}
+	}
+	for _, c := range []struct {
+		name string
+		a, b Candidate
+		want bool
+	}{
+		{"more relevant first", at("z", "d1", 9, 0.8), at("a", "d1", 0, 0.7), true},
+		{"same document: earlier first", at("z", "d1", 1, 0.7), at("a", "d1", 2, 0.7), true},
+		{"same document: later second", at("a", "d1", 2, 0.7), at("z", "d1", 1, 0.7), false},
+		{"other documents: by id", at("a", "d2", 5, 0.7), at("b", "d1", 1, 0.7), true},
+	} {
+		assert.Equal(t, c.want, ahead(c.a, c.b), c.name)
+	}
+}

@@ -299,7 +299,7 @@ func fromHybrid(hits []domain.HybridHit) []Candidate {
 }
 
 // score gives each candidate its coverage of the question and its
-// relevance, and orders them most relevant first (ties by chunk id).
+// relevance, and orders them most relevant first (ties: ahead).
 func score(st domain.RetrievalStrategy, cal domain.ScoreCalibration, q confidence.Question, cands []Candidate, sets *termSets) {
 	for i := range cands {
 		c := &cands[i]
@@ -314,12 +314,20 @@ func score(st domain.RetrievalStrategy, cal domain.ScoreCalibration, q confidenc
 		}
 		c.Relevance = math.Round(c.Relevance*1e4) / 1e4
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].Relevance != cands[j].Relevance {
-			return cands[i].Relevance > cands[j].Relevance
-		}
-		return cands[i].Chunk.ID < cands[j].Chunk.ID
-	})
+	sort.SliceStable(cands, func(i, j int) bool { return ahead(cands[i], cands[j]) })
+}
+
+// ahead orders candidates: the more relevant first; of equal relevance,
+// the one earlier in the same document (its place does not change from
+// one upload to the next, as its id does), else by chunk id.
+func ahead(a, b Candidate) bool {
+	switch {
+	case a.Relevance != b.Relevance:
+		return a.Relevance > b.Relevance
+	case a.Chunk.DocumentID == b.Chunk.DocumentID && a.Chunk.Index != b.Chunk.Index:
+		return a.Chunk.Index < b.Chunk.Index
+	}
+	return a.Chunk.ID < b.Chunk.ID
 }
 
 // attach loads the candidates' chunks (text, document, page).
