@@ -11,6 +11,15 @@ import (
 // corsMaxAge is how long a browser may cache a preflight answer, in seconds.
 const corsMaxAge = 600
 
+// browserRequestHeaders are the headers a browser client may send: the
+// API's own, and the W3C trace context and baggage that OpenTelemetry's
+// browser instrumentation adds to every call (a traceparent is continued
+// by the reply's trace).
+func browserRequestHeaders() []string {
+	return []string{"Accept", "Content-Type", "X-API-Key", "X-Tenant-Id", "X-Request-Id", "Last-Event-ID",
+		"Idempotency-Key", "X-Device-Id", "X-Device-Token", "traceparent", "tracestate", "baggage"}
+}
+
 // cors lets browser front-ends on the configured origins call the API and
 // read the headers a client needs (the request id, rate-limit state,
 // Retry-After). Preflights are answered here, before authentication: a
@@ -22,8 +31,7 @@ func cors(origins []string) echo.MiddlewareFunc {
 	return middleware.CORSWithConfig(middleware.CORSConfig{
 		AllowOrigins: origins,
 		AllowMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-		AllowHeaders: []string{"Accept", "Content-Type", "X-API-Key", "X-Tenant-Id", "X-Request-Id", "Last-Event-ID", "Idempotency-Key",
-			"X-Device-Id", "X-Device-Token"},
+		AllowHeaders: browserRequestHeaders(),
 		ExposeHeaders: []string{echo.HeaderXRequestID, "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
 			"Idempotent-Replayed", "Content-Disposition", "Location"},
 		MaxAge: corsMaxAge,
