@@ -13,6 +13,7 @@ import (
 
 	"github.com/cs-assistant/assistant/access"
 	"github.com/cs-assistant/assistant/internal/outbound"
+	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
 	"github.com/cs-assistant/assistant/store/chunkcache"
 	"github.com/cs-assistant/assistant/store/hybrid"
 	"github.com/cs-assistant/assistant/store/vector/qdrant"
@@ -23,7 +24,13 @@ import (
 type Config struct {
 	// Addr is the listen address (ASSISTANT_ADDR).
 	Addr string
-	// DatabaseURL is the PostgreSQL connection string (DATABASE_URL).
+	// MetricsAddr, when set, is where GET /metrics is served instead of on
+	// Addr (ASSISTANT_METRICS_ADDR, host:port; the image sets
+	// 0.0.0.0:9090, which compose does not publish): the scrape endpoint
+	// has no key, so it stays off the address the API is published on.
+	MetricsAddr string
+	// DatabaseURL is the PostgreSQL connection string (DATABASE_URL, or
+	// read from the file DATABASE_URL_FILE, since it holds the password).
 	DatabaseURL string
 	// DataDir holds local state such as the default key file (ASSISTANT_DATA_DIR).
 	DataDir string
@@ -59,7 +66,8 @@ type Config struct {
 	// QdrantURL, when set, keeps vectors in Qdrant instead of the embedded
 	// store (QDRANT_URL, e.g. http://qdrant:6334, gRPC).
 	QdrantURL string
-	// QdrantAPIKey authenticates to Qdrant (QDRANT_API_KEY).
+	// QdrantAPIKey authenticates to Qdrant (QDRANT_API_KEY, or read from
+	// the file QDRANT_API_KEY_FILE).
 	QdrantAPIKey string
 	// QdrantCollection names the collection (QDRANT_COLLECTION, default
 	// assistant_chunks); QdrantSharding, QdrantShards and
@@ -115,6 +123,12 @@ type Config struct {
 	// (ASSISTANT_SECRET_KEY_PREVIOUS, comma-separated keys); the service
 	// re-seals them with SecretKey at start, after which they may go.
 	SecretKeyPrevious [][]byte
+	// OCRLanguages is tesseract's -l for images (ASSISTANT_OCR_LANGUAGES,
+	// default eng+chi_sim; the image, which has Traditional Chinese data
+	// too, sets eng+chi_sim+chi_tra). Each needs its Debian package
+	// tesseract-ocr-<code>; a missing one fails images with
+	// ocr_unavailable naming it.
+	OCRLanguages string
 	// SentenceEncoder is ASSISTANT_SENTENCE_ENCODER: "on" loads the
 	// sentence encoder's weights from DataDir/models when they are there
 	// (make run and make test fetch them), and the offline answerer then
@@ -144,6 +158,17 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, fmt.Errorf("ASSISTANT_ADDR: want host:port, got %q", c.Addr)
+	}
+	if c.MetricsAddr = getenv("ASSISTANT_METRICS_ADDR"); c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil || c.MetricsAddr == c.Addr {
+			return c, fmt.Errorf("ASSISTANT_METRICS_ADDR: want a host:port other than ASSISTANT_ADDR's, got %q", c.MetricsAddr)
+		}
+	}
+	if _, err := secretFromFile(&c.DatabaseURL, "DATABASE_URL", getenv); err != nil {
+		return c, err
+	}
+	if _, err := secretFromFile(&c.QdrantAPIKey, "QDRANT_API_KEY", getenv); err != nil {
+		return c, err
 	}
 	if c.DatabaseURL == "" {
 		return c, fmt.Errorf("DATABASE_URL: required (`make run` starts a local PostgreSQL and sets it)")
@@ -221,6 +246,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := loadSecretKeys(&c, getenv); err != nil {
 		return c, err
 	}
+	if c.OCRLanguages = orDefault(getenv("ASSISTANT_OCR_LANGUAGES"), "eng+chi_sim"); !parse.ValidOCRLanguages(c.OCRLanguages) {
+		return c, fmt.Errorf("ASSISTANT_OCR_LANGUAGES: want tesseract codes joined by +, such as eng+chi_sim+chi_tra, got %q", c.OCRLanguages)
+	}
 	switch v := orDefault(getenv("ASSISTANT_SENTENCE_ENCODER"), "off"); v {
 	case "on", "off":
 		c.SentenceEncoder = v == "on"
@@ -260,6 +288,7 @@ func corsOrigins(list, frontend string) ([]string, error) {
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("addr", c.Addr),
+		slog.String("metrics_addr", c.MetricsAddr),
 		slog.String("database_url", maskURL(c.DatabaseURL)),
 		slog.String("data_dir", c.DataDir),
 		slog.Bool("default_api_key_set", c.DefaultAPIKey != ""),
@@ -284,6 +313,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("production", c.Production),
 		slog.Bool("secret_key_set", c.SecretKey != nil),
 		slog.Bool("sentence_encoder", c.SentenceEncoder),
+		slog.String("ocr_languages", c.OCRLanguages),
 		slog.Int("secret_keys_previous", len(c.SecretKeyPrevious)),
 		slog.Int("rate_limit_per_key", c.RateLimitPerKey),
 		slog.Int("rate_limit_per_tenant", c.RateLimitPerTenant),

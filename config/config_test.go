@@ -32,6 +32,7 @@ func TestConfigDefaults(t *testing.T) {
 	assert.EqualValues(t, 64<<20, c.ChunkCacheBytes, "the quoted chunks' cache")
 	assert.Empty(t, c.IndexDir, "the system's temp directory")
 	assert.False(t, c.SentenceEncoder, "the offline answerer chooses by words unless told otherwise")
+	assert.Equal(t, "eng+chi_sim", c.OCRLanguages)
 
 	c, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app",
 		"ASSISTANT_INDEX_DIR": "/var/lib/assistant/index", "ASSISTANT_CHUNK_CACHE_BYTES": "1048576",
@@ -70,6 +71,8 @@ func TestBadConfigNamesTheVariable(t *testing.T) {
 		"ASSISTANT_BODY_READ_TIMEOUT":  "-1s",
 		"ASSISTANT_CORS_ORIGINS":       "https://a.example.com/path",
 		"ASSISTANT_SENTENCE_ENCODER":   "yes",
+		"ASSISTANT_METRICS_ADDR":       "9090",
+		"ASSISTANT_OCR_LANGUAGES":      "eng+chi sim",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -145,4 +148,29 @@ func TestDefaultAPIKeyFromFile(t *testing.T) {
 			assert.NotContains(t, err.Error(), "ak_short", "the file's content is not repeated")
 		})
 	}
+}
+
+// The database URL (it holds the password) and the Qdrant key may come
+// from files, as container secrets do; both forms at once are refused.
+func TestDatabaseURLAndQdrantKeyFromFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+		return path
+	}
+	c, err := Load(envOf(map[string]string{
+		"DATABASE_URL_FILE":   write("db", "postgres://assistant:s3cret@postgres:5432/assistant?sslmode=disable\n"),
+		"QDRANT_API_KEY_FILE": write("qdrant", "qk-0123456789\n"),
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, "postgres://assistant:s3cret@postgres:5432/assistant?sslmode=disable", c.DatabaseURL)
+	assert.Equal(t, "qk-0123456789", c.QdrantAPIKey)
+
+	_, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app", "DATABASE_URL_FILE": write("db2", "postgres://x@y/z")}))
+	require.Error(t, err)
+	assert.Regexp(t, "^DATABASE_URL_FILE: ", err.Error())
+	_, err = Load(envOf(map[string]string{"DATABASE_URL": "postgres://u:pw@db:5432/app", "QDRANT_API_KEY_FILE": filepath.Join(dir, "absent")}))
+	require.Error(t, err)
+	assert.Regexp(t, "^QDRANT_API_KEY_FILE: ", err.Error())
 }

@@ -273,6 +273,9 @@ type Deps struct {
 	// CORSOrigins are the browser origins allowed to call the API (none:
 	// no CORS headers).
 	CORSOrigins []string
+	// MetricsElsewhere: GET /metrics is served on an address of its own
+	// (config MetricsAddr), not with the API.
+	MetricsElsewhere bool
 	// Telemetry receives the requests' spans and metrics and serves
 	// /metrics (nil: none of it).
 	Telemetry Telemetry

@@ -83,7 +83,9 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	e.Use(s.observeRequests(d.Telemetry), s.recoverPanics, requestID, s.logRequests, cors(d.CORSOrigins), streamHeaders, s.limitBody, s.authenticate, s.enterTenant, s.rateLimit, s.idempotency, s.validateRequest)
 	api.RegisterHandlersWithBaseURL(e, api.NewStrictHandler(&handlers{d: d}, []api.StrictMiddlewareFunc{negotiateStream}), BasePath)
 	s.registerMeta(d)
-	s.registerMetrics(d.Telemetry)
+	if !d.MetricsElsewhere {
+		s.registerMetrics(d.Telemetry)
+	}
 	return s, nil
 }
 

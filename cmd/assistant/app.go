@@ -81,10 +81,10 @@ type app struct {
 	buildChatModel func(domain.LLMConfig) (domain.ChatModel, error)
 	// meaning is the sentence encoder the offline answerer re-ranks with
 	// (nil when it is off or its weights are absent; see loadMeaning).
-	meaning domain.Meaning
-	worker         *ingest.Worker
-	usage          *access.UsageRecorder
-	settings       *access.Settings
+	meaning  domain.Meaning
+	worker   *ingest.Worker
+	usage    *access.UsageRecorder
+	settings *access.Settings
 	// strategies is the retrieval strategy service, whose cache of each
 	// tenant's switched-to strategy every retrieval reads.
 	strategies *retrieve.Strategies
@@ -226,7 +226,8 @@ func (a *app) build(ctx context.Context) error {
 		Answerer:     answerer,
 		Ready:        func(ctx context.Context) error { return a.ready(ctx, a.store) },
 		MaxBodyBytes: a.cfg.MaxBodyBytes, MaxUploadBytes: a.cfg.MaxUploadBytes, BodyReadTimeout: a.cfg.BodyReadTimeout,
-		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins, Telemetry: telemetry.NewHTTP(a.metrics, a.tracing),
+		FrontendBaseURL: a.cfg.FrontendBaseURL, CORSOrigins: a.cfg.CORSOrigins,
+		MetricsElsewhere: a.cfg.MetricsAddr != "", Telemetry: telemetry.NewHTTP(a.metrics, a.tracing),
 		RateLimits: server.RateLimits{PerKey: a.cfg.RateLimitPerKey, PerTenant: a.cfg.RateLimitPerTenant,
 			PerShare: a.cfg.ShareRateLimitPerShare, PerAddress: a.cfg.ShareRateLimitPerAddress},
 		Idempotency: a.store,
@@ -296,6 +297,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	opts := ingest.DefaultWorkerOptions()
 	opts.Concurrency, opts.Lease = a.cfg.IndexWorkers, a.cfg.IndexLease
 	opts.Parse.PDF = a.pdf
+	opts.Parse.OCRLanguages = a.cfg.OCRLanguages
 	a.vlog = vectorlog.New(a.store, a.cfg.DataDir)
 	opts.VectorLog = a.vlog
 	if a.metrics != nil {

@@ -58,6 +58,11 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("ASSISTANT_ADDR: %w", err)
 	}
+	stopMetrics, err := a.serveMetrics()
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	log.Info("serving", "addr", ln.Addr().String(), "docs", "http://"+ln.Addr().String()+"/docs", "config", cfg)
 	return a.serve(ctx, ln)
 }

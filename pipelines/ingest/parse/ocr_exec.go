@@ -39,10 +39,10 @@ func ocrBinary(lim Limits) (string, error) {
 	return path, nil
 }
 
-// validOCRLangs reports whether s is what tesseract's -l takes: language
+// ValidOCRLanguages reports whether s is what tesseract's -l takes: language
 // codes joined by "+". Anything else is refused rather than passed on as an
 // argument.
-func validOCRLangs(s string) bool {
+func ValidOCRLanguages(s string) bool {
 	for code := range strings.SplitSeq(s, "+") {
 		if code == "" {
 			return false
@@ -66,7 +66,7 @@ func missingOCRLangs(stderr string) []string {
 		if !ok {
 			continue
 		}
-		if lang, _, ok := strings.Cut(rest, "'"); ok && validOCRLangs(lang) {
+		if lang, _, ok := strings.Cut(rest, "'"); ok && ValidOCRLanguages(lang) {
 			langs = append(langs, lang)
 		}
 	}
@@ -80,7 +80,7 @@ func runTesseract(ctx context.Context, bin string, src Source, lim Limits) (stri
 	if langs == "" {
 		langs = "eng"
 	}
-	if !validOCRLangs(langs) {
+	if !ValidOCRLanguages(langs) {
 		return "", failf(ReasonOCRUnavailable, nil, "The OCR languages %q are not a valid setting.", langs)
 	}
 
