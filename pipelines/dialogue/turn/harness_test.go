@@ -270,6 +270,14 @@ func transcript(t *testing.T, o outcome) string {
 	return normalize(t, b.String())
 }
 
+// transcriptLine is one labelled JSON line of a transcript.
+func transcriptLine(t *testing.T, label string, v any) string {
+	t.Helper()
+	j, err := json.Marshal(v)
+	require.NoError(t, err)
+	return label + " " + string(j) + "\n"
+}
+
 // published is a published stage event, naming the trace entry it
 // repeats rather than repeating it.
 func published(t *testing.T, ev StageEvent, trace []domain.StageTrace) string {

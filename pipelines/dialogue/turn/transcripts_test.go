@@ -14,7 +14,6 @@ import (
 // prompts, log) to testdata/transcripts, as JSON and as a stream. A change
 // of behaviour shows as a diff there; UPDATE_TRANSCRIPTS=1 rewrites them.
 func TestTranscripts(t *testing.T) {
-	update := os.Getenv("UPDATE_TRANSCRIPTS") == "1"
 	type mode struct {
 		name   string
 		stream bool
@@ -27,15 +26,7 @@ func TestTranscripts(t *testing.T) {
 			b.WriteString("== " + m.name + "\n")
 			b.WriteString(transcript(t, newHarness(sc.setup).send(t, rq)))
 		}
-		path := filepath.Join("testdata", "transcripts", strings.ReplaceAll(sc.name, " ", "_")+".txt")
-		if update {
-			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-			require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-			return
-		}
-		want, err := os.ReadFile(path)
-		require.NoError(t, err, "no transcript yet: run with UPDATE_TRANSCRIPTS=1")
-		sameLines(t, string(want), b.String())
+		pinned(t, sc.name, b.String())
 	}
 	for _, sc := range scenarios() {
 		t.Run(sc.name, func(t *testing.T) { run(t, sc, mode{"json", false}, mode{"stream", true}) })
@@ -43,6 +34,21 @@ func TestTranscripts(t *testing.T) {
 	for _, sc := range streamOnly() {
 		t.Run(sc.name, func(t *testing.T) { run(t, sc, mode{"stream", true}) })
 	}
+}
+
+// pinned compares got with the transcript named name (UPDATE_TRANSCRIPTS=1
+// writes it instead).
+func pinned(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "transcripts", strings.ReplaceAll(name, " ", "_")+".txt")
+	if os.Getenv("UPDATE_TRANSCRIPTS") == "1" {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "no transcript yet: run with UPDATE_TRANSCRIPTS=1")
+	sameLines(t, string(want), got)
 }
 
 // sameLines reports the lines where got differs from want.
