@@ -40,7 +40,13 @@ func TestTranscripts(t *testing.T) {
 // writes it instead).
 func pinned(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "transcripts", strings.ReplaceAll(name, " ", "_")+".txt")
+	file := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '_'
+	}, strings.ToLower(name))
+	path := filepath.Join("testdata", "transcripts", file+".txt")
 	if os.Getenv("UPDATE_TRANSCRIPTS") == "1" {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
