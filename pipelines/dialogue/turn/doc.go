@@ -12,6 +12,17 @@
 //  9. output guard: forbidden words, behaviour rules, high risk
 //  10. persist the reply with its monitoring fields, tool traces and events
 //
+// The runner (runner.go) is that list as code, read top to bottom, for JSON
+// and streamed replies alike: each stage is a function in a file of its own
+// (stage_*.go) that takes the outcome of the stage before and returns its
+// own: sessionOutcome, gateOutcome (input guard, flow, intent),
+// retrievalOutcome, promptOutcome, generationOutcome, then the final reply,
+// which stage 10 stores. The reply under way (a draft) and the session's
+// slots and flow instance travel in those outcomes; what every stage only
+// reads (the request, its ids, the session, the tenant's guardrails) is the
+// msg they are called on, with the two places stages write to: the journal
+// (stage traces, tool calls, monitoring records) and the stream.
+//
 // Every stage leaves a domain.StageTrace; the runtime observer publishes each
 // as it ends. A dry run (the complete-flow test) runs stages 1–9 on a session
 // given in the request and writes nothing.

@@ -1,9 +1,6 @@
 package turn
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // errShuttingDown is the cause of the generations Interrupt stopped.
 const errShuttingDown = sentinel("turn: the service is shutting down")
@@ -33,14 +30,3 @@ func (r *Runner) Drain(timeout time.Duration) (stop func()) {
 // ends with an interrupted error event telling the client to send the
 // message again.
 func (r *Runner) Interrupt() { r.interrupt(errShuttingDown) }
-
-// generationContext is the run's context, also ended by Interrupt. stop
-// releases it.
-func (t *run) generationContext() (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancelCause(t.ctx)
-	unhook := context.AfterFunc(t.r.stopping, func() { cancel(errShuttingDown) })
-	return ctx, func() {
-		unhook()
-		cancel(nil)
-	}
-}

@@ -4,49 +4,65 @@ import (
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/tools"
 )
 
-// Tools the pipeline calls, as the registry of GET /chat/tools names them.
-const (
-	toolKBSearch = tools.ToolKBSearch
-	toolHandoff  = tools.ToolHandoff
-	toolSlotFill = tools.ToolSlotFill
-)
-
-// emit sends one event of a streamed reply and keeps it for replay. Once
-// a write fails (the client went away) the events are still kept, and the
-// message is marked interrupted.
-func (t *run) emit(ev Event) error {
-	return t.send(ev, false)
+// emitter sends a streamed reply's events, numbered, and keeps each for
+// replay (in memory while the reply runs, with the reply once stored).
+// Without a stream it sends and keeps nothing.
+type emitter struct {
+	stream *Stream
+	// replays is nil in a dry run: its events are not kept for a resume.
+	replays          *Replays
+	tenant           domain.TenantID
+	session, message string
+	now              func() time.Time
+	seq              int
+	events           []domain.ReplyEvent
+	// gone: a write failed, the client went away. interrupted: the reply
+	// is no longer sent (gone, or its meta event failed); it runs on and
+	// is stored as interrupted.
+	gone, interrupted bool
 }
 
-// emitLast sends the reply's last event (done or error).
-func (t *run) emitLast(ev Event) {
-	_ = t.send(ev, true)
+func (m msg) emitter() *emitter {
+	e := &emitter{stream: m.in.Stream, tenant: m.in.Tenant, session: m.sessionID(), message: m.messageID, now: m.now}
+	if !m.dry {
+		e.replays = m.r.d.Replays
+	}
+	return e
 }
 
-func (t *run) send(ev Event, last bool) error {
-	s := t.in.Stream
-	if s == nil {
+// emit sends one event. Once a write fails (the client went away) the
+// events are still kept, and the message is marked interrupted.
+func (e *emitter) emit(ev Event) error {
+	return e.send(ev, false)
+}
+
+// last sends the reply's last event (done or error).
+func (e *emitter) last(ev Event) {
+	_ = e.send(ev, true)
+}
+
+func (e *emitter) send(ev Event, last bool) error {
+	if e.stream == nil {
 		return nil
 	}
-	data, err := s.Encode(ev)
+	data, err := e.stream.Encode(ev)
 	if err != nil {
 		return err
 	}
-	t.seq++
-	rec := domain.ReplyEvent{TenantID: t.in.Tenant, SessionID: t.session.ID, MessageID: t.reply.MessageID,
-		Seq: t.seq, Event: ev.Name, Data: data, At: t.r.d.now().UTC()}
-	t.events = append(t.events, rec)
-	if !t.dry {
-		t.r.d.Replays.add(rec, last)
+	e.seq++
+	rec := domain.ReplyEvent{TenantID: e.tenant, SessionID: e.session, MessageID: e.message,
+		Seq: e.seq, Event: ev.Name, Data: data, At: e.now().UTC()}
+	e.events = append(e.events, rec)
+	if e.replays != nil {
+		e.replays.add(rec, last)
 	}
-	if t.clientGone {
+	if e.gone {
 		return errClientGone
 	}
-	if err := s.Write(EventID(t.reply.MessageID, t.seq), ev.Name, data); err != nil {
-		t.clientGone, t.interrupted = true, true
+	if err := e.stream.Write(EventID(e.message, e.seq), ev.Name, data); err != nil {
+		e.gone, e.interrupted = true, true
 		return errClientGone
 	}
 	return nil
@@ -58,13 +74,3 @@ func (e sentinel) Error() string { return string(e) }
 
 // errClientGone stops a generation whose client went away.
 const errClientGone = sentinel("turn: the client went away")
-
-// trace records a tool call.
-func (t *run) trace(tool string, input map[string]any, output string, latency time.Duration, err error) {
-	tt := domain.ToolTrace{ID: domain.NewID(domain.PrefixToolTrace), TenantID: t.in.Tenant, SessionID: t.session.ID,
-		MessageID: t.reply.MessageID, Tool: tool, Input: input, Output: output, Latency: latency, At: t.r.d.now().UTC()}
-	if err != nil {
-		tt.Error = ptr(err.Error())
-	}
-	t.reply.ToolTraces = append(t.reply.ToolTraces, tt)
-}

@@ -2,38 +2,10 @@ package turn
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"time"
 
-	"github.com/cs-assistant/assistant/analysis"
 	"github.com/cs-assistant/assistant/domain"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
-	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 )
-
-// Stage names, in order.
-const (
-	StageAuth        = "auth"
-	StageSession     = "session"
-	StageInputGuard  = "input_guard"
-	StageFlow        = "flow"
-	StageIntent      = "intent"
-	StageRetrieval   = "retrieval"
-	StagePrompt      = "prompt"
-	StageGeneration  = "generation"
-	StageOutputGuard = "output_guard"
-	StagePersist     = "persist"
-)
-
-// Stages lists the stage names in order.
-func Stages() []string {
-	return []string{StageAuth, StageSession, StageInputGuard, StageFlow, StageIntent,
-		StageRetrieval, StagePrompt, StageGeneration, StageOutputGuard, StagePersist}
-}
-
-// Outcome of a stage that did not run because an earlier one answered.
-const OutcomeSkipped = "skipped"
 
 // MaxMessageRunes bounds a customer's message.
 const MaxMessageRunes = 4000
@@ -63,43 +35,6 @@ func New(d Deps) *Runner {
 // Observer returns the runtime observer the runner publishes to.
 func (r *Runner) Observer() *Observer { return r.d.Observer }
 
-// run is one message on its way through the stages.
-type run struct {
-	r   *Runner
-	ctx context.Context
-	in  Input
-	dry bool
-
-	session domain.ChatSession
-	// window is the newest messages before this one, oldest first.
-	window []domain.SessionMessage
-	user   domain.SessionMessage
-	reply  Reply
-	guard  *guard.Guard
-
-	flowState *flow.State
-	// rules are the tenant's slot definitions, read once (slotRules).
-	rules *domain.SlotRules
-	// refusedSlots are slots a flow or the decomposition filled that the
-	// definitions do not allow in the session.
-	refusedSlots []string
-	// ranStages are the stages recorded so far, by name.
-	ranStages map[string]bool
-
-	intentHit   *domain.IntentHit
-	intentRan   bool
-	flowEvents  []domain.FlowEvent
-	renders     []domain.PromptRender
-	guardHits   []domain.GuardHit
-	retrievals  []domain.RetrievalEvent
-	seq         int
-	events      []domain.ReplyEvent
-	clientGone  bool
-	interrupted bool
-	// shuttingDown: Interrupt stopped the generation, not the client.
-	shuttingDown bool
-}
-
 // Handle answers one message. Errors are bad input (CodeValidation), an
 // unknown session (CodeNotFound) or the platform's own; a model provider's
 // failure is a transfer, never an error. With in.Stream set the reply is
@@ -108,69 +43,74 @@ func (r *Runner) Handle(ctx context.Context, in Input) (Reply, error) {
 	if err := checkMessage(in.Message); err != nil {
 		return Reply{}, err
 	}
-	t := &run{r: r, ctx: ctx, in: in, dry: in.DryRun != nil, ranStages: map[string]bool{}}
-	t.reply = Reply{TraceID: r.traceID(ctx), Status: domain.MessageComplete}
-	t.stageAuth()
-	if err := t.stageSession(); err != nil {
+	m := r.open(ctx, in)
+	m.auth()                // StageAuth
+	ses, err := m.session() // StageSession
+	if err != nil {
 		return Reply{}, err
 	}
-	if !t.dry && in.Stream != nil {
-		r.d.Replays.start(in.Tenant, t.session.ID, t.reply.MessageID)
+	m = m.opened(ses)      // the stream opens with the meta event
+	fin, err := m.answer() // StageInputGuard … StageOutputGuard
+	if err == nil {
+		m.skipRest()
+		err = m.sendEnd(fin)
 	}
-	if err := t.emit(Event{Name: EventMeta, Meta: &Meta{SessionID: t.session.ID, MessageID: t.reply.MessageID, TraceID: t.reply.TraceID}}); err != nil {
-		t.interrupted = true
-	}
-	err := t.stages()
-	if err != nil && !t.interrupted {
-		t.fail(err)
+	if err != nil && !m.interrupted(fin) {
+		m.fail(err)
 		return Reply{}, err
 	}
-	t.reply.CreatedAt = r.d.now().UTC()
-	if t.interrupted {
-		t.reply.Status = domain.MessageInterrupted
-		msg := "The client went away; the reply was stored as far as it got."
-		if t.shuttingDown {
-			msg = "The service is restarting; the reply was stored as far as it got. Send the message again."
-		}
-		t.emitLast(Event{Name: EventError, Code: "interrupted", Message: msg})
-	} else {
-		t.emitLast(Event{Name: EventDone, Reply: &t.reply})
-	}
-	if err := t.stagePersist(); err != nil {
-		return Reply{}, err
-	}
-	if !t.dry && in.Stream != nil {
-		// Stored with its events: a resume reads them from the store now.
-		r.d.Replays.forget(t.reply.MessageID)
-	}
-	t.logReply()
-	return t.reply, nil
+	return m.finish(fin) // the done (or error) event, then StagePersist
 }
 
-// stages runs 3–9; an error ends the message (the caller reports it).
-func (t *run) stages() error {
-	var err error
-	if t.guard, err = t.r.d.Guards.For(t.ctx, t.in.Tenant); err != nil {
-		return err
-	}
-	if t.stageInputGuard() {
-		return t.textReply(false)
-	}
-	done, err := t.stageFlow()
+// answer runs stages 3–9 in a line, JSON and streamed replies alike: each
+// stage takes the outcome of the one before. A stage that decides the
+// reply ends the line: a gate stage's text is checked and sent whole, a
+// hand-off says so; the stages it skipped are recorded as skipped. On an
+// error the reply is as far as the stages got (stored when the client has
+// gone, reported otherwise).
+func (m msg) answer() (final, error) {
+	g, err := m.r.d.Guards.For(m.ctx, m.in.Tenant)
 	if err != nil {
-		return err
+		return final{draft: m.ses.draft()}, err
 	}
-	if done {
-		return t.textReply(true)
-	}
-	done, kbIDs, err := t.stageIntent()
+	m.guard = g
+	gate, err := m.gate(m.ses.draft()) // StageInputGuard, StageFlow, StageIntent
 	if err != nil {
-		return err
+		return final{draft: gate.draft}, err
 	}
-	if done {
-		return t.textReply(true)
+	if gate.answered {
+		return m.checkText(gate.draft), nil // StageOutputGuard
 	}
-	return t.answer(kbIDs)
+	ret, err := m.retrieval(gate) // StageRetrieval
+	if err != nil {
+		return final{draft: ret.draft}, err
+	}
+	if ret.found.Transfer != nil {
+		return m.handedOff(ret.draft, ret.found, false), nil
+	}
+	pr := m.prompt(ret)          // StagePrompt
+	gen, err := m.generation(pr) // StageGeneration
+	if err != nil || gen.interrupted {
+		return gen.final(), err
+	}
+	if gen.found.Transfer != nil {
+		return m.handedOff(gen.draft, gen.found, gen.stream.releasedAny()), nil
+	}
+	return m.outputGuard(gen), nil // StageOutputGuard
+}
+
+// gate runs the stages that may decide the reply before retrieval: the
+// input guard, the session's running flow, the intent rules.
+func (m msg) gate(d draft) (gateOutcome, error) {
+	in := m.inputGuard(d) // StageInputGuard
+	if in.answered {
+		return in, nil
+	}
+	fl, err := m.flow(in) // StageFlow
+	if err != nil || fl.answered {
+		return fl, err
+	}
+	return m.intent(fl) // StageIntent
 }
 
 func checkMessage(m string) error {
@@ -183,82 +123,11 @@ func checkMessage(m string) error {
 	return nil
 }
 
-// fail reports an error that ended the message as the stream's last event.
-func (t *run) fail(err error) {
-	code := string(domain.ErrorCodeOf(err))
-	msg := "The reply failed; quote the trace id when reporting it."
-	var de *domain.Error
-	if errors.As(err, &de) && de.Code != domain.CodeInternal {
-		msg = de.Message
-	}
-	t.emitLast(Event{Name: EventError, Code: code, Message: msg})
-}
-
-// stage records one stage: call the returned function when it ends.
-func (t *run) stage(name string) func(outcome string, detail map[string]any) {
-	start := time.Now()
-	at := t.r.d.now().UTC()
-	return func(outcome string, detail map[string]any) {
-		st := domain.StageTrace{Stage: name, StartedAt: at, Duration: time.Since(start), Outcome: outcome, Detail: detail}
-		t.record(st)
-	}
-}
-
-func (t *run) record(st domain.StageTrace) {
-	t.ranStages[st.Stage] = true
-	t.reply.Monitoring.Stages = append(t.reply.Monitoring.Stages, st)
-	t.observeStage(st)
-	if !t.dry {
-		t.r.d.Observer.publish(t.in.Tenant, StageEvent{SessionID: t.session.ID, MessageID: t.reply.MessageID,
-			TraceID: t.reply.TraceID, Stage: st})
-	}
-}
-
-// skipRest records the stages between the last one run and persist as
-// skipped, so every trace names all ten.
-func (t *run) skipRest() {
-	for _, name := range Stages() {
-		if name == StagePersist {
-			return
-		}
-		if !t.ranStages[name] {
-			t.record(domain.StageTrace{Stage: name, StartedAt: t.r.d.now().UTC(), Outcome: OutcomeSkipped})
-		}
-	}
-}
-
-func (t *run) stageAuth() {
-	done := t.stage(StageAuth)
-	detail := map[string]any{"tenantId": string(t.in.Tenant)}
-	if t.in.KeyID != "" {
-		detail["keyId"] = t.in.KeyID
-	}
-	done("authenticated", detail)
-}
-
-// transfer makes the reply a hand-off.
-func (t *run) transfer(reason, text string) {
-	t.reply.ResponseType = ResponseTransfer
-	t.reply.ShouldTransfer = true
-	t.reply.TransferReason = &reason
-	if text == "" {
-		text = t.handoffMessage()
-	}
-	t.reply.Answer = text
-	t.trace(toolHandoff, map[string]any{"reason": reason}, "handed over: "+reason, 0, nil)
-}
-
-// handoffMessage is the tenant's hand-off text in the language of the
-// customer's message, or the built-in one of that language.
-func (t *run) handoffMessage() string {
-	lang := analysis.Language(t.in.Message)
-	s, err := t.r.d.Settings.GetSettings(t.ctx, t.in.Tenant)
-	if err != nil {
-		// The hand-off must reach the customer even when the settings
-		// cannot be read; the built-in text says the same.
-		return domain.TenantSettings{}.HandoffMessage(lang)
-	}
-	return s.HandoffMessage(lang)
-}
-
 func ptr[T any](v T) *T { return &v }
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -30,24 +30,20 @@ func (r *Runner) traceID(ctx context.Context) string {
 
 // observeStage hands a stage that ran to the telemetry; stages that did
 // not run (skipped, or not written in a dry run) have no latency.
-func (t *run) observeStage(st domain.StageTrace) {
-	if t.r.d.Telemetry == nil || st.Outcome == OutcomeSkipped || st.Outcome == outcomeDryRun {
+func (m msg) observeStage(st domain.StageTrace) {
+	if m.r.d.Telemetry == nil || st.Outcome == OutcomeSkipped || st.Outcome == outcomeDryRun {
 		return
 	}
-	t.r.d.Telemetry.Stage(t.ctx, st)
+	m.r.d.Telemetry.Stage(m.ctx, st)
 }
 
 // logReply writes the one log line of a reply, naming its trace id.
-func (t *run) logReply() {
-	attrs := []any{"reply_trace_id", t.reply.TraceID, "session_id", t.session.ID, "message_id", t.reply.MessageID,
-		"tenant", string(t.in.Tenant), "response_type", t.reply.ResponseType, "status", string(t.reply.Status),
-		"should_transfer", t.reply.ShouldTransfer}
-	if t.dry {
+func (m msg) logReply(r Reply) {
+	attrs := []any{"reply_trace_id", r.TraceID, "session_id", r.SessionID, "message_id", r.MessageID,
+		"tenant", string(m.in.Tenant), "response_type", r.ResponseType, "status", string(r.Status),
+		"should_transfer", r.ShouldTransfer}
+	if m.dry {
 		attrs = append(attrs, "dry_run", true)
 	}
-	t.r.d.Log.InfoContext(t.ctx, "reply", attrs...)
+	m.r.d.Log.InfoContext(m.ctx, "reply", attrs...)
 }
-
-// outcomeDryRun is the persist stage's outcome in a dry run: nothing was
-// written.
-const outcomeDryRun = "dry_run"
