@@ -55,24 +55,4 @@ func SupportedFileName(name string) bool {
 // kindFromName is the kind a file name claims; used only for files whose
 // content cannot tell (empty or unreadable), so they fail in their job with
 // a reason rather than at upload.
-func kindFromName(name string) (parse.Kind, bool) {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".pdf":
-		return parse.KindPDF, true
-	case ".docx":
-		return parse.KindDOCX, true
-	case ".xlsx":
-		return parse.KindXLSX, true
-	case ".txt", ".md", ".markdown", ".csv":
-		return parse.KindText, true
-	case ".html", ".htm", ".xhtml":
-		return parse.KindHTML, true
-	case ".png":
-		return parse.KindPNG, true
-	case ".jpg", ".jpeg":
-		return parse.KindJPEG, true
-	case ".webp":
-		return parse.KindWebP, true
-	}
-	return "", false
-}
+func kindFromName(name string) (parse.Kind, bool) { return parse.KindOfName(name) }

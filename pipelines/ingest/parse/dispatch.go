@@ -55,24 +55,6 @@ func Parse(ctx context.Context, kind Kind, src Source, lim Limits) (Document, er
 	}
 }
 
-func parserFor(kind Kind) parserFunc {
-	switch kind {
-	case KindText:
-		return parseText
-	case KindHTML:
-		return parseHTML
-	case KindDOCX:
-		return parseDOCX
-	case KindXLSX:
-		return parseXLSX
-	case KindPDF:
-		return parsePDF
-	case KindPNG, KindJPEG, KindWebP:
-		return parseImage
-	}
-	return nil
-}
-
 func hasText(d Document) bool {
 	for _, b := range d.Blocks {
 		if strings.TrimSpace(b.Text) != "" {
