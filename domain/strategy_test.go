@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,4 +58,28 @@ func TestStrategyIDIsStable(t *testing.T) {
 	b.TopK = 6
 	assert.NotEqual(t, a.ID(), b.ID())
 	assert.Regexp(t, `^stg_[0-9a-f]{16}$`, a.ID())
+}
+
+// Every field of a strategy is part of its id: a field added to the
+// struct but forgotten in ID would let two strategies share one. The test
+// changes each field in turn, by reflection, and wants a new id each time.
+func TestStrategyIDCoversEveryField(t *testing.T) {
+	base := RetrievalStrategy{Mode: ModeHybrid, TopK: 5, ScoreThreshold: 0.3, LexicalWeight: 0.5, MaxEvidenceTokens: 2000,
+		MinHits: 1, MinTopScore: 0.4, MinEvidenceTokens: 20, TransferConfidenceThreshold: 0.6, MinAnswerability: 0.4}
+	v := reflect.ValueOf(base)
+	for i := range v.NumField() {
+		changed := base
+		f := reflect.ValueOf(&changed).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "x")
+		case reflect.Int32, reflect.Int, reflect.Int64:
+			f.SetInt(f.Int() + 1)
+		case reflect.Float64, reflect.Float32:
+			f.SetFloat(f.Float() + 0.01)
+		default:
+			t.Fatalf("field %s of kind %s: teach this test (and ID) about it", v.Type().Field(i).Name, f.Kind())
+		}
+		assert.NotEqual(t, base.ID(), changed.ID(), "field %s is not part of the strategy's id", v.Type().Field(i).Name)
+	}
 }
