@@ -7612,6 +7612,9 @@ type Cursor = string
 // DashboardFrom Example: 2026-11-15T00:00:00Z
 type DashboardFrom = time.Time
 
+// DashboardGranularityQuery Example: day
+type DashboardGranularityQuery = DashboardGranularity
+
 // DashboardTo Example: 2026-11-22T00:00:00Z
 type DashboardTo = time.Time
 
@@ -7901,7 +7904,7 @@ type GetDashboardStatsParams struct {
 	To *DashboardTo `form:"to,omitempty" json:"to,omitempty"`
 
 	// Granularity The buckets of the time series.
-	Granularity *DashboardGranularity `form:"granularity,omitempty" json:"granularity,omitempty"`
+	Granularity *DashboardGranularityQuery `form:"granularity,omitempty" json:"granularity,omitempty"`
 
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`

@@ -8115,7 +8115,7 @@ export interface components {
          */
         DashboardTo: string;
         /** @description The buckets of the time series. */
-        DashboardGranularity: components["schemas"]["DashboardGranularity"];
+        DashboardGranularityQuery: components["schemas"]["DashboardGranularity"];
         /** @description A reply's trace id. */
         TraceIdPath: components["schemas"]["TraceId"];
         /** @description Only messages at or after this time; no bound when left out. */
@@ -12579,7 +12579,7 @@ export interface operations {
                  */
                 to?: components["parameters"]["DashboardTo"];
                 /** @description The buckets of the time series. */
-                granularity?: components["parameters"]["DashboardGranularity"];
+                granularity?: components["parameters"]["DashboardGranularityQuery"];
             };
             header: {
                 /** @description The tenant to act in; created on first use when well-formed and unknown. */
