@@ -50,7 +50,7 @@ func BenchmarkWorstAcceptedPattern(b *testing.B) {
 		re := largestAccepted(b, f.pattern)
 		b.Run(f.name, func(b *testing.B) {
 			require.Equal(b, MaxInputRunes, len([]rune(f.input)))
-			b.ReportMetric(float64(re.StepCost()), "cost")
+			b.ReportMetric(float64(re.Footprint().StepCost), "cost")
 			b.ReportMetric(float64(re.Insts()), "insts")
 			cpu, n := cputime.Process(), 0
 			for b.Loop() {
@@ -84,8 +84,8 @@ func BenchmarkCompile(b *testing.B) {
 func TestWorstFamiliesStopAtTheBound(t *testing.T) {
 	for _, f := range worstFamilies {
 		re := largestAccepted(t, f.pattern)
-		require.LessOrEqual(t, re.StepCost(), MaxStepCost, f.name)
-		require.Greater(t, re.StepCost(), MaxStepCost*3/4, "%s: the family grows in small steps, so its largest is near the bound", f.name)
+		require.LessOrEqual(t, re.Footprint().StepCost, MaxStepCost, f.name)
+		require.Greater(t, re.Footprint().StepCost, MaxStepCost*3/4, "%s: the family grows in small steps, so its largest is near the bound", f.name)
 		require.False(t, re.MatchString(f.input), "%s: the input never matches, so the whole of it is read", f.name)
 	}
 }

@@ -12,68 +12,198 @@ import (
 // neighbouring classes are merged, which can only overstate the cost.
 const maxClasses = 256
 
+// maxTransitions bounds the exact search of Cost (sets of instructions
+// times classes of characters). Past it, Cost returns the looser bound,
+// which is quick to work out.
+const maxTransitions = 20_000
+
 // Cost returns an upper bound on the work one input character costs
 // while prog runs: the program instructions it can touch, weighted by what
-// testing each one costs (see weight). Go's matchers take about 3 ns per
+// testing each one costs (see weight). Go's matchers take about 3.5 ns per
 // unit (MaxStepCost).
 //
 // Both of them (the NFA simulation, and the backtracker for small programs
 // and short inputs) keep, for each position of the input, a set of
 // instructions, each visited at most once: the instructions reached from
 // the start (a match may begin anywhere) and those reached from every
-// instruction that consumed the previous character. So for each class of
-// characters that the program's instructions treat alike, Cost takes the
+// instruction of the previous set that consumed the character there. Cost
+// follows those sets for every input, one class of characters (that the
+// program's instructions treat alike) at a time, and returns the weight of
+// the heaviest set reached. Empty-width assertions (^, $, \b) are taken as
+// always passing, which can only add instructions. When there are too many
+// sets to follow, it returns instead, for each class, the weight of the
 // union of the start's closure and the closures after every instruction
-// that can consume a character of that class, whatever the earlier input
-// was, and returns the largest union's weight. Empty-width assertions (^,
-// $, \b) are taken as always passing. For `.{0,50}x` that is some 150,
-// since after any character all fifty may be alive; for an alternation of
-// words it is a few units per word that shares the letter, however long
-// the list.
+// that can read a character of that class, whatever came before, which is
+// never less.
+//
+// For `.{0,50}x` that is some 150, since after any 50 characters all fifty
+// positions are alive; for an alternation of words it is a few units, since
+// only the words that agree with the text read so far are alive, however
+// long the list.
 func Cost(prog *syntax.Prog) int {
-	words := (len(prog.Inst) + 63) / 64
-	closures := make(map[uint32][]uint64)
-	closure := func(pc uint32) []uint64 {
-		if c, ok := closures[pc]; ok {
-			return c
-		}
-		c := make([]uint64, words)
-		reach(prog, pc, c)
-		closures[pc] = c
+	a := newAnalysis(prog)
+	if c, ok := a.explore(); ok {
 		return c
 	}
+	return a.unionBound()
+}
+
+// analysis is what Cost works out about one program.
+type analysis struct {
+	prog    *syntax.Prog
+	words   int        // of a set of instructions, as a bitset
+	after   [][]uint64 // after[pc]: the closure of a consuming pc's Out
+	start   []uint64   // the closure of the start
+	weights []int      // by pc
+	// reads[g] are the consuming instructions that read a character of
+	// group g.
+	reads [][]uint64
+	// groups[pc] are the groups a consuming pc reads, each given as the
+	// first group read by the same instructions (the others lead to the
+	// same sets).
+	groups [][]int
+}
+
+func newAnalysis(prog *syntax.Prog) *analysis {
+	n := len(prog.Inst)
+	a := &analysis{prog: prog, words: (n + 63) / 64, after: make([][]uint64, n), weights: make([]int, n), groups: make([][]int, n)}
+	a.start = a.closure(uint32(prog.Start))
 	cl := newClasses(prog)
-	acc := make([][]uint64, cl.groups)
-	for g := range acc {
-		acc[g] = slices.Clone(closure(uint32(prog.Start)))
+	a.reads = make([][]uint64, cl.groups)
+	for g := range a.reads {
+		a.reads[g] = make([]uint64, a.words)
 	}
 	for pc := range prog.Inst {
 		in := &prog.Inst[pc]
+		a.weights[pc] = weight(in)
 		if !consumes(in.Op) {
 			continue
 		}
-		after := closure(in.Out)
+		a.after[pc] = a.closure(in.Out)
 		for _, g := range cl.of(in) {
-			for w := range after {
-				acc[g][w] |= after[w]
+			a.reads[g][pc/64] |= 1 << (pc % 64)
+		}
+	}
+	first := map[string]int{}
+	canon := make([]int, cl.groups)
+	for g, r := range a.reads {
+		k := key(r)
+		if f, ok := first[k]; ok {
+			canon[g] = f
+		} else {
+			first[k], canon[g] = g, g
+		}
+	}
+	for pc := range prog.Inst {
+		if in := &prog.Inst[pc]; consumes(in.Op) {
+			for _, g := range cl.of(in) {
+				if c := canon[g]; !slices.Contains(a.groups[pc], c) {
+					a.groups[pc] = append(a.groups[pc], c)
+				}
 			}
 		}
 	}
-	weights := make([]int, len(prog.Inst))
-	for pc := range prog.Inst {
-		weights[pc] = weight(&prog.Inst[pc])
+	return a
+}
+
+// closure returns the instructions reachable from pc without reading.
+func (a *analysis) closure(pc uint32) []uint64 {
+	set := make([]uint64, a.words)
+	reach(a.prog, pc, set)
+	return set
+}
+
+// weightOf returns the summed weights of set.
+func (a *analysis) weightOf(set []uint64) int {
+	c := 0
+	for w, word := range set {
+		for ; word != 0; word &= word - 1 {
+			c += a.weights[w*64+bits.TrailingZeros64(word)]
+		}
 	}
-	most := 0
-	for _, set := range acc {
-		c := 0
+	return c
+}
+
+// step returns the set after reading a character of group g in set, and
+// whether any instruction read it (if none did, the set is the start's).
+func (a *analysis) step(set []uint64, g int) ([]uint64, bool) {
+	var next []uint64
+	for w := range set {
+		for read := set[w] & a.reads[g][w]; read != 0; read &= read - 1 {
+			if next == nil {
+				next = slices.Clone(a.start)
+			}
+			for k, word := range a.after[w*64+bits.TrailingZeros64(read)] {
+				next[k] |= word
+			}
+		}
+	}
+	return next, next != nil
+}
+
+// explore follows the sets of every input from the start's, and returns
+// the heaviest weight, or false when that takes more than
+// maxTransitions steps. From each set it reads only the groups that some
+// instruction of the set reads: any other character leads back to the
+// start's set.
+func (a *analysis) explore() (int, bool) {
+	seen := map[string]bool{key(a.start): true}
+	queue := [][]uint64{a.start}
+	most, steps := a.weightOf(a.start), 0
+	for len(queue) > 0 {
+		set := queue[0]
+		queue = queue[1:]
+		var groups []int
 		for w, word := range set {
 			for ; word != 0; word &= word - 1 {
-				c += weights[w*64+bits.TrailingZeros64(word)]
+				for _, g := range a.groups[w*64+bits.TrailingZeros64(word)] {
+					if !slices.Contains(groups, g) {
+						groups = append(groups, g)
+					}
+				}
 			}
 		}
-		most = max(most, c)
+		for _, g := range groups {
+			if steps++; steps > maxTransitions {
+				return 0, false
+			}
+			next, _ := a.step(set, g)
+			if k := key(next); !seen[k] {
+				seen[k] = true
+				queue = append(queue, next)
+				most = max(most, a.weightOf(next))
+			}
+		}
+	}
+	return most, true
+}
+
+// unionBound is the looser bound of Cost: for each group, the start's
+// closure and the closures after every instruction that reads a character
+// of the group, whatever the set before.
+func (a *analysis) unionBound() int {
+	most := 0
+	all := make([]uint64, a.words)
+	for i := range all {
+		all[i] = ^uint64(0)
+	}
+	for g := range a.reads {
+		next, ok := a.step(all, g)
+		if !ok {
+			next = a.start
+		}
+		most = max(most, a.weightOf(next))
 	}
 	return most
+}
+
+// key is a set as a map key.
+func key(set []uint64) string {
+	b := make([]byte, 0, 8*len(set))
+	for _, w := range set {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return string(b)
 }
 
 // weight is what touching an instruction costs, in units of about 3 ns

@@ -25,7 +25,8 @@
 // docs/performance.md). The guard, which must see a whole generated
 // answer, uses Whole instead and pays a cost linear in the answer.
 //
-// A Budget adds up the program sizes of one tenant's patterns of one kind
-// against MaxTenantInsts, so that the tenant's compiled patterns stay
-// within a bound of memory however many rules the other limits allow.
+// A Budget adds up the footprints of one tenant's patterns of one kind
+// against MaxTenantSize and MaxTenantStepCost, so that the tenant's
+// compiled patterns stay within a bound of memory, and one message within
+// a bound of time, however many rules the other limits allow.
 package safere

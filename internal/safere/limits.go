@@ -19,8 +19,11 @@ const (
 	// LimitStepCost: a program over MaxStepCost instructions per input
 	// character.
 	LimitStepCost Limit = "step_cost"
-	// LimitTenant: a tenant's patterns of one kind over MaxTenantInsts.
-	LimitTenant Limit = "tenant_quota"
+	// LimitTenantSize: a tenant's patterns of one kind over MaxTenantSize.
+	LimitTenantSize Limit = "tenant_size_quota"
+	// LimitTenantStepCost: a tenant's patterns of one kind over
+	// MaxTenantStepCost.
+	LimitTenantStepCost Limit = "tenant_cost_quota"
 )
 
 // LimitError is a pattern that breaks one of the bounds. Its message
@@ -33,8 +36,8 @@ type LimitError struct {
 	// Part is the piece of the pattern at fault (a repeat), when there is
 	// one.
 	Part string
-	// What names the tenant's patterns of a LimitTenant error ("intent rule
-	// patterns").
+	// What names the tenant's patterns of a tenant quota's error ("intent
+	// rule patterns").
 	What string
 }
 
@@ -50,9 +53,12 @@ func (e *LimitError) Error() string {
 	case LimitStepCost:
 		return fmt.Sprintf("one input character can step %d of its program instructions at once, over the limit of %d; "+
 			"a large counted repeat of a broad class (.{0,50}, \\w{1,80}) does this: use .* or \\w+ instead", e.Got, e.Max)
-	case LimitTenant:
-		return fmt.Sprintf("the tenant's %s would compile to %d program instructions in all, over the tenant quota of %d; "+
+	case LimitTenantSize:
+		return fmt.Sprintf("the tenant's %s would take %d units of compiled size in all (about 50 bytes each), over the tenant quota of %d; "+
 			"remove or shorten some", e.What, e.Got, e.Max)
+	case LimitTenantStepCost:
+		return fmt.Sprintf("the tenant's %s would cost %d units of work per input character in all, over the tenant quota of %d; "+
+			"remove some, or prefer keywords and patterns with fewer counted repeats", e.What, e.Got, e.Max)
 	}
 	return fmt.Sprintf("the pattern breaks the %s limit (%d, at most %d)", e.Limit, e.Got, e.Max)
 }

@@ -22,21 +22,28 @@ const (
 	// 50 KB.
 	MaxInsts = 1000
 	// MaxStepCost bounds the work one input character may cost, in the
-	// units of Cost (about 3 ns each on Go's matchers): a pattern at the
-	// bound costs about MaxInputRunes × MaxStepCost × 3 ns ≈ 0.8 ms on the
-	// longest input. `\d{8,20}` is within it; `\d{1,100}`, whose hundred
-	// digit positions may all be alive at once, is not (`\d+` is).
-	MaxStepCost = 64
+	// units of Cost (about 3.5 ns each on Go's matchers): a pattern at the
+	// bound costs about MaxInputRunes × MaxStepCost × 3.5 ns ≈ 0.7 ms on
+	// the longest input, which leaves room for a busy machine under the
+	// 1 ms a pattern may take. `\d{8,16}` is within it; `\d{1,100}`, whose
+	// hundred digit positions may all be alive at once, is not (`\d+` is).
+	MaxStepCost = 48
 	// MaxInputRunes is how much of an input a pattern runs on: the first
 	// 4,000 characters, the longest message the contract accepts, so that
 	// no message is cut; longer texts (a message's normal form, which
 	// NFKC may lengthen, or a long flow answer) are matched on their
 	// beginning.
 	MaxInputRunes = 4000
-	// MaxTenantInsts bounds the sum of the program sizes of a tenant's
-	// patterns of one kind (its intent rules, its flows, its guardrails,
-	// its slot definitions); see Budget.
-	MaxTenantInsts = 100_000
+	// MaxTenantSize bounds the sum of the sizes (Footprint.Size) of a
+	// tenant's patterns of one kind (its intent rules, its flows, its
+	// guardrails, its slot definitions): some 5 MB, and 25 MB with the
+	// fixed part of 20,000 compiled patterns; see Budget.
+	MaxTenantSize = 100_000
+	// MaxTenantStepCost bounds the sum of the step costs of a tenant's
+	// patterns of one kind: what one message of MaxInputRunes characters
+	// can cost if it runs every one of them (a few hundred milliseconds);
+	// typical patterns cost 10 to 50.
+	MaxTenantStepCost = 20_000
 )
 
 // Regexp is a pattern that passed the bounds, compiled once. It is safe for
@@ -44,66 +51,95 @@ const (
 type Regexp struct {
 	re    *regexp.Regexp
 	insts int
-	cost  int
+	fp    Footprint
+}
+
+// Footprint is what a pattern costs: what it counts for in a Budget.
+type Footprint struct {
+	// Size is the memory of the compiled form, in units of about 50
+	// bytes: one for each program instruction, one for every four
+	// characters in the ranges of its character classes (\pL holds some
+	// 1,300, copied again for a pattern anchored at its start), and one for
+	// every 32 bytes of the pattern's text, which the compiled form keeps.
+	Size int
+	// StepCost is the work one input character costs (Cost).
+	StepCost int
 }
 
 // Compile checks expr against the bounds and compiles it. A pattern that
 // is not valid RE2 returns the parser's error (a *syntax.Error, as
 // regexp.Compile does); one that breaks a bound returns a *LimitError.
 func Compile(expr string) (*Regexp, error) {
-	prog, err := program(expr)
+	prog, fp, err := check(expr)
 	if err != nil {
 		return nil, err
-	}
-	cost := Cost(prog)
-	if cost > MaxStepCost {
-		return nil, &LimitError{Limit: LimitStepCost, Got: cost, Max: MaxStepCost}
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return nil, err
 	}
-	return &Regexp{re: re, insts: len(prog.Inst), cost: cost}, nil
+	return &Regexp{re: re, insts: len(prog.Inst), fp: fp}, nil
 }
 
-// Size returns the number of program instructions expr compiles to, after
-// checking the repeats and the size (not the step cost, which takes
-// longer to work out): enough to add up what stored patterns use.
-func Size(expr string) (int, error) {
-	prog, err := program(expr)
-	if err != nil {
-		return 0, err
-	}
-	return len(prog.Inst), nil
+// Measure checks expr as Compile does and returns its footprint, without
+// compiling it for use: enough to add up what stored patterns cost.
+func Measure(expr string) (Footprint, error) {
+	_, fp, err := check(expr)
+	return fp, err
 }
 
-// program parses expr as regexp.Compile does, checks its repeats before
-// they are expanded, and compiles it to the program the matchers run,
-// checking its size.
-func program(expr string) (*syntax.Prog, error) {
+// check parses expr as regexp.Compile does, checks its repeats before
+// they are expanded, compiles it to the program the matchers run, and
+// checks that program's size and step cost.
+func check(expr string) (*syntax.Prog, Footprint, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, err
+		return nil, Footprint{}, err
 	}
 	if err := checkRepeats(re, 1, ""); err != nil {
-		return nil, err
+		return nil, Footprint{}, err
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, err
+		return nil, Footprint{}, err
 	}
 	if n := len(prog.Inst); n > MaxInsts {
-		return nil, &LimitError{Limit: LimitInsts, Got: n, Max: MaxInsts}
+		return nil, Footprint{}, &LimitError{Limit: LimitInsts, Got: n, Max: MaxInsts}
 	}
-	return prog, nil
+	cost := Cost(prog)
+	if cost > MaxStepCost {
+		return nil, Footprint{}, &LimitError{Limit: LimitStepCost, Got: cost, Max: MaxStepCost}
+	}
+	return prog, Footprint{Size: size(expr, prog), StepCost: cost}, nil
 }
 
-// Insts is the number of program instructions the pattern compiled to,
-// what it counts for in a Budget.
+// size is Footprint.Size of a checked pattern. The copies of a repeat
+// share their ranges, so each list is counted once, unless the pattern is
+// anchored at its start: Go may then compile it for its one-pass matcher
+// too, which copies the ranges of every instruction.
+func size(expr string, prog *syntax.Prog) int {
+	anchored := prog.StartCond()&syntax.EmptyBeginText != 0
+	seen := map[*rune]bool{}
+	runes := 0
+	for i := range prog.Inst {
+		in := &prog.Inst[i]
+		if in.Op != syntax.InstRune || len(in.Rune) == 0 { // the others' ranges are shared or none
+			continue
+		}
+		if !anchored && seen[&in.Rune[0]] {
+			continue
+		}
+		seen[&in.Rune[0]] = true
+		runes += len(in.Rune)
+	}
+	return len(prog.Inst) + runes/4 + len(expr)/32
+}
+
+// Insts is the number of program instructions the pattern compiled to.
 func (r *Regexp) Insts() int { return r.insts }
 
-// StepCost is the most instructions one input character can touch (Cost).
-func (r *Regexp) StepCost() int { return r.cost }
+// Footprint is what the pattern counts for in a Budget.
+func (r *Regexp) Footprint() Footprint { return r.fp }
 
 // String returns the pattern as written.
 func (r *Regexp) String() string { return r.re.String() }
@@ -113,6 +149,9 @@ func (r *Regexp) NumSubexp() int { return r.re.NumSubexp() }
 
 // MatchString reports whether the pattern matches Bound(s).
 func (r *Regexp) MatchString(s string) bool { return r.re.MatchString(Bound(s)) }
+
+// Match reports whether the pattern matches t.
+func (r *Regexp) Match(t Text) bool { return r.re.MatchString(t.s) }
 
 // FindStringSubmatch returns the leftmost match in Bound(s) and its
 // groups, as regexp's method of the same name does; nil when none.
@@ -147,3 +186,13 @@ func Bound(s string) string {
 	}
 	return s
 }
+
+// Text is an input cut to the bound once, for running many patterns on
+// (finding where the bound falls in a long text reads it).
+type Text struct{ s string }
+
+// Bounded returns Bound(s) as a Text.
+func Bounded(s string) Text { return Text{s: Bound(s)} }
+
+// String returns the text patterns run on.
+func (t Text) String() string { return t.s }
