@@ -47,6 +47,11 @@ const (
 	MaxTargetBytes = 500
 )
 
+// budgetName names a tenant's intent rule patterns in the error of their
+// budget (safere.Budget): together they may compile to at most
+// safere.MaxTenantSize and safere.MaxTenantStepCost.
+const budgetName = "intent rule patterns"
+
 // cloneRule returns r with its own slices, so that a Matcher shares
 // nothing its caller could change.
 func cloneRule(r domain.IntentRule) domain.IntentRule {
