@@ -103,3 +103,13 @@ func checkRepeats(re *syntax.Regexp, outer int, top string) error {
 	}
 	return nil
 }
+
+// Quote quotes a pattern for an error message, cut to its first 60
+// characters: a message must still say which bound it breaks when the
+// pattern is long.
+func Quote(expr string) string {
+	if r := []rune(expr); len(r) > 60 {
+		return "`" + string(r[:60]) + "…`"
+	}
+	return "`" + expr + "`"
+}

@@ -46,7 +46,7 @@ func (s *Service) checkBudget(ctx context.Context, f domain.ScriptFlow) error {
 		}
 		if err := budget.Add(fp); err != nil {
 			return domain.Invalid(fmt.Sprintf("/steps/%d/expect/regex", i),
-				fmt.Sprintf("step %d: the regex %s is refused: %v", st.StepNo, quote(st.Expect.Regex), err))
+				fmt.Sprintf("step %d: the regex %s is refused: %v", st.StepNo, safere.Quote(st.Expect.Regex), err))
 		}
 	}
 	return nil

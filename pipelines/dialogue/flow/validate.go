@@ -202,19 +202,11 @@ func (p *problems) regex(field string, stepNo int, re string) {
 	switch {
 	case errors.As(err, &limit):
 		if p.bounds {
-			p.add(field, "step %d: the regex %s is refused: %v", stepNo, quote(re), err)
+			p.add(field, "step %d: the regex %s is refused: %v", stepNo, safere.Quote(re), err)
 		}
 	case err != nil:
 		p.add(field, "step %d: the regex does not compile: %v", stepNo, err)
 	}
-}
-
-// quote quotes a regex for a message, cut to its first 60 characters.
-func quote(re string) string {
-	if r := []rune(re); len(r) > 60 {
-		return fmt.Sprintf("`%s…`", string(r[:60]))
-	}
-	return fmt.Sprintf("`%s`", re)
 }
 
 // branches checks that each branch names a declared option, once.

@@ -43,7 +43,7 @@ func TestValidateHoldsPatternsToTheirBounds(t *testing.T) {
 		{"the issue's 490-byte pattern", bomb, "pattern 0 `.{0,999}.{0,999}.{0,999}.{0,999}.{0,999}.{0,999}.{0,999}.{0,…` is refused: " +
 			"the counted repeat {0,999} counts to 999, over the limit of 100; use * or + for any number"},
 		{"a repeat just over the bound", `\d{101}`, "counts to 101, over the limit of 100"},
-		{"a wide counted repeat", `refund.{0,50}order`, "is refused: one input character can step"},
+		{"a wide counted repeat", `refund.{0,50}order`, "is refused: reading one input character can take"},
 		{"a large program", `(?:abcdefghijk){100}`, "compiles to 1102 program instructions, over the limit of 1000"},
 		{"an order number", `order\s*#?\d{6,}`, ""},
 		{"a long word list", `(cancel|cancellation|terminate|termination|unsubscribe|end my subscription|close my account)`, ""},

@@ -59,17 +59,9 @@ func validateShape(v *fieldErrors, r domain.IntentRule) []bool {
 func patternProblem(i int, p string, err error) string {
 	var limit *safere.LimitError
 	if errors.As(err, &limit) {
-		return fmt.Sprintf("pattern %d %s is refused: %v", i, quote(p), err)
+		return fmt.Sprintf("pattern %d %s is refused: %v", i, safere.Quote(p), err)
 	}
 	return fmt.Sprintf("pattern %d is not valid RE2: %v", i, err)
-}
-
-// quote quotes a pattern for a message, cut to its first 60 characters.
-func quote(p string) string {
-	if r := []rune(p); len(r) > 60 {
-		return fmt.Sprintf("`%s…`", string(r[:60]))
-	}
-	return fmt.Sprintf("`%s`", p)
 }
 
 // validateKeywords checks the keywords and the mode.
