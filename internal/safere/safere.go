@@ -144,9 +144,6 @@ func (r *Regexp) Footprint() Footprint { return r.fp }
 // String returns the pattern as written.
 func (r *Regexp) String() string { return r.re.String() }
 
-// NumSubexp returns the number of capturing groups.
-func (r *Regexp) NumSubexp() int { return r.re.NumSubexp() }
-
 // MatchString reports whether the pattern matches Bound(s).
 func (r *Regexp) MatchString(s string) bool { return r.re.MatchString(Bound(s)) }
 

@@ -58,9 +58,10 @@ type Match struct {
 // before the check existed, or two writes that raced past it, may break
 // them: a pattern over the bounds of package safere is left out (it never
 // matches; the rule's other patterns and keywords still do), and so is
-// every pattern, in priority order, past the tenant's budget of
-// safere.MaxTenantSize and safere.MaxTenantStepCost. So a tenant's compiled patterns
-// never cost more than the bounds allow, whatever is stored.
+// every pattern, in priority order, past the tenant's budget
+// (safere.MaxTenantSize, safere.MaxTenantStepCost). So a tenant's
+// compiled patterns never cost more than the bounds allow, whatever is
+// stored.
 func Compile(rules []domain.IntentRule) (*Matcher, error) {
 	m := &Matcher{rules: make([]compiledRule, 0, len(rules))}
 	ids := make(map[string]int32) // normalised keyword → keyword id

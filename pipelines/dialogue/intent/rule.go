@@ -48,8 +48,9 @@ const (
 )
 
 // budgetName names a tenant's intent rule patterns in the error of their
-// budget (safere.Budget): together they may compile to at most
-// safere.MaxTenantSize and safere.MaxTenantStepCost.
+// budget (safere.Budget): together they may take at most
+// safere.MaxTenantSize of compiled size and safere.MaxTenantStepCost of
+// work per character.
 const budgetName = "intent rule patterns"
 
 // cloneRule returns r with its own slices, so that a Matcher shares

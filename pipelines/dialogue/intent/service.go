@@ -175,8 +175,9 @@ func (s *Service) validate(ctx context.Context, r domain.IntentRule) error {
 
 // checkBudget refuses r, on the pattern that passes it, when the
 // tenant's stored patterns (those of r's stored version aside) and r's
-// would pass safere.MaxTenantSize and safere.MaxTenantStepCost. Two writes at
-// once may both pass; Compile leaves out what is past the budget then.
+// would take the tenant past its budget (safere.MaxTenantSize,
+// safere.MaxTenantStepCost). Two writes at once may both pass; Compile
+// leaves out what is past the budget then.
 func (s *Service) checkBudget(ctx context.Context, r domain.IntentRule) (*domain.Error, error) {
 	if len(r.Patterns) == 0 {
 		return nil, nil
