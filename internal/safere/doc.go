@@ -13,15 +13,16 @@
 //
 //   - a counted repeat over MaxRepeat (`x{0,999}`), or nested counted
 //     repeats whose counts multiply past MaxRepeatProduct
-//     (`(x{0,50}){0,50}`): they are what makes programs large;
+//     (`(x{0,20}){0,20}`): they are what makes programs large;
 //   - a program of more than MaxInsts instructions (memory);
-//   - a program in which one input character can touch more than
-//     MaxStepCost instructions (time: see Cost).
+//   - a program in which reading one input character can cost more than
+//     MaxStepCost units of work: the instructions alive at once, weighted
+//     by what testing each costs (time: see Cost).
 //
 // A Regexp that passed runs on the first MaxInputRunes characters of its
 // input (Bound), which is every character of a message the contract
-// accepts; so one match costs at most MaxInputRunes × MaxStepCost
-// instruction steps, under a millisecond (see the package's benchmarks and
+// accepts; so one match costs at most MaxInputRunes × MaxStepCost units,
+// under a millisecond (see the package's benchmarks and
 // docs/performance.md). The guard, which must see a whole generated
 // answer, uses Whole instead and pays a cost linear in the answer.
 //
