@@ -40,9 +40,14 @@ const maxTransitions = 20_000
 // positions are alive; for an alternation of words it is a few units, since
 // only the words that agree with the text read so far are alive, however
 // long the list.
-func Cost(prog *syntax.Prog) int {
+func Cost(prog *syntax.Prog) int { return costUpTo(prog, -1) }
+
+// costUpTo is Cost, except that with limit >= 0 it may stop as soon as it
+// finds a set heavier than limit and return that set's weight: enough to
+// refuse the pattern, and it keeps the search of a refused pattern short.
+func costUpTo(prog *syntax.Prog, limit int) int {
 	a := newAnalysis(prog)
-	if c, ok := a.explore(); ok {
+	if c, ok := a.explore(limit); ok {
 		return c
 	}
 	return a.unionBound()
@@ -142,14 +147,17 @@ func (a *analysis) step(set []uint64, g int) ([]uint64, bool) {
 }
 
 // explore follows the sets of every input from the start's, and returns
-// the heaviest weight, or false when that takes more than
-// maxTransitions steps. From each set it reads only the groups that some
-// instruction of the set reads: any other character leads back to the
-// start's set.
-func (a *analysis) explore() (int, bool) {
+// the heaviest weight (or the first over limit, when limit >= 0), or
+// false when that takes more than maxTransitions steps. From each set it
+// reads only the groups that some instruction of the set reads: any other
+// character leads back to the start's set.
+func (a *analysis) explore(limit int) (int, bool) {
 	seen := map[string]bool{key(a.start): true}
 	queue := [][]uint64{a.start}
 	most, steps := a.weightOf(a.start), 0
+	if limit >= 0 && most > limit {
+		return most, true
+	}
 	for len(queue) > 0 {
 		set := queue[0]
 		queue = queue[1:]
@@ -172,6 +180,9 @@ func (a *analysis) explore() (int, bool) {
 				seen[k] = true
 				queue = append(queue, next)
 				most = max(most, a.weightOf(next))
+				if limit >= 0 && most > limit {
+					return most, true
+				}
 			}
 		}
 	}

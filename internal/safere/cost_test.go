@@ -55,7 +55,7 @@ func TestCostFallsBackToTheLooserBound(t *testing.T) {
 	// its own, 2^16 of them, too many to follow; the looser bound answers.
 	prog := progOf(t, `a[ab]{15}`)
 	a := newAnalysis(prog)
-	_, ok := a.explore()
+	_, ok := a.explore(-1)
 	require.False(t, ok)
 	assert.Equal(t, a.unionBound(), Cost(prog))
 }

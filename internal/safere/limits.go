@@ -52,7 +52,8 @@ func (e *LimitError) Error() string {
 		return fmt.Sprintf("it compiles to %d program instructions, over the limit of %d; shorten it", e.Got, e.Max)
 	case LimitStepCost:
 		return fmt.Sprintf("reading one input character can take %d units of work (its program instructions alive at once, weighted), over the limit of %d; "+
-			"a large counted repeat of a broad class (.{0,50}, \\w{1,80}) does this: use .* or \\w+ instead", e.Got, e.Max)
+			"a large counted repeat of a broad class (.{0,50}, \\w{1,80}) does this: use .* or \\w+ instead; "+
+			"so does a long list of alternatives: split it into several patterns", e.Got, e.Max)
 	case LimitTenantSize:
 		return fmt.Sprintf("the tenant's %s would take %d units of compiled size in all (about 50 bytes each), over the tenant quota of %d; "+
 			"remove or shorten some", e.What, e.Got, e.Max)

@@ -106,7 +106,7 @@ func check(expr string) (*syntax.Prog, Footprint, error) {
 	if n := len(prog.Inst); n > MaxInsts {
 		return nil, Footprint{}, &LimitError{Limit: LimitInsts, Got: n, Max: MaxInsts}
 	}
-	cost := Cost(prog)
+	cost := costUpTo(prog, MaxStepCost)
 	if cost > MaxStepCost {
 		return nil, Footprint{}, &LimitError{Limit: LimitStepCost, Got: cost, Max: MaxStepCost}
 	}

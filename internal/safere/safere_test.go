@@ -25,6 +25,8 @@ func TestCompileAcceptsPatternsTenantsWrite(t *testing.T) {
 		`订单号?\s*[:：]?\s*(\d{8,})`,
 		`(?i)(cancel|cancellation|terminate|termination|unsubscribe|end my subscription|close my account|stop billing)`,
 		`(?i)(where|track).*(order|package|parcel)`,
+		`(?i)(refund|return|money back|reimburse(ment)?|chargeback|charge back|get my money|send it back)`, // half of a list too long as one
+		`(?i)(exchange|replacement|broken|damaged|defective|wrong item|missing item|not as described)`,
 		`\p{Han}{2,6}`,
 		`^[A-Za-z0-9]{6,12}$`,
 		`(\d{1,3}\.){3}\d{1,3}`,
@@ -49,6 +51,8 @@ func TestCompileRefusesWhatBreaksABound(t *testing.T) {
 		{"a long program", `(?:abcdefghijk){100}`, LimitInsts, "program instructions, over the limit of 1000"},
 		{"a wide counted repeat", `refund.{0,50}order`, LimitStepCost, "over the limit of 48"},
 		{"many digit positions alive at once", `\d{1,100}`, LimitStepCost, `use .* or \w+ instead`},
+		{"a long list of alternatives", `(?i)(refund|return|money back|reimburse(ment)?|chargeback|charge back|get my money|send it back|` +
+			`exchange|replacement|broken|damaged|defective|wrong item|missing item|not as described)`, LimitStepCost, "split it into several patterns"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Compile(c.pattern)
