@@ -81,6 +81,18 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
+// BenchmarkMeasureExploding is the longest check of an accepted pattern:
+// one whose sets of instructions are too many to follow (2^16), so the
+// search gives up after maxTransitions steps for the looser bound. Paid on
+// every write of the tenant's patterns of that kind, and once per load.
+func BenchmarkMeasureExploding(b *testing.B) {
+	for b.Loop() {
+		if _, err := Measure(`a[ab]{15}`); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestWorstFamiliesStopAtTheBound(t *testing.T) {
 	for _, f := range worstFamilies {
 		re := largestAccepted(t, f.pattern)

@@ -15,7 +15,7 @@ const maxClasses = 256
 // maxTransitions bounds the exact search of Cost (sets of instructions
 // times classes of characters). Past it, Cost returns the looser bound,
 // which is quick to work out.
-const maxTransitions = 20_000
+const maxTransitions = 8_000
 
 // Cost returns an upper bound on the work one input character costs
 // while prog runs: the program instructions it can touch, weighted by what
