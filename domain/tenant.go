@@ -125,9 +125,8 @@ const (
 	ConfigModels ConfigKind = "llm"
 	// ConfigIntentRules is the tenant's intent rules.
 	ConfigIntentRules ConfigKind = "intent"
-	// ConfigScriptFlows is the tenant's script flows. Nothing caches them
-	// today (the dialogue reads a flow when it starts or advances one), so
-	// their changes drop nothing.
+	// ConfigScriptFlows is the tenant's script flows, which the dialogue
+	// keeps compiled (their regexes compiled once) per flow.
 	ConfigScriptFlows ConfigKind = "flow"
 	// ConfigPromptTemplates is the tenant's published prompt templates.
 	ConfigPromptTemplates ConfigKind = "prompt"

@@ -4632,7 +4632,7 @@ type IntentRule struct {
 	// Name Example: Refund request
 	Name string `json:"name"`
 
-	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	// Patterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 	//
 	// Example: ["order\\s*#?\\d{6,}"]
 	Patterns IntentRulePatterns `json:"patterns"`
@@ -4700,7 +4700,7 @@ type IntentRuleCreateRequest struct {
 	// Name Example: Refund request
 	Name string `json:"name"`
 
-	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	// Patterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 	//
 	// Example: ["order\\s*#?\\d{6,}"]
 	Patterns *IntentRulePatterns `json:"patterns,omitempty"`
@@ -4735,7 +4735,7 @@ type IntentRuleHit struct {
 	// Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	MessageId string `json:"messageId"`
 
-	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	// Patterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 	//
 	// Example: ["order\\s*#?\\d{6,}"]
 	Patterns IntentRulePatterns `json:"patterns"`
@@ -4781,7 +4781,7 @@ type IntentRuleMatch struct {
 	// Name Example: Refund request
 	Name string `json:"name"`
 
-	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	// Patterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 	//
 	// Example: ["order\\s*#?\\d{6,}"]
 	Patterns IntentRulePatterns `json:"patterns"`
@@ -4801,7 +4801,7 @@ type IntentRuleMatch struct {
 	RuleId IntentRuleId `json:"ruleId"`
 }
 
-// IntentRulePatterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+// IntentRulePatterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 //
 // Example: ["order\\s*#?\\d{6,}"]
 type IntentRulePatterns = []string
@@ -4882,7 +4882,7 @@ type IntentRuleTestResult struct {
 	// Example: true
 	Matches bool `json:"matches"`
 
-	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	// Patterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 	//
 	// Example: ["order\\s*#?\\d{6,}"]
 	Patterns IntentRulePatterns `json:"patterns"`
@@ -4930,7 +4930,7 @@ type IntentRuleUpdateRequest struct {
 	// Name Example: Refund request
 	Name string `json:"name"`
 
-	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	// Patterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 	//
 	// Example: ["order\\s*#?\\d{6,}"]
 	Patterns IntentRulePatterns `json:"patterns"`
@@ -4965,7 +4965,7 @@ type IntentRuleWinner struct {
 	// Name Example: Refund request
 	Name string `json:"name"`
 
-	// Patterns RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+	// Patterns RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
 	//
 	// Example: ["order\\s*#?\\d{6,}"]
 	Patterns IntentRulePatterns `json:"patterns"`
@@ -6434,7 +6434,8 @@ type ScriptFlowDescription = string
 
 // ScriptFlowExpect A waiting step's check of the answer. An answer matches an option when it equals it ignoring case,
 // width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
-// the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
+// the regex (RE2, searched in the first 4,000 characters of the trimmed answer, within the bounds
+// of "Regular expressions" in the introduction) matches. With neither options nor a regex any
 // answer passes. The slot receives the option as written, else the regex's first group, else what
 // the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
 // tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.
@@ -6567,7 +6568,8 @@ type ScriptFlowStep struct {
 
 	// Expect A waiting step's check of the answer. An answer matches an option when it equals it ignoring case,
 	// width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
-	// the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
+	// the regex (RE2, searched in the first 4,000 characters of the trimmed answer, within the bounds
+	// of "Regular expressions" in the introduction) matches. With neither options nor a regex any
 	// answer passes. The slot receives the option as written, else the regex's first group, else what
 	// the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
 	// tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.
@@ -10170,7 +10172,9 @@ type ClientInterface interface {
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+	// "Regular expressions" in the introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -10184,7 +10188,9 @@ type ClientInterface interface {
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+	// "Regular expressions" in the introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -12414,7 +12420,9 @@ func (c *Client) ListIntentRules(ctx context.Context, params *ListIntentRulesPar
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 // `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+// "Regular expressions" in the introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.
@@ -12438,7 +12446,9 @@ func (c *Client) CreateIntentRuleWithBody(ctx context.Context, params *CreateInt
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 // `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+// "Regular expressions" in the introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.
@@ -23350,7 +23360,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+	// "Regular expressions" in the introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -23364,7 +23376,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+	// "Regular expressions" in the introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -39041,7 +39055,9 @@ func (c *ClientWithResponses) ListIntentRulesWithResponse(ctx context.Context, p
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 // `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+// "Regular expressions" in the introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.
@@ -39061,7 +39077,9 @@ func (c *ClientWithResponses) CreateIntentRuleWithBodyWithResponse(ctx context.C
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
 // `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+// "Regular expressions" in the introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.

@@ -198,10 +198,10 @@ func (a *app) build(ctx context.Context) error {
 	// The decomposer runs each tenant's published decomposition (cached,
 	// dropped on publish, rollback and delete) on the kb_processing model.
 	decomposer := decompose.New(decompose.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations), a.slotRules, a.fields, a.models, a.log)
-	flows := flow.NewService(a.store, a.store).WithSlots(a.slotRules)
+	flows := flow.NewService(a.store, a.store, a.invalidations).WithSlots(a.slotRules)
 	a.dialogue = turn.New(turn.Deps{
 		Log: a.log, Chat: a.store, Tenants: a.tenants, Settings: a.settings, Metadata: a.fields,
-		Rules: a.intentRules, Flows: flows, Prompts: a.prompts, Guards: a.guards,
+		Rules: a.intentRules, Flows: flow.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations), Prompts: a.prompts, Guards: a.guards,
 		Answerer: answerer, Models: a.models, Telemetry: telemetry.NewDialogue(a.metrics, a.tracing),
 		Slots: a.slotRules, Decomposer: decomposer,
 	})

@@ -20,8 +20,9 @@ import (
 
 // Security cases of issue 24 through the HTTP API: tenants' provider URLs
 // cannot point inward, no redirect is followed, a provider's answer is not
-// echoed, a stored key does not follow a new base URL, and each reply has
-// a trace id of its own.
+// echoed, a stored key does not follow a new base URL, each reply has a
+// trace id of its own, and tenants' regular expressions are bounded in
+// what they may cost.
 
 // withoutOutboundAllow runs the env as a deployment without an allow list
 // (the harness allows loopback for the tests' fake providers).
@@ -314,4 +315,69 @@ func TestSecurityEmbeddingPlatformExceptionAndDialTimeRefusal(t *testing.T) {
 	assert.Equal(t, false, test["ok"])
 	assert.Contains(t, test["error"], "loopback address, which is not allowed")
 	assert.Equal(t, before, calls.Load(), "nothing reached the embedder")
+}
+
+// A tenant's regular expressions cannot cost the service seconds or
+// gigabytes (issue 24, bounded regex cost): the 490-byte pattern that took
+// 42 s of CPU on one message is refused wherever a tenant writes one
+// (intent rules, flow steps, guardrail rules, slot definitions), with the
+// pattern and the bound named, while a legitimate pattern works end to
+// end.
+func TestSecurityRegexBombsAreRefused(t *testing.T) {
+	e := newEnv(t)
+	bomb := strings.Repeat(`.{0,999}`, 61) + `\d`
+	refused := func(t *testing.T, r response, field string) {
+		t.Helper()
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+		assert.Equal(t, "application/problem+json", r.Header.Get("Content-Type"))
+		assert.Equal(t, "validation_failed", r.Code(t))
+		msg, ok := fieldErrors(t, r)[field]
+		require.True(t, ok, "%s", r.Body)
+		assert.Contains(t, msg, "`.{0,999}.{0,999}")
+		assert.Contains(t, msg, "the counted repeat {0,999} counts to 999, over the limit of 100")
+	}
+	t.Run("intent rule", func(t *testing.T) {
+		refused(t, e.do(req{method: "POST", path: intentRulesPath, tenant: "acme", body: map[string]any{
+			"name": "Bomb", "patterns": []string{bomb}, "responseType": "fixed", "fixedText": "x"}}), "/patterns/0")
+	})
+	t.Run("flow step", func(t *testing.T) {
+		refused(t, e.do(req{method: "POST", path: "/api/v1/admin/script-flows", tenant: "acme", body: map[string]any{
+			"name": "Bomb", "steps": []any{map[string]any{"step_no": 1, "prompt": "Your order number?", "wait_input": true,
+				"expect": map[string]any{"regex": bomb}}}}}), "/steps/0/expect/regex")
+	})
+	t.Run("guardrail rule", func(t *testing.T) {
+		refused(t, e.do(req{method: "POST", path: rulesURL, tenant: "acme", body: map[string]any{
+			"name": "Bomb", "kind": "regex", "pattern": bomb, "action": "transfer"}}), "/pattern")
+	})
+	t.Run("slot definition", func(t *testing.T) {
+		refused(t, e.do(req{method: "POST", path: slotsPath, tenant: "acme", body: map[string]any{
+			"key": "order_no", "label": "Order", "type": "string", "pattern": bomb}}), "/pattern")
+	})
+
+	t.Run("a legitimate pattern still answers", func(t *testing.T) {
+		e.createRule("acme", map[string]any{"name": "Order number", "patterns": []string{`order\s*#?\d{6,}`},
+			"responseType": "fixed", "fixedText": "Your order is on its way."})
+		c := e.newChat("acme", nil)
+		start := time.Now()
+		r := c.send(t, strings.Repeat("请问 ", 1000)+"order #123456")
+		assert.Equal(t, "Your order is on its way.", r["answer"])
+		assert.Less(t, time.Since(start), 5*time.Second)
+
+		// A flow step's regex is compiled once for a simulation's answers
+		// (as many as the 64 KB body holds), not once per answer.
+		flowID := e.create(t, "acme", "/admin/script-flows", map[string]any{"name": "Order", "steps": []any{
+			map[string]any{"step_no": 1, "prompt": "Your order number?", "wait_input": true,
+				"expect": map[string]any{"regex": `(?:order\s*)?(\d{8})\s*$`, "slot": "order", "max_retries": 10}},
+			map[string]any{"step_no": 2, "prompt": "Thanks."},
+		}})
+		inputs := make([]string, 100)
+		for i := range inputs {
+			inputs[i] = strings.Repeat("my order ", 60) + "order 1234567x" // the body holds 64 KB
+		}
+		start = time.Now()
+		sim := e.do(req{method: "POST", path: "/api/v1/admin/script-flows/" + flowID + "/simulate", tenant: "acme",
+			body: map[string]any{"inputs": inputs}})
+		require.Equal(t, http.StatusOK, sim.Status, "%s", sim.Body)
+		assert.Less(t, time.Since(start), 5*time.Second)
+	})
 }

@@ -22,7 +22,7 @@ func TestTheRegistryDropsTheCachesOfTheKindThatChanged(t *testing.T) {
 
 	r.Drop(domain.ConfigIntentRules, "acme")
 	r.Drop(domain.ConfigGuardrails, "globex")
-	r.Drop(domain.ConfigScriptFlows, "acme") // nothing caches flows
+	r.Drop(domain.ConfigScriptFlows, "acme") // no cache of flows is registered here
 
 	assert.Equal(t, dropLog{"acme"}, rules)
 	assert.Equal(t, dropLog{"acme"}, rulesToo, "every cache of the kind is dropped")

@@ -902,7 +902,9 @@ export interface paths {
          * Create an intent rule
          * @description Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
          *     `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-         *     `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
+         *     `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
+         *     and so is one over the bounds on a pattern's cost or past the tenant's quota (see
+         *     "Regular expressions" in the introduction), naming the pattern and the bound.
          *     The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
          *     `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
          *     the other types' targets must be absent or empty.
@@ -4520,7 +4522,7 @@ export interface components {
          */
         IntentRuleKeywords: string[];
         /**
-         * @description RE2 regular expressions, matched case-insensitively; any one that matches suffices.
+         * @description RE2 regular expressions, matched case-insensitively on the first 4,000 characters of the message, within the bounds of "Regular expressions" in the introduction; any one that matches suffices.
          * @example [
          *       "order\\s*#?\\d{6,}"
          *     ]
@@ -4879,7 +4881,8 @@ export interface components {
         /**
          * @description A waiting step's check of the answer. An answer matches an option when it equals it ignoring case,
          *     width and spaces, or is a number k that picks the k-th option; failing the options, it passes when
-         *     the regex (RE2, searched in the trimmed answer) matches. With neither options nor a regex any
+         *     the regex (RE2, searched in the first 4,000 characters of the trimmed answer, within the bounds
+         *     of "Regular expressions" in the introduction) matches. With neither options nor a regex any
          *     answer passes. The slot receives the option as written, else the regex's first group, else what
          *     the regex matched, else the trimmed answer; when the tenant defines the slot (see the `slots`
          *     tag), a value its definition refuses fails the answer, and an accepted one is stored normalised.

@@ -142,8 +142,10 @@ type target struct {
 	typ     domain.MetadataFieldType
 	enum    []string
 	pattern string
-	slot    domain.SlotDefinition
-	field   domain.MetadataField
+	// value checks a slot target's value as the tenant's rules do
+	// (domain.SlotRules.Value, the pattern compiled once).
+	value func(string) (kept, msg string)
+	field domain.MetadataField
 }
 
 // targets resolves the content's targets against the tenant's definitions:
@@ -177,7 +179,9 @@ func (d *Decomposer) targets(ctx context.Context, tenant domain.TenantID, c doma
 				skipped = append(skipped, t)
 				continue
 			}
-			out = append(out, target{DecompositionTarget: t, typ: def.Type, enum: def.EnumValues, pattern: def.Pattern, slot: def})
+			key := t.Key
+			out = append(out, target{DecompositionTarget: t, typ: def.Type, enum: def.EnumValues, pattern: def.Pattern,
+				value: func(v string) (string, string) { return rules.Value(key, v) }})
 		case domain.TargetMetadata:
 			f, ok := byKey[t.Key]
 			if !ok || !f.Status.Usable() {
@@ -255,7 +259,7 @@ func accept(r *Result, ts []target, raw values) {
 					r.Refused = append(r.Refused, refusal(kind, key, x, "not a value a slot holds"))
 					continue
 				}
-				kept, msg := t.slot.Normalise(s)
+				kept, msg := t.value(s)
 				if msg != "" {
 					r.Refused = append(r.Refused, refusal(kind, key, x, msg))
 					continue

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // The fallback's patterns for dates and numbers.
@@ -155,13 +156,16 @@ func (f *finder) dates() []string {
 
 // pattern finds the first free whole word (or, for a list, every one)
 // that matches pattern whole; anchors in the pattern are dropped for the
-// search and kept for the check.
+// search and kept for the check. Both are compiled within the bounds of
+// package safere (the slot service checked them on write): one over them,
+// stored before they existed, finds nothing. The search reads the first
+// safere.MaxInputRunes characters of the text.
 func (f *finder) pattern(pattern string, list bool) (any, bool) {
-	whole, err := regexp.Compile(`^(?:` + pattern + `)$`)
+	whole, err := safere.Compile(`^(?:` + pattern + `)$`)
 	if err != nil {
 		return nil, false
 	}
-	search, err := regexp.Compile(strings.TrimSuffix(strings.TrimPrefix(pattern, "^"), "$"))
+	search, err := safere.Compile(strings.TrimSuffix(strings.TrimPrefix(pattern, "^"), "$"))
 	if err != nil {
 		return nil, false
 	}

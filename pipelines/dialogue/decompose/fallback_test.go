@@ -12,7 +12,7 @@ import (
 // slotTarget is a slot target typed by def.
 func slotTarget(def domain.SlotDefinition, examples ...string) target {
 	return target{DecompositionTarget: domain.DecompositionTarget{Kind: domain.TargetSlot, Key: def.Key, Examples: examples},
-		typ: def.Type, enum: def.EnumValues, pattern: def.Pattern, slot: def}
+		typ: def.Type, enum: def.EnumValues, pattern: def.Pattern, value: def.Normalise}
 }
 
 func metaTarget(f domain.MetadataField) target {

@@ -6,11 +6,13 @@
 // knowledge base.
 //
 // The engine works on the stored flow itself, domain.ScriptFlow and its
-// step types; there is no copy of it here. Service administers flows:
-// Validate runs on every create and update, before the store sees the
-// flow. The engine is pure and keeps nothing: an instance is a State that
-// the caller stores per session, and the engine's operations take it and
-// return the next one:
+// step types, compiled (Compile: validated once, each step's regex
+// compiled once within the bounds of package safere); Cache keeps each
+// flow compiled for the dialogue. Service administers flows: Validate runs
+// on every create and update, before the store sees the flow, and so does
+// the tenant's budget for regexes. The engine is pure and keeps nothing:
+// an instance is a State that the caller stores per session, and the
+// engine's operations take it and return the next one:
 //
 //   - Active is check_active_flow: whether the session's message belongs
 //     to a running flow;
@@ -64,8 +66,12 @@
 //     the answer wins over the numbered choice, so an option "2" is never
 //     shadowed.
 //   - Regex is an RE2 pattern (Go's regexp), searched for in the answer
-//     with its surrounding spaces trimmed; anchor it with ^ and $ to match
-//     the whole answer.
+//     with its surrounding spaces trimmed (its first 4,000 characters,
+//     safere.MaxInputRunes); anchor it with ^ and $ to match the whole
+//     answer. It is held to the bounds of package safere on what a pattern
+//     may cost (no counted repeat over 100, a small program, little work
+//     per character), and a tenant's regexes, over all of its flows, to
+//     its budget.
 //   - Slot names the slot the accepted answer fills: the option as written
 //     in Options when one matched, else the regex's first capturing group
 //     when it has one, else the text the regex matched, else the trimmed

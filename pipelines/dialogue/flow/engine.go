@@ -8,22 +8,19 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 )
 
-// The engine is pure: it reads a stored flow (domain.ScriptFlow, never
-// changed) and a State and returns a Reply holding the new State. The
-// caller stores the state with the session, sends the reply's texts, and
-// hands over when Reply.Transfer.
+// The engine is pure: it reads a compiled flow (Compiled, which holds the
+// stored domain.ScriptFlow, never changed) and a State and returns a Reply
+// holding the new State. The caller stores the state with the session,
+// sends the reply's texts, and hands over when Reply.Transfer.
 //
-// Start validates the flow, since it runs once per instance. Advance and
-// HandleTimeout, which run per message, trust that the stored flow passed
-// Validate on write, and check only that the state still fits it.
+// Compile validated the flow; Start, Advance and HandleTimeout check only
+// that the state still fits it.
 
 // Start begins an instance: it runs the steps that do not wait for input,
 // from step 1, until one waits or the flow ends.
-func Start(f domain.ScriptFlow, now time.Time) (Reply, error) {
-	if err := Validate(f); err != nil {
-		return Reply{}, err
-	}
-	r := newRun(f, State{FlowID: f.ID, StartedAt: now, UpdatedAt: now}, now)
+func Start(c *Compiled, now time.Time) (Reply, error) {
+	f := c.flow
+	r := newRun(c, State{FlowID: f.ID, StartedAt: now, UpdatedAt: now}, now)
 	if err := r.enter(1); err != nil {
 		return Reply{}, err
 	}
@@ -42,16 +39,13 @@ func Start(f domain.ScriptFlow, now time.Time) (Reply, error) {
 // Advance does not look at the deadline: an answer that arrives before the
 // sweeper acted counts. A caller that wants the deadline to be a hard
 // cut-off calls HandleTimeout first.
-func Advance(f domain.ScriptFlow, s State, input string, slots SlotRule, now time.Time) (Reply, error) {
-	st, err := current(f, s)
+func Advance(cf *Compiled, s State, input string, slots SlotRule, now time.Time) (Reply, error) {
+	st, err := current(cf.flow, s)
 	if err != nil {
 		return Reply{}, err
 	}
-	r := newRun(f, s, now)
-	c, err := check(st.Expect, input)
-	if err != nil {
-		return Reply{}, fmt.Errorf("flow %s step %d: %w", f.ID, st.StepNo, err)
-	}
+	r := newRun(cf, s, now)
+	c := check(st.Expect, cf.regexes[st.StepNo], input)
 	if !c.ok {
 		return r.invalid(st, input, "")
 	}
@@ -80,15 +74,15 @@ func Advance(f domain.ScriptFlow, s State, input string, slots SlotRule, now tim
 // instance is not active or not waiting, has no deadline, or it is not
 // yet reached. The stored deadline is honoured even if the step's timeout
 // was edited since.
-func HandleTimeout(f domain.ScriptFlow, s State, now time.Time) (Reply, bool, error) {
+func HandleTimeout(c *Compiled, s State, now time.Time) (Reply, bool, error) {
 	if !Active(&s) || !s.Waiting || s.Deadline.IsZero() || now.Before(s.Deadline) {
 		return Reply{State: s}, false, nil
 	}
-	st, err := current(f, s)
+	st, err := current(c.flow, s)
 	if err != nil {
 		return Reply{}, false, err
 	}
-	r := newRun(f, s, now)
+	r := newRun(c, s, now)
 	then := domain.ScriptFlowTarget{Kind: KindEnd}
 	if st.OnTimeout != nil {
 		then = *st.OnTimeout
@@ -142,13 +136,13 @@ type run struct {
 
 // newRun starts a call from s, with a copy of its slots so the caller's
 // state is never changed.
-func newRun(f domain.ScriptFlow, s State, now time.Time) *run {
+func newRun(c *Compiled, s State, now time.Time) *run {
 	s.Slots = maps.Clone(s.Slots)
 	if s.Slots == nil {
 		s.Slots = map[string]string{}
 	}
 	s.UpdatedAt = now
-	return &run{flow: f, now: now, state: s}
+	return &run{flow: c.flow, now: now, state: s}
 }
 
 func (r *run) reply() Reply {

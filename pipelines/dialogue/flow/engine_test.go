@@ -17,7 +17,7 @@ func t0() time.Time { return time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC) }
 // start starts f and fails the test on error.
 func start(t *testing.T, f domain.ScriptFlow) Reply {
 	t.Helper()
-	r, err := Start(f, t0())
+	r, err := Start(compiled(t, f), t0())
 	require.NoError(t, err)
 	return r
 }
@@ -31,10 +31,22 @@ func advance(t *testing.T, f domain.ScriptFlow, s State, input string) Reply {
 // advanceWith answers with the slot rule slots and fails the test on error.
 func advanceWith(t *testing.T, f domain.ScriptFlow, slots SlotRule, s State, input string) Reply {
 	t.Helper()
-	r, err := Advance(f, s, input, slots, t0().Add(time.Second))
+	r, err := Advance(compiled(t, f), s, input, slots, t0().Add(time.Second))
 	require.NoError(t, err)
 	return r
 }
+
+// compiled compiles f and fails the test on error.
+func compiled(t *testing.T, f domain.ScriptFlow) *Compiled {
+	t.Helper()
+	c, err := Compile(f)
+	require.NoError(t, err)
+	return c
+}
+
+// unchecked wraps f without validating it, as only stored data gone bad
+// or a bug could: the engine still must not hang or panic on it.
+func unchecked(f domain.ScriptFlow) *Compiled { return &Compiled{flow: f} }
 
 func TestLinearFlow(t *testing.T) {
 	f := domain.ScriptFlow{ID: "lin", Name: "Address change", Steps: []domain.ScriptFlowStep{
@@ -73,7 +85,7 @@ func TestLinearFlow(t *testing.T) {
 		{StepNo: 4, Action: ActionPrompted, Then: domain.ScriptFlowTarget{Kind: KindEnd}},
 	}, r.Taken)
 
-	_, err := Advance(f, r.State, "more", nil, t0())
+	_, err := Advance(compiled(t, f), r.State, "more", nil, t0())
 	assert.ErrorIs(t, err, ErrEnded)
 }
 
@@ -171,7 +183,7 @@ func TestRetriesThenOnInvalid(t *testing.T) {
 	s := start(t, f).State
 
 	later := t0().Add(10 * time.Second)
-	r, err := Advance(f, s, "maybe", nil, later)
+	r, err := Advance(compiled(t, f), s, "maybe", nil, later)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Please answer return or exchange."}, r.Texts)
 	assert.Equal(t, 1, r.State.Retries)
@@ -261,22 +273,23 @@ func TestNonWaitingChains(t *testing.T) {
 	assert.Equal(t, "done_talking", r.TransferReason)
 }
 
-func TestStartRejectsAnInvalidFlow(t *testing.T) {
+func TestCompileRejectsAnInvalidFlow(t *testing.T) {
 	f := menuFlow()
 	f.Steps[0].DefaultNext = &domain.ScriptFlowTarget{Kind: KindNext, StepNo: 1}
-	_, err := Start(f, t0())
+	_, err := Compile(f)
 	assert.Equal(t, domain.CodeValidation, domain.ErrorCodeOf(err))
 }
 
 func TestUnvalidatedLoopIsStopped(t *testing.T) {
-	// Advance trusts the stored flow, but a loop of non-waiting steps
-	// reached from it still ends in an error, not a hang.
+	// Compile refuses such a flow, but a loop of non-waiting steps
+	// reached from one that was not compiled still ends in an error, not
+	// a hang.
 	f := domain.ScriptFlow{ID: "l", Name: "l", Steps: []domain.ScriptFlowStep{
 		{StepNo: 1, Prompt: "wait", WaitInput: true},
 		{StepNo: 2, Prompt: "spin", DefaultNext: &domain.ScriptFlowTarget{Kind: KindNext, StepNo: 2}},
 	}}
 	s := State{FlowID: "l", StepNo: 1, Waiting: true}
-	_, err := Advance(f, s, "x", nil, t0())
+	_, err := Advance(unchecked(f), s, "x", nil, t0())
 	assert.ErrorContains(t, err, "loop")
 }
 
@@ -286,14 +299,14 @@ func TestTimeouts(t *testing.T) {
 	require.Equal(t, t0().Add(time.Minute), s.Deadline)
 
 	t.Run("not yet expired", func(t *testing.T) {
-		r, fired, err := HandleTimeout(f, s, s.Deadline.Add(-time.Nanosecond))
+		r, fired, err := HandleTimeout(compiled(t, f), s, s.Deadline.Add(-time.Nanosecond))
 		require.NoError(t, err)
 		assert.False(t, fired)
 		assert.Equal(t, s, r.State)
 		assert.Empty(t, r.Texts)
 	})
 	t.Run("expired: on_timeout", func(t *testing.T) {
-		r, fired, err := HandleTimeout(f, s, s.Deadline)
+		r, fired, err := HandleTimeout(compiled(t, f), s, s.Deadline)
 		require.NoError(t, err)
 		require.True(t, fired)
 		assert.Equal(t, []string{"Still there? Say anything to go on."}, r.Texts)
@@ -306,7 +319,7 @@ func TestTimeouts(t *testing.T) {
 			{StepNo: 4, Action: ActionWaiting},
 		}, r.Taken)
 		// Nothing more to fire at step 4.
-		_, fired, err = HandleTimeout(f, r.State, s.Deadline.Add(time.Hour))
+		_, fired, err = HandleTimeout(compiled(t, f), r.State, s.Deadline.Add(time.Hour))
 		require.NoError(t, err)
 		assert.False(t, fired)
 		// And the loop back to the menu re-arms the timeout.
@@ -317,7 +330,7 @@ func TestTimeouts(t *testing.T) {
 	t.Run("expired: default ends timed_out", func(t *testing.T) {
 		g := menuFlow()
 		g.Steps[1].OnTimeout = nil
-		r, fired, err := HandleTimeout(g, s, s.Deadline.Add(time.Hour))
+		r, fired, err := HandleTimeout(compiled(t, g), s, s.Deadline.Add(time.Hour))
 		require.NoError(t, err)
 		require.True(t, fired)
 		assert.Empty(t, r.Texts)
@@ -328,7 +341,7 @@ func TestTimeouts(t *testing.T) {
 	t.Run("expired: transfer with the timed_out reason", func(t *testing.T) {
 		g := menuFlow()
 		g.Steps[1].OnTimeout = &domain.ScriptFlowTarget{Kind: KindTransfer, Text: "Passing you to a colleague."}
-		r, fired, err := HandleTimeout(g, s, s.Deadline)
+		r, fired, err := HandleTimeout(compiled(t, g), s, s.Deadline)
 		require.NoError(t, err)
 		require.True(t, fired)
 		assert.Equal(t, []string{"Passing you to a colleague."}, r.Texts)
@@ -341,13 +354,13 @@ func TestTimeouts(t *testing.T) {
 			"done":        {FlowID: "f1", StepNo: 2, Done: true, Outcome: OutcomeCompleted, Deadline: t0()},
 			"not waiting": {FlowID: "f1", StepNo: 2, Deadline: t0()},
 		} {
-			_, fired, err := HandleTimeout(f, st, t0().Add(time.Hour))
+			_, fired, err := HandleTimeout(compiled(t, f), st, t0().Add(time.Hour))
 			require.NoError(t, err, name)
 			assert.False(t, fired, name)
 		}
 	})
 	t.Run("a late answer still counts", func(t *testing.T) {
-		r, err := Advance(f, s, "return", nil, s.Deadline.Add(time.Hour))
+		r, err := Advance(compiled(t, f), s, "return", nil, s.Deadline.Add(time.Hour))
 		require.NoError(t, err)
 		assert.Equal(t, 3, r.State.StepNo)
 	})
@@ -376,7 +389,7 @@ func TestStaleState(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Advance(c.f, at3, "12345678", nil, t0())
+			_, err := Advance(unchecked(c.f), at3, "12345678", nil, t0())
 			assert.ErrorIs(t, err, ErrStaleState)
 			var de *domain.Error
 			require.True(t, errors.As(err, &de))
@@ -386,10 +399,10 @@ func TestStaleState(t *testing.T) {
 
 			expired := at3
 			expired.Deadline = t0()
-			_, _, err = HandleTimeout(c.f, expired, t0())
+			_, _, err = HandleTimeout(unchecked(c.f), expired, t0())
 			assert.ErrorIs(t, err, ErrStaleState)
 		})
 	}
-	_, err := Advance(removed, at3, "x", nil, t0())
+	_, err := Advance(unchecked(removed), at3, "x", nil, t0())
 	assert.ErrorContains(t, err, "step 3 no longer exists")
 }

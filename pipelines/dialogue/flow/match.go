@@ -1,12 +1,12 @@
 package flow
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // fold is the form in which answers and options are compared: full-width
@@ -65,36 +65,36 @@ type checked struct {
 	slot string
 }
 
-// check runs a step's Expect on an answer. A nil Expect, or one with
-// neither options nor a regex, accepts anything.
-func check(e *domain.ScriptFlowExpect, input string) (checked, error) {
+// check runs a step's Expect on an answer, with re the step's compiled
+// regex (nil when it has none, or one over the bounds, which nothing
+// passes). A nil Expect, or one with neither options nor a regex, accepts
+// anything. The regex reads the first safere.MaxInputRunes characters of
+// the trimmed answer.
+func check(e *domain.ScriptFlowExpect, re *safere.Regexp, input string) checked {
 	trimmed := strings.TrimFunc(input, unicode.IsSpace)
 	if e == nil {
-		return checked{ok: true, slot: trimmed}, nil
+		return checked{ok: true, slot: trimmed}
 	}
 	if len(e.Options) > 0 {
 		if o, ok := matchOption(e.Options, input); ok {
-			return checked{ok: true, option: o, matched: o, slot: o}, nil
+			return checked{ok: true, option: o, matched: o, slot: o}
 		}
 	}
 	if e.Regex != "" {
-		// Compiled per answer rather than cached: the engine keeps no
-		// state, and one short pattern per message costs microseconds.
-		re, err := regexp.Compile(e.Regex)
-		if err != nil {
-			return checked{}, err
+		if re == nil {
+			return checked{}
 		}
 		if m := re.FindStringSubmatch(trimmed); m != nil {
 			slot := m[0]
 			if len(m) > 1 && m[1] != "" {
 				slot = m[1]
 			}
-			return checked{ok: true, matched: m[0], slot: slot}, nil
+			return checked{ok: true, matched: m[0], slot: slot}
 		}
-		return checked{}, nil
+		return checked{}
 	}
 	if len(e.Options) > 0 {
-		return checked{}, nil
+		return checked{}
 	}
-	return checked{ok: true, slot: trimmed}, nil
+	return checked{ok: true, slot: trimmed}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/domain"
 )
@@ -33,9 +34,12 @@ func TestSlotNames(t *testing.T) {
 	}
 }
 
-func TestCheckWithABrokenRegexFails(t *testing.T) {
-	// Only an unvalidated flow gets here; the error names the step.
+func TestCompileRefusesABrokenRegex(t *testing.T) {
 	f := domain.ScriptFlow{ID: "r", Name: "r", Steps: []domain.ScriptFlowStep{{StepNo: 1, Prompt: "?", WaitInput: true, Expect: &domain.ScriptFlowExpect{Regex: "("}}}}
-	_, err := Advance(f, State{FlowID: "r", StepNo: 1, Waiting: true}, "x", nil, t0())
-	assert.ErrorContains(t, err, "flow r step 1")
+	_, err := Compile(f)
+	assert.ErrorContains(t, err, "validation")
+	var de *domain.Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "/steps/0/expect/regex", de.Fields[0].Field)
+	assert.Contains(t, de.Fields[0].Message, "step 1: the regex does not compile")
 }

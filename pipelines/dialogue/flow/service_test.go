@@ -36,7 +36,7 @@ func (s oneFlow) GetScriptFlow(_ context.Context, tenant domain.TenantID, id str
 
 func TestStatsRange(t *testing.T) {
 	rec := &rangeRecorder{}
-	s := NewService(nil, rec)
+	s := NewService(nil, rec, nil)
 	s.now = t0
 	day := 24 * time.Hour
 	at := func(d time.Duration) *time.Time { v := t0().Add(d); return &v }
@@ -75,7 +75,7 @@ func TestStatsRange(t *testing.T) {
 }
 
 func TestServiceValidatesBeforeTheStore(t *testing.T) {
-	s := NewService(nil, nil) // a nil store panics if it is reached
+	s := NewService(nil, nil, nil) // a nil store panics if it is reached
 	f := domainFlow()
 	f.Steps[0].StepNo = 5
 	_, err := s.Create(t.Context(), f)
@@ -87,7 +87,7 @@ func TestServiceValidatesBeforeTheStore(t *testing.T) {
 func TestServiceSimulate(t *testing.T) {
 	f := domainFlow()
 	f.Enabled = false
-	s := NewService(oneFlow{f: f}, nil)
+	s := NewService(oneFlow{f: f}, nil, nil)
 	replies, err := s.Simulate(t.Context(), "acme", "flow_1", []string{"exchange"})
 	require.NoError(t, err, "a disabled flow can be simulated")
 	require.Len(t, replies, 2)

@@ -1,20 +1,16 @@
 package flow
 
-import (
-	"time"
-
-	"github.com/cs-assistant/assistant/domain"
-)
+import "time"
 
 // Simulate runs user inputs through a flow without a session, for
 // POST /admin/script-flows/{flowId}/simulate: Start, then Advance with
 // each input in turn, keeping every Reply (their Taken lists are the
 // steps taken). The first reply is Start's; when the flow ends before the
 // inputs do, the rest are not used, so len(replies)-1 inputs were. All
-// calls share now, so timeouts never fire. The flow is validated first;
-// slots checks slot values as in Advance.
-func Simulate(f domain.ScriptFlow, inputs []string, slots SlotRule, now time.Time) ([]Reply, error) {
-	r, err := Start(f, now)
+// calls share now, so timeouts never fire. Every input is checked with
+// the regexes c compiled once; slots checks slot values as in Advance.
+func Simulate(c *Compiled, inputs []string, slots SlotRule, now time.Time) ([]Reply, error) {
+	r, err := Start(c, now)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +20,7 @@ func Simulate(f domain.ScriptFlow, inputs []string, slots SlotRule, now time.Tim
 		if !Active(&r.State) {
 			break
 		}
-		if r, err = Advance(f, r.State, in, slots, now); err != nil {
+		if r, err = Advance(c, r.State, in, slots, now); err != nil {
 			return nil, err
 		}
 		replies = append(replies, r)

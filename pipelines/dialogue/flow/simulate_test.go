@@ -2,7 +2,6 @@ package flow
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,7 +11,7 @@ import (
 
 func TestSimulate(t *testing.T) {
 	f := menuFlow()
-	replies, err := Simulate(f, []string{"refund?", "1", "order 12345678", "unused"}, nil, t0())
+	replies, err := Simulate(compiled(t, f), []string{"refund?", "1", "order 12345678", "unused"}, nil, t0())
 	require.NoError(t, err)
 	require.Len(t, replies, 4, "Start, then three inputs; the flow ended before the fourth")
 
@@ -43,15 +42,16 @@ func TestSimulate(t *testing.T) {
 }
 
 func TestSimulateWithoutInputs(t *testing.T) {
-	replies, err := Simulate(menuFlow(), nil, nil, t0())
+	replies, err := Simulate(compiled(t, menuFlow()), nil, nil, t0())
 	require.NoError(t, err)
 	require.Len(t, replies, 1)
 	assert.True(t, replies[0].State.Waiting)
 }
 
-func TestSimulateValidatesTheFlow(t *testing.T) {
+func TestSimulateAStoredFlowThatNoLongerValidates(t *testing.T) {
 	f := menuFlow()
-	f.Steps[2].Expect.Regex = "("
-	_, err := Simulate(f, []string{"1"}, nil, time.Time{})
+	f.TenantID, f.Steps[2].Expect.Regex = "acme", "("
+	s := NewService(oneFlow{f: f}, nil, nil)
+	_, err := s.Simulate(t.Context(), "acme", f.ID, []string{"1"})
 	assert.Equal(t, domain.CodeValidation, domain.ErrorCodeOf(err))
 }

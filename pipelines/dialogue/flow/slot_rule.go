@@ -15,7 +15,7 @@ func SlotRuleOf(rules domain.SlotRules) SlotRule {
 		if !ok {
 			return value, "", true
 		}
-		kept, msg := def.Normalise(value)
+		kept, msg := rules.Value(slot, value)
 		if msg != "" {
 			return "", def.Prompt, false
 		}

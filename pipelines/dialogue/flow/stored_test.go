@@ -58,10 +58,10 @@ func TestTheEngineLeavesTheStoredFlowAlone(t *testing.T) {
 	r := start(t, f)
 	advance(t, f, r.State, "nope")
 	advance(t, f, r.State, "2")
-	_, fired, err := HandleTimeout(f, r.State, r.State.Deadline)
+	_, fired, err := HandleTimeout(compiled(t, f), r.State, r.State.Deadline)
 	require.NoError(t, err)
 	assert.True(t, fired)
-	_, err = Simulate(f, []string{"Return", "12345678"}, nil, t0())
+	_, err = Simulate(compiled(t, f), []string{"Return", "12345678"}, nil, t0())
 	require.NoError(t, err)
 	assert.Equal(t, domainFlow(), f, "the engine only reads the flow it is given")
 }

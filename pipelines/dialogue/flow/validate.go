@@ -1,12 +1,13 @@
 package flow
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // Limits of a flow, checked by Validate.
@@ -27,10 +28,14 @@ const (
 
 // problems collects the field errors of one validation, so that an editor
 // sees every mistake of a flow at once rather than one per save.
-type problems []domain.FieldError
+type problems struct {
+	fields []domain.FieldError
+	// bounds holds regexes to the bounds of package safere.
+	bounds bool
+}
 
 func (p *problems) add(field, format string, args ...any) {
-	*p = append(*p, domain.FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	p.fields = append(p.fields, domain.FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
 // text checks a text field: valid UTF-8, at most MaxTextBytes, and not
@@ -60,7 +65,8 @@ func (p *problems) text(field, s string, required bool) {
 //   - expect, branches and a timeout only on a step that waits for input;
 //   - expect has options, a regex or a slot; options are non-blank and
 //     unique as answers are compared (so "Yes" and "ＹＥＳ" clash), at most
-//     MaxOptions; the regex compiles (the message names the step); the
+//     MaxOptions; the regex compiles within the bounds of package safere
+//     on what a pattern may cost (the message names the step); the
 //     slot is an identifier (every expect can fail: an answer misses the
 //     options or the regex, or the slot's definition refuses the value, so
 //     retry_prompt, max_retries and on_invalid are allowed on all);
@@ -70,8 +76,13 @@ func (p *problems) text(field, s string, required bool) {
 //   - on_timeout only with a timeout, and timeouts are not negative;
 //   - no chain of steps that do not wait for input loops, since the engine
 //     would run it forever within one message.
-func Validate(f domain.ScriptFlow) error {
-	var p problems
+func Validate(f domain.ScriptFlow) error { return validate(f, true) }
+
+// validate is Validate; bounds says whether regexes are held to the
+// bounds of package safere (on write), or only need to be RE2 (a stored
+// flow, see Compile).
+func validate(f domain.ScriptFlow, bounds bool) error {
+	p := problems{bounds: bounds}
 	p.text("/name", f.Name, true)
 	switch {
 	case len(f.Steps) == 0:
@@ -83,16 +94,16 @@ func Validate(f domain.ScriptFlow) error {
 	for i, s := range f.Steps {
 		p.step(fmt.Sprintf("/steps/%d", i), s, numbered)
 	}
-	if len(p) == 0 {
+	if len(p.fields) == 0 {
 		p.loops(f.Steps)
 	}
-	if len(p) == 0 {
+	if len(p.fields) == 0 {
 		return nil
 	}
 	return &domain.Error{
 		Code:    domain.CodeValidation,
 		Message: "The request does not pass validation.",
-		Fields:  p,
+		Fields:  p.fields,
 	}
 }
 
@@ -165,11 +176,7 @@ func (p *problems) expect(field string, stepNo int, e domain.ScriptFlowExpect, d
 		seen[fold(o)] = k
 	}
 	if e.Regex != "" {
-		if len(e.Regex) > MaxTextBytes {
-			p.add(field+"/regex", "must be at most %d bytes, is %d", MaxTextBytes, len(e.Regex))
-		} else if _, err := regexp.Compile(e.Regex); err != nil {
-			p.add(field+"/regex", "step %d: the regex does not compile: %v", stepNo, err)
-		}
+		p.regex(field+"/regex", stepNo, e.Regex)
 	}
 	if e.Slot != "" && !isSlotName(e.Slot) {
 		p.add(field+"/slot", "must be a letter or _ followed by letters, digits or _, at most %d bytes", MaxSlotBytes)
@@ -180,6 +187,25 @@ func (p *problems) expect(field string, stepNo int, e domain.ScriptFlowExpect, d
 	}
 	if e.OnInvalid != nil {
 		p.target(field+"/on_invalid", *e.OnInvalid, declared)
+	}
+}
+
+// regex checks a step's regex: short, RE2, and (on write) within the
+// bounds of package safere on what a pattern may cost.
+func (p *problems) regex(field string, stepNo int, re string) {
+	if len(re) > MaxTextBytes {
+		p.add(field, "must be at most %d bytes, is %d", MaxTextBytes, len(re))
+		return
+	}
+	_, err := safere.Measure(re)
+	var limit *safere.LimitError
+	switch {
+	case errors.As(err, &limit):
+		if p.bounds {
+			p.add(field, "step %d: the regex %s is refused: %v", stepNo, safere.Quote(re), err)
+		}
+	case err != nil:
+		p.add(field, "step %d: the regex does not compile: %v", stepNo, err)
 	}
 }
 

@@ -1,11 +1,13 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // Compile validates a tenant's configuration and builds its Guard. A
@@ -13,10 +15,17 @@ import (
 // naming the offending field as a JSON pointer into the configuration
 // ("/rules/2/pattern") and, for a regular expression, the rule and the
 // parser's complaint.
+//
+// Regular expressions are held to the bounds of package safere on what a
+// pattern may cost, and together (the built-in lists' too) to the
+// tenant's budget; one that breaks them is refused the same way, naming
+// the bound, unless c.Stored: see Config.
 func Compile(c Config) (*Guard, error) {
 	b := &builder{
-		g:     &Guard{safeText: c.SafeText, rules: append([]BehaviorRule(nil), c.Rules...)},
-		cover: map[string][]int32{},
+		g:      &Guard{safeText: c.SafeText, rules: append([]BehaviorRule(nil), c.Rules...)},
+		cover:  map[string][]int32{},
+		budget: safere.NewBudget(budgetName),
+		stored: c.Stored,
 	}
 	if strings.TrimSpace(b.g.safeText) == "" {
 		b.g.safeText = DefaultSafeText
@@ -60,6 +69,9 @@ type builder struct {
 	// those for every category.
 	cover    map[string][]int32
 	coverAny []int32
+	// budget adds up the regular expressions; stored is Config.Stored.
+	budget *safere.Budget
+	stored bool
 }
 
 // source adds a source and returns its index.
@@ -90,7 +102,18 @@ func (b *builder) pattern(src int32, field, text string, mode MatchMode) error {
 // or list in an error.
 func (b *builder) regex(src int32, field, owner, expr string) error {
 	re, err := compileRegex(expr)
-	if err != nil {
+	if err == nil {
+		err = b.budget.Add(re.Footprint())
+	}
+	var limit *safere.LimitError
+	switch {
+	case errors.As(err, &limit) && b.stored:
+		return nil // left out: see Config.Stored
+	case limit != nil:
+		e := domain.Invalid(field, fmt.Sprintf("%s: the pattern %s is refused: %v", owner, safere.Quote(expr), err))
+		e.Err = err
+		return e
+	case err != nil:
 		e := domain.Invalid(field, fmt.Sprintf("%s: the pattern %q is not a usable regular expression: %v", owner, expr, err))
 		e.Err = err
 		return e
@@ -222,18 +245,19 @@ func (b *builder) highRisk(lists []HighRisk, tenant int) error {
 	return nil
 }
 
-// compileRegex compiles a configured expression. It is matched on the
-// normalised (case-folded) text, so it is compiled case-insensitive and
-// upper-case letters in it still match. An expression that matches the
-// empty text would hit every answer, so it is refused.
-func compileRegex(expr string) (*regexp.Regexp, error) {
+// compileRegex compiles a configured expression within the bounds of
+// package safere. It is matched on the normalised (case-folded) text, so
+// it is compiled case-insensitive and upper-case letters in it still
+// match. An expression that matches the empty text would hit every
+// answer, so it is refused.
+func compileRegex(expr string) (*safere.Regexp, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, fmt.Errorf("empty expression")
 	}
-	if _, err := regexp.Compile(expr); err != nil {
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
 		return nil, err // reported without the (?i) added below
 	}
-	re, err := regexp.Compile("(?i)" + expr)
+	re, err := safere.Compile("(?i)" + expr)
 	if err != nil {
 		return nil, err
 	}

@@ -64,6 +64,11 @@ const (
 	CategoryMedicalEmergency = "medical_emergency"
 )
 
+// budgetName names a tenant's guardrail regular expressions (its rules'
+// and its high-risk lists', the built-in lists' with them) in the error of
+// their budget (safere.Budget).
+const budgetName = "guardrail regular expressions"
+
 // MaxPatternRunes bounds a word or keyword, in characters after
 // normalisation. A stream holds back as many characters as the longest
 // one, so a long word would delay every answer of the tenant.
@@ -134,4 +139,11 @@ type Config struct {
 	// SafeText is released instead of an answer that is blocked or handed
 	// over; empty means DefaultSafeText.
 	SafeText string
+	// Stored marks a configuration read back from the store to run, not
+	// one being written: a regular expression over the bounds of package
+	// safere, or past the tenant's budget, is then left out (it never
+	// hits) rather than refused, since only one stored before the bounds
+	// existed can break them, and refusing would stop every message of
+	// the tenant, not only that rule. A write refuses it.
+	Stored bool
 }

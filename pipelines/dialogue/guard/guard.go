@@ -1,9 +1,8 @@
 package guard
 
 import (
-	"regexp"
-
 	"github.com/cs-assistant/assistant/analysis"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // Guard is one tenant's compiled guardrails: every forbidden word,
@@ -39,7 +38,7 @@ type acPattern struct {
 
 // regexSource is one regular expression and where its hits come from.
 type regexSource struct {
-	re     *regexp.Regexp
+	re     *safere.Regexp
 	source int32
 }
 

@@ -111,7 +111,10 @@ func (sc *scan) regexMatches(stopping, settled bool) []match {
 		if sc.input && src.kind != HitHighRisk || stopping && !src.stops {
 			continue
 		}
-		for _, loc := range rx.re.FindAllIndex(str, -1) {
+		// The whole text: a guard must not let through what comes after
+		// the first safere.MaxInputRunes characters; each character costs
+		// at most safere.MaxStepCost all the same.
+		for _, loc := range rx.re.Whole().FindAllIndex(str, -1) {
 			if loc[0] == loc[1] || settled && loc[1] == len(str) {
 				continue
 			}

@@ -32,7 +32,9 @@ func NewGuards(load LoadFunc, ttl time.Duration, inv *tenantcache.Registry) *Gua
 			if err != nil {
 				return nil, err
 			}
-			g, err := Compile(ConfigFrom(cfg, false))
+			c := ConfigFrom(cfg, false)
+			c.Stored = true
+			g, err := Compile(c)
 			if err != nil {
 				return nil, &domain.Error{Code: domain.CodeInternal, Message: "internal error",
 					Err: fmt.Errorf("the stored guardrails of %s do not compile: %w", tenant, err)}

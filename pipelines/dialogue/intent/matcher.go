@@ -1,11 +1,13 @@
 package intent
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // Matcher matches messages against one tenant's rules. It is immutable
@@ -30,6 +32,8 @@ type compiledRule struct {
 	kw       []int32
 	distinct int
 	all      bool
+	// patterns[j] is rule.Patterns[j] compiled; its re is nil when it was
+	// left out (see Compile).
 	patterns []pattern
 }
 
@@ -49,12 +53,23 @@ type Match struct {
 // so a failure is bad stored data, reported as CodeInternal naming the
 // rule. Disabled rules are compiled too, so that Test can try them, but
 // they never match in Best or All.
+//
+// Two things a write checks are enforced here too, because rules stored
+// before the check existed, or two writes that raced past it, may break
+// them: a pattern over the bounds of package safere is left out (it never
+// matches; the rule's other patterns and keywords still do), and so is
+// every pattern, in priority order, past the tenant's budget
+// (safere.MaxTenantSize, safere.MaxTenantStepCost). So a tenant's
+// compiled patterns never cost more than the bounds allow, whatever is
+// stored.
 func Compile(rules []domain.IntentRule) (*Matcher, error) {
 	m := &Matcher{rules: make([]compiledRule, 0, len(rules))}
 	ids := make(map[string]int32) // normalised keyword → keyword id
 	seen := make(map[string]bool, len(rules))
 	for _, r := range rules {
-		if err := Validate(r); err != nil {
+		var v fieldErrors
+		validateShape(&v, r)
+		if err := v.err(); err != nil {
 			return nil, storedDataError(fmt.Errorf("stored intent rule %q is invalid: %w", r.ID, err))
 		}
 		if seen[r.ID] {
@@ -72,6 +87,14 @@ func Compile(rules []domain.IntentRule) (*Matcher, error) {
 		}
 		return 0
 	})
+	// Patterns are compiled in priority order, so that the budget keeps
+	// those of the rules that win first.
+	budget := safere.NewBudget(budgetName)
+	for i := range m.rules {
+		if err := m.rules[i].compilePatterns(budget); err != nil {
+			return nil, err
+		}
+	}
 	// users is built after sorting, so it holds final indices.
 	m.users = make([][]int32, len(m.keywords))
 	for i, c := range m.rules {
@@ -83,7 +106,8 @@ func Compile(rules []domain.IntentRule) (*Matcher, error) {
 	return m, nil
 }
 
-// compileRule prepares one valid rule, adding its new keywords to m's.
+// compileRule prepares one valid rule's keywords, adding its new ones to
+// m's; its patterns are compiled later (compilePatterns).
 func (m *Matcher) compileRule(r domain.IntentRule, ids map[string]int32) compiledRule {
 	c := compiledRule{rule: cloneRule(r), all: r.KeywordMode == ModeAll, kw: make([]int32, len(r.Keywords))}
 	for i, k := range r.Keywords {
@@ -97,10 +121,28 @@ func (m *Matcher) compileRule(r domain.IntentRule, ids map[string]int32) compile
 		c.kw[i] = id
 	}
 	c.distinct = len(unique(c.kw))
-	for _, p := range r.Patterns {
-		c.patterns = append(c.patterns, compilePattern(p))
-	}
 	return c
+}
+
+// compilePatterns compiles the rule's patterns, leaving out (as a nil re)
+// those over the bounds or the budget. A pattern that is not RE2 is bad
+// stored data.
+func (c *compiledRule) compilePatterns(budget *safere.Budget) error {
+	c.patterns = make([]pattern, len(c.rule.Patterns))
+	for j, p := range c.rule.Patterns {
+		cp, err := compilePattern(p)
+		var limit *safere.LimitError
+		switch {
+		case errors.As(err, &limit):
+			continue
+		case err != nil:
+			return storedDataError(fmt.Errorf("stored intent rule %q: pattern %d: %w", c.rule.ID, j, err))
+		case budget.Add(cp.re.Footprint()) != nil:
+			continue
+		}
+		c.patterns[j] = cp
+	}
+	return nil
 }
 
 // storedDataError reports bad stored rules as an internal error: the
@@ -146,9 +188,9 @@ func (m *Matcher) All(message string) []Match {
 type scan struct {
 	m        *Matcher
 	folded   string
-	hit      []bool  // by keyword id
-	count    []int32 // by rule: how many of its distinct keywords hit
-	text     string  // the pattern form, once made
+	hit      []bool      // by keyword id
+	count    []int32     // by rule: how many of its distinct keywords hit
+	text     safere.Text // the pattern form, once made
 	haveText bool
 }
 
@@ -201,10 +243,11 @@ func (s *scan) keywordsMatch(i int) bool {
 	return s.count[i] > 0
 }
 
-// patternText returns the message's pattern form, making it on first use.
-func (s *scan) patternText() string {
+// patternText returns the message's pattern form, cut to the bound
+// patterns run on (safere.MaxInputRunes), making it on first use.
+func (s *scan) patternText() safere.Text {
 	if !s.haveText {
-		s.text, s.haveText = squeeze(s.folded, false), true
+		s.text, s.haveText = safere.Bounded(squeeze(s.folded, false)), true
 	}
 	return s.text
 }
@@ -216,7 +259,7 @@ func (s *scan) matches(i int) bool {
 		return true
 	}
 	for _, p := range s.m.rules[i].patterns {
-		if p.match(s.patternText()) {
+		if p.re != nil && p.match(s.patternText()) {
 			return true
 		}
 	}
@@ -234,7 +277,7 @@ func (s *scan) match(i int) Match {
 		}
 	}
 	for j, p := range c.patterns {
-		if p.match(s.patternText()) {
+		if p.re != nil && p.match(s.patternText()) {
 			hit.Patterns = append(hit.Patterns, c.rule.Patterns[j])
 		}
 	}

@@ -1,11 +1,12 @@
 package intent
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // pattern is a compiled pattern with the literals any match must contain.
@@ -14,24 +15,44 @@ import (
 // strings.Contains skips nearly every pattern that cannot match, which is
 // most of a tenant's patterns for most messages.
 type pattern struct {
-	re       *regexp.Regexp
+	re       *safere.Regexp
 	required []string
 }
 
-// compilePattern compiles p case-insensitively. p must be valid RE2.
-func compilePattern(p string) pattern {
-	// Validate compiled p alone; a leading flag group cannot make it fail.
-	return pattern{re: regexp.MustCompile("(?i)" + p), required: requiredLiterals("(?i)" + p)}
+// compilePattern compiles p case-insensitively, within the bounds of
+// package safere. A syntax error is reported for p alone, without the
+// flag group added here (which cannot make a valid p fail).
+func compilePattern(p string) (pattern, error) {
+	if _, err := syntax.Parse(p, syntax.Perl); err != nil {
+		return pattern{}, err
+	}
+	re, err := safere.Compile("(?i)" + p)
+	if err != nil {
+		return pattern{}, err
+	}
+	return pattern{re: re, required: requiredLiterals("(?i)" + p)}, nil
 }
 
-// match reports whether the pattern matches text, a pattern form.
-func (p pattern) match(text string) bool {
+// patternFootprint is what p counts for in the tenant's budget; nothing
+// for a pattern that does not compile or breaks a bound, which Compile
+// leaves out.
+func patternFootprint(p string) safere.Footprint {
+	fp, err := safere.Measure("(?i)" + p)
+	if err != nil {
+		return safere.Footprint{}
+	}
+	return fp
+}
+
+// match reports whether the pattern matches text, a pattern form cut to
+// the bound.
+func (p pattern) match(text safere.Text) bool {
 	for _, lit := range p.required {
-		if !strings.Contains(text, lit) {
+		if !strings.Contains(text.String(), lit) {
 			return false
 		}
 	}
-	return p.re.MatchString(text)
+	return p.re.Match(text)
 }
 
 // requiredLiterals returns strings that the pattern form of a message must

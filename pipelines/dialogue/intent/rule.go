@@ -47,6 +47,12 @@ const (
 	MaxTargetBytes = 500
 )
 
+// budgetName names a tenant's intent rule patterns in the error of their
+// budget (safere.Budget): together they may take at most
+// safere.MaxTenantSize of compiled size and safere.MaxTenantStepCost of
+// work per character.
+const budgetName = "intent rule patterns"
+
 // cloneRule returns r with its own slices, so that a Matcher shares
 // nothing its caller could change.
 func cloneRule(r domain.IntentRule) domain.IntentRule {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // Store is what the service needs of storage: the rules and their
@@ -137,15 +138,19 @@ func (s *Service) Hits(ctx context.Context, tenant domain.TenantID, id string, p
 }
 
 // validate checks a rule before it is written: the matcher's own rules
-// (patterns compile, the target fits the response type) and that the
-// knowledge bases of a rag rule and the flow of a flow rule exist in the
-// tenant (a flow deleted later is skipped at run time: the message goes on
-// to retrieval, and the trace says why).
+// (patterns compile within their bounds, the target fits the response
+// type), that the tenant's patterns with this rule's stay within their
+// budget, and that the knowledge bases of a rag rule and the flow of a
+// flow rule exist in the tenant (a flow deleted later is skipped at run
+// time: the message goes on to retrieval, and the trace says why).
 func (s *Service) validate(ctx context.Context, r domain.IntentRule) error {
 	if err := Validate(r); err != nil {
 		return err
 	}
-	var bad *domain.Error
+	bad, err := s.checkBudget(ctx, r)
+	if err != nil {
+		return err
+	}
 	for i, id := range r.KBIDs {
 		_, err := s.kbs.GetKnowledgeBase(ctx, r.TenantID, id)
 		if domain.ErrorCodeOf(err) == domain.CodeNotFound {
@@ -166,6 +171,36 @@ func (s *Service) validate(ctx context.Context, r domain.IntentRule) error {
 		return bad
 	}
 	return nil
+}
+
+// checkBudget refuses r, on the pattern that passes it, when the
+// tenant's stored patterns (those of r's stored version aside) and r's
+// would take the tenant past its budget (safere.MaxTenantSize,
+// safere.MaxTenantStepCost). Two writes at once may both pass; Compile
+// leaves out what is past the budget then.
+func (s *Service) checkBudget(ctx context.Context, r domain.IntentRule) (*domain.Error, error) {
+	if len(r.Patterns) == 0 {
+		return nil, nil
+	}
+	stored, err := s.store.AllIntentRules(ctx, r.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	budget := safere.NewBudget(budgetName)
+	for _, o := range stored {
+		if o.ID == r.ID {
+			continue
+		}
+		for _, p := range o.Patterns {
+			_ = budget.Add(patternFootprint(p)) // what is past the budget already is not counted
+		}
+	}
+	for i, p := range r.Patterns {
+		if err := budget.Add(patternFootprint(p)); err != nil {
+			return domain.Invalid(fmt.Sprintf("/patterns/%d", i), patternProblem(i, p, err)), nil
+		}
+	}
+	return nil, nil
 }
 
 // addField adds a field error to bad, making the validation error if bad

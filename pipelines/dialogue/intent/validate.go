@@ -1,12 +1,13 @@
 package intent
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cs-assistant/assistant/domain"
+	"github.com/cs-assistant/assistant/internal/safere"
 )
 
 // Validate checks a stored rule's own fields before it is written. It reports every problem at
@@ -14,7 +15,10 @@ import (
 // into the rule's API form: /name, /keywords/<i>, /keywordMode,
 // /patterns/<i>, /responseType, /fixedText, /kbIds/<i>, /flowId,
 // /transferReason. A pattern that does not compile is reported on
-// /patterns/<i> with Go's regexp error, which quotes the pattern.
+// /patterns/<i> with Go's regexp error, which quotes the pattern; one that
+// breaks a bound on what a pattern may cost (package safere: a counted
+// repeat over 100, too large a program, too much work per character) is
+// reported there too, quoting the pattern and naming the bound.
 //
 // The target must fit the response type: fixed needs a text, flow a flow
 // id, transfer a reason, and rag may list knowledge bases (none means all).
@@ -22,18 +26,42 @@ import (
 // was switched from rag to fixed does not keep knowledge bases nobody sees.
 func Validate(r domain.IntentRule) error {
 	var v fieldErrors
+	for i, ok := range validateShape(&v, r) {
+		if !ok {
+			continue
+		}
+		if _, err := compilePattern(r.Patterns[i]); err != nil {
+			v.add(fmt.Sprintf("/patterns/%d", i), patternProblem(i, r.Patterns[i], err))
+		}
+	}
+	return v.err()
+}
+
+// validateShape checks everything but whether the patterns compile, and
+// says which patterns are worth compiling (not empty, not too long).
+func validateShape(v *fieldErrors, r domain.IntentRule) []bool {
 	if strings.TrimSpace(r.Name) == "" {
 		v.add("/name", "is required")
 	} else if utf8.RuneCountInString(r.Name) > MaxNameRunes {
 		v.add("/name", fmt.Sprintf("is longer than %d characters", MaxNameRunes))
 	}
-	validateKeywords(&v, r)
-	validatePatterns(&v, r.Patterns)
+	validateKeywords(v, r)
+	compile := validatePatterns(v, r.Patterns)
 	if len(r.Keywords) == 0 && len(r.Patterns) == 0 {
 		v.add("/keywords", "a rule needs at least one keyword or pattern")
 	}
-	validateTarget(&v, r)
-	return v.err()
+	validateTarget(v, r)
+	return compile
+}
+
+// patternProblem is the message of pattern i, which failed to compile
+// with err.
+func patternProblem(i int, p string, err error) string {
+	var limit *safere.LimitError
+	if errors.As(err, &limit) {
+		return fmt.Sprintf("pattern %d %s is refused: %v", i, safere.Quote(p), err)
+	}
+	return fmt.Sprintf("pattern %d is not valid RE2: %v", i, err)
 }
 
 // validateKeywords checks the keywords and the mode.
@@ -59,12 +87,14 @@ func validateKeywords(v *fieldErrors, r domain.IntentRule) {
 	}
 }
 
-// validatePatterns checks that each pattern is a small RE2 expression.
-func validatePatterns(v *fieldErrors, patterns []string) {
+// validatePatterns checks the number of patterns and that each is short
+// and not empty, and says which of them to compile.
+func validatePatterns(v *fieldErrors, patterns []string) []bool {
 	if len(patterns) > MaxPatterns {
 		v.add("/patterns", fmt.Sprintf("has more than %d patterns", MaxPatterns))
-		return
+		return nil
 	}
+	compile := make([]bool, len(patterns))
 	for i, p := range patterns {
 		field := fmt.Sprintf("/patterns/%d", i)
 		switch {
@@ -74,11 +104,10 @@ func validatePatterns(v *fieldErrors, patterns []string) {
 		case len(p) > MaxPatternBytes:
 			v.add(field, fmt.Sprintf("is longer than %d bytes", MaxPatternBytes))
 		default:
-			if _, err := regexp.Compile(p); err != nil {
-				v.add(field, fmt.Sprintf("pattern %d is not valid RE2: %v", i, err))
-			}
+			compile[i] = true
 		}
 	}
+	return compile
 }
 
 // validateTarget checks that the rule's target fits its response type and

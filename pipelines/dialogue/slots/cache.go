@@ -13,7 +13,8 @@ import (
 // sharing one load, kept for a TTL, and dropped through the registry under
 // domain.ConfigSlots after every write, here (Service) and on the other
 // replicas (the store's change notification). Every message of a tenant
-// with definitions reads them.
+// with definitions reads them. Their patterns are compiled once per load,
+// within the bounds of package safere (see compilePattern).
 type Cache struct {
 	c *tenantcache.Cache[domain.TenantID, domain.SlotRules]
 }
@@ -25,7 +26,14 @@ var _ domain.SlotRulesReader = (*Cache)(nil)
 // registers with inv (when not nil).
 func NewCache(src domain.SlotRulesReader, ttl time.Duration, inv *tenantcache.Registry) *Cache {
 	return &Cache{c: tenantcache.New(tenantcache.Config[domain.TenantID, domain.SlotRules]{
-		Name: "slot definitions", Load: src.SlotRules, TTL: ttl, Invalidations: inv, Kind: domain.ConfigSlots,
+		Name: "slot definitions", TTL: ttl, Invalidations: inv, Kind: domain.ConfigSlots,
+		Load: func(ctx context.Context, tenant domain.TenantID) (domain.SlotRules, error) {
+			rules, err := src.SlotRules(ctx, tenant)
+			if err != nil {
+				return domain.SlotRules{}, err
+			}
+			return rules.WithPatterns(compilePattern), nil
+		},
 	})}
 }
 

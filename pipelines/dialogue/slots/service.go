@@ -28,10 +28,14 @@ func NewService(store domain.SlotDefinitionStore, fields domain.MetadataStore, r
 	return &Service{store: store, fields: fields, rules: rules, inv: inv}
 }
 
-// Create validates d (its rules, then its linked metadata field) and
+// Create validates d (its rules, its pattern within the bounds of package
+// safere and the tenant's budget, then its linked metadata field) and
 // stores it with a new id. Returns CodeValidation or CodeConflict.
 func (s *Service) Create(ctx context.Context, d domain.SlotDefinition) (domain.SlotDefinition, error) {
 	if err := d.Validate(); err != nil {
+		return domain.SlotDefinition{}, err
+	}
+	if err := s.checkPattern(ctx, d); err != nil {
 		return domain.SlotDefinition{}, err
 	}
 	if err := s.checkField(ctx, d); err != nil {
@@ -56,7 +60,7 @@ func (s *Service) List(ctx context.Context, tenant domain.TenantID, status *doma
 }
 
 // Update replaces the definition d.ID (its key stays) if d.Version is
-// current. The definition must exist before its linked field is looked
+// current, validated as Create does. The definition must exist before its linked field is looked
 // at, so that another tenant's id is CodeNotFound whatever the body says.
 // Returns CodeValidation, CodeNotFound or CodeVersionConflict.
 func (s *Service) Update(ctx context.Context, d domain.SlotDefinition) (domain.SlotDefinition, error) {
@@ -66,6 +70,9 @@ func (s *Service) Update(ctx context.Context, d domain.SlotDefinition) (domain.S
 	}
 	d.Key = cur.Key
 	if err := d.Validate(); err != nil {
+		return domain.SlotDefinition{}, err
+	}
+	if err := s.checkPattern(ctx, d); err != nil {
 		return domain.SlotDefinition{}, err
 	}
 	if err := s.checkField(ctx, d); err != nil {

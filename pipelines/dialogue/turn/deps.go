@@ -8,6 +8,7 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/decompose"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 )
@@ -17,11 +18,11 @@ type Rules interface {
 	Matcher(ctx context.Context, tenant domain.TenantID) (*intent.Matcher, error)
 }
 
-// Flows gives a tenant's stored script flow by id, which the flow engine
-// runs as it is, and whether it is enabled. An unknown flow is
+// Flows gives a tenant's script flow by id, compiled for the flow engine
+// (a *flow.Cache), and whether it is enabled. An unknown flow is
 // CodeNotFound.
 type Flows interface {
-	Flow(ctx context.Context, tenant domain.TenantID, id string) (f domain.ScriptFlow, enabled bool, err error)
+	Flow(ctx context.Context, tenant domain.TenantID, id string) (f *flow.Compiled, enabled bool, err error)
 }
 
 // Prompts gives the tenant's published template version of a scene
