@@ -60,6 +60,18 @@ type JobFilter struct {
 	DocumentID *string
 }
 
+// JobClaim is what a worker asks of the queue when it takes a job.
+type JobClaim struct {
+	// Owner names the worker: the job's lease is its.
+	Owner string
+	// Lease is how long the job stays the owner's without a renewal.
+	Lease time.Duration
+	// PerTenant is the most jobs of one tenant that may run at once, every
+	// worker's of every replica together (0: no cap): a tenant whose
+	// provider hangs holds at most that many workers.
+	PerTenant int
+}
+
 // ErrLeaseLost is returned to a worker that no longer holds a job: it took
 // too long and another worker took over, or the document was deleted.
 var ErrLeaseLost = errors.New("the job's lease was lost")
@@ -74,10 +86,13 @@ type JobStore interface {
 	// tenant, in no particular order.
 	IndexJobsByIDs(ctx context.Context, tenant TenantID, ids []string) ([]IndexJob, error)
 
-	// ClaimJob leases the oldest runnable job to owner: a queued job whose
-	// time has come, or a running one whose lease expired (its worker died).
-	// ok is false when there is none. Safe across processes (SKIP LOCKED).
-	ClaimJob(ctx context.Context, owner string, lease time.Duration) (job IndexJob, ok bool, err error)
+	// ClaimJob leases a runnable job to c.Owner: a queued job whose time
+	// has come, or a running one whose lease expired (its worker died).
+	// Tenants take turns: the one with the fewest jobs running goes first,
+	// then the one served longest ago, and one running c.PerTenant jobs
+	// waits; within a tenant the oldest job goes first. ok is false when
+	// there is none. Safe across processes (SKIP LOCKED).
+	ClaimJob(ctx context.Context, c JobClaim) (job IndexJob, ok bool, err error)
 	// RenewLeases extends the leases owner holds on ids (the heartbeat).
 	RenewLeases(ctx context.Context, owner string, ids []string, lease time.Duration) error
 	// JobStage records a job's stage and progress. Returns ErrLeaseLost when

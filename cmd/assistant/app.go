@@ -290,7 +290,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 		return fmt.Errorf("start the PDF engine: %w", err)
 	}
 	opts := ingest.DefaultWorkerOptions()
-	opts.Concurrency, opts.Lease = a.cfg.IndexWorkers, a.cfg.IndexLease
+	opts.Concurrency, opts.Lease, opts.PerTenant = a.cfg.IndexWorkers, a.cfg.IndexLease, a.cfg.IndexJobsPerTenant
 	opts.Parse.PDF = a.pdf
 	a.vlog = vectorlog.New(a.store, a.cfg.DataDir)
 	opts.VectorLog = a.vlog

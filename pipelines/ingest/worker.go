@@ -20,6 +20,10 @@ import (
 type WorkerOptions struct {
 	// Concurrency is how many jobs this process runs at once.
 	Concurrency int
+	// PerTenant is the most jobs of one tenant running at once, on every
+	// replica together (0: no cap), so that a tenant whose provider hangs
+	// never holds every worker; tenants take turns anyway (ClaimJob).
+	PerTenant int
 	// Lease is how long a claimed job stays ours without a heartbeat; a
 	// worker that dies loses its jobs to others after at most this long.
 	Lease time.Duration
@@ -69,7 +73,7 @@ type VectorLogger interface {
 // DefaultWorkerOptions are the options the service runs with.
 func DefaultWorkerOptions() WorkerOptions {
 	return WorkerOptions{
-		Concurrency: 2, Lease: 30 * time.Second, Poll: 2 * time.Second, MaxAttempts: 5, EmbedBatch: 64,
+		Concurrency: 2, PerTenant: 1, Lease: 30 * time.Second, Poll: 2 * time.Second, MaxAttempts: 5, EmbedBatch: 64,
 		Chunking: chunk.DefaultOptions(), Parse: parse.DefaultLimits(),
 	}
 }
@@ -124,7 +128,7 @@ func (w *Worker) Run(ctx context.Context) {
 
 func (w *Worker) loop(ctx context.Context) {
 	for ctx.Err() == nil {
-		job, ok, err := w.jobs.ClaimJob(ctx, w.owner, w.opts.Lease)
+		job, ok, err := w.jobs.ClaimJob(ctx, domain.JobClaim{Owner: w.owner, Lease: w.opts.Lease, PerTenant: w.opts.PerTenant})
 		if err != nil && ctx.Err() == nil {
 			w.log.WarnContext(ctx, "claiming an index job failed", "err", err)
 		}

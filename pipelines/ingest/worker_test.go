@@ -340,7 +340,7 @@ func (f failingEmbedder) Embed(_ context.Context, texts []string) ([][]float32, 
 // claim leases the oldest runnable job to w, as its loop does.
 func claim(t *testing.T, h *harness, w *Worker) domain.IndexJob {
 	t.Helper()
-	job, ok, err := h.store.ClaimJob(t.Context(), w.owner, time.Minute)
+	job, ok, err := h.store.ClaimJob(t.Context(), domain.JobClaim{Owner: w.owner, Lease: time.Minute})
 	require.NoError(t, err)
 	require.True(t, ok, "no job to claim")
 	return job
@@ -363,7 +363,7 @@ func TestWorkerRetriesAnEmbeddingOutageLater(t *testing.T) {
 		assert.Equal(t, domain.ReasonEmbeddingFailed, *got.Reason)
 		assert.Contains(t, *got.Detail, "The embedding provider is down.")
 	}
-	_, ok, err := h.store.ClaimJob(ctx, "impatient", time.Minute)
+	_, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "impatient", Lease: time.Minute})
 	require.NoError(t, err)
 	assert.False(t, ok, "the retry waits")
 
@@ -424,7 +424,7 @@ func TestWorkerTakesOverAJobWhoseLeaseExpired(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 	doc, job := h.upload(t, h.kb, "faq.md", []byte(faqMarkdown), nil)
-	dead, ok, err := h.store.ClaimJob(ctx, "dead", time.Millisecond)
+	dead, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "dead", Lease: time.Millisecond})
 	require.NoError(t, err)
 	require.True(t, ok)
 	time.Sleep(20 * time.Millisecond)
@@ -444,7 +444,7 @@ func TestWorkerGivesUpAJobTriedTooOften(t *testing.T) {
 	ctx := t.Context()
 	doc, job := h.upload(t, h.kb, "faq.md", []byte(faqMarkdown), nil)
 	for range 2 { // two workers died holding it
-		_, ok, err := h.store.ClaimJob(ctx, "dead", time.Millisecond)
+		_, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "dead", Lease: time.Millisecond})
 		require.NoError(t, err)
 		require.True(t, ok)
 		time.Sleep(20 * time.Millisecond)
