@@ -41,6 +41,13 @@ type Config struct {
 	// default one less than IndexWorkers, at least 1; 0 is no cap): a
 	// tenant whose provider hangs never holds every worker.
 	IndexJobsPerTenant int
+	// IndexProviderTimeout and IndexProviderRetries bound every call an
+	// index job makes to a tenant's provider (embedding, generated
+	// questions): the timeout of each attempt and the retries after the
+	// first, whatever the tenant configured (ASSISTANT_INDEX_PROVIDER_TIMEOUT,
+	// default 30s; ASSISTANT_INDEX_PROVIDER_RETRIES, default 2).
+	IndexProviderTimeout time.Duration
+	IndexProviderRetries int
 	// IndexLease is how long an index job stays with a worker that stopped
 	// sending heartbeats before another takes it over (ASSISTANT_INDEX_LEASE).
 	IndexLease time.Duration
@@ -262,6 +269,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Int64("max_upload_bytes", c.MaxUploadBytes),
 		slog.Int("index_workers", c.IndexWorkers),
 		slog.Int("index_jobs_per_tenant", c.IndexJobsPerTenant),
+		slog.String("index_provider_timeout", c.IndexProviderTimeout.String()),
+		slog.Int("index_provider_retries", c.IndexProviderRetries),
 		slog.String("index_lease", c.IndexLease.String()),
 		slog.Int64("index_memory_bytes", c.IndexMemoryBytes),
 		slog.Int64("chunk_cache_bytes", c.ChunkCacheBytes),

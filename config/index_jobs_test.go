@@ -2,6 +2,7 @@ package config
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,5 +32,30 @@ func TestConfigIndexJobsPerTenant(t *testing.T) {
 		_, err := Load(envOf(map[string]string{"DATABASE_URL": db, "ASSISTANT_INDEX_JOBS_PER_TENANT": bad}))
 		require.Error(t, err, bad)
 		assert.Regexp(t, "^ASSISTANT_INDEX_JOBS_PER_TENANT: ", err.Error())
+	}
+}
+
+func TestConfigIndexProviderBounds(t *testing.T) {
+	db := "postgres://u:pw@db:5432/app"
+	c, err := Load(envOf(map[string]string{"DATABASE_URL": db}))
+	require.NoError(t, err)
+	assert.Equal(t, 30*time.Second, c.IndexProviderTimeout)
+	assert.Equal(t, 2, c.IndexProviderRetries)
+
+	c, err = Load(envOf(map[string]string{"DATABASE_URL": db,
+		"ASSISTANT_INDEX_PROVIDER_TIMEOUT": "5s", "ASSISTANT_INDEX_PROVIDER_RETRIES": "0"}))
+	require.NoError(t, err)
+	assert.Equal(t, 5*time.Second, c.IndexProviderTimeout)
+	assert.Equal(t, 0, c.IndexProviderRetries, "0: no retry within an attempt; the job's own retries remain")
+
+	for name, bad := range map[string][]string{
+		"ASSISTANT_INDEX_PROVIDER_TIMEOUT": {"soon", "0", "10ms", "-1s"},
+		"ASSISTANT_INDEX_PROVIDER_RETRIES": {"-1", "11", "two"},
+	} {
+		for _, v := range bad {
+			_, err := Load(envOf(map[string]string{"DATABASE_URL": db, name: v}))
+			require.Error(t, err, "%s=%s", name, v)
+			assert.Regexp(t, "^"+name+": ", err.Error())
+		}
 	}
 }
