@@ -42,12 +42,16 @@ type IndexJob struct {
 	Attempts   int32
 	// Reason and Detail say why the job failed, or why its last attempt did
 	// while it waits to retry.
-	Reason     *string
-	Detail     *string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
-	StartedAt  *time.Time
-	FinishedAt *time.Time
+	Reason *string
+	Detail *string
+	// NextAttemptAt is when a job waiting to retry after a failed attempt
+	// is tried again, at the earliest; nil for a job that failed no
+	// attempt, runs, or ended.
+	NextAttemptAt *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	StartedAt     *time.Time
+	FinishedAt    *time.Time
 	// RequestID is the X-Request-Id of the upload or re-index that queued
 	// the job ("" for jobs queued before it was kept): the worker's log
 	// lines of the job name it.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -225,12 +226,26 @@ func (w *Worker) run(ctx context.Context, job domain.IndexJob) {
 			outcome = OutcomeRetry
 		}
 	case errors.As(err, &fail):
+		detail := fail.detail
+		if fail.retry {
+			detail = lastAttempt(detail, job.Attempts)
+		}
 		log.InfoContext(ctx, "index job failed", "reason", fail.reason, "err", fail.err)
-		if err = w.jobs.FailJob(ctx, w.owner, job, fail.reason, fail.detail); err == nil {
+		if err = w.jobs.FailJob(ctx, w.owner, job, fail.reason, detail); err == nil {
 			outcome = OutcomeFailed
 		}
 	}
 	w.finish(ctx, log, job, err)
+}
+
+// lastAttempt is the detail of a failure worth retrying that came at the
+// last attempt: the job ends, saying so.
+func lastAttempt(detail string, attempts int32) string {
+	tries := "1 attempt"
+	if attempts != 1 {
+		tries = fmt.Sprintf("%d attempts", attempts)
+	}
+	return strings.TrimRight(detail, ". ") + ". The job gave up after " + tries + "; re-index the document to try again."
 }
 
 // finish logs what is left of a job's end: a lost lease or a cancelled

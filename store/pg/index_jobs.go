@@ -262,10 +262,14 @@ func leaseResult(n int64, err error) error {
 }
 
 func jobFromRow(r db.IndexJob) domain.IndexJob {
+	var next *time.Time
+	if domain.JobState(r.State) == domain.JobQueued && r.Attempts > 0 {
+		next = utcPtr(&r.RunAfter)
+	}
 	return domain.IndexJob{
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
 		State: domain.JobState(r.State), Done: r.ProgressDone, Total: r.ProgressTotal, Attempts: r.Attempts,
-		Reason: r.Reason, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Reason: r.Reason, Detail: r.Detail, NextAttemptAt: next, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt), RequestID: deref(r.RequestID),
 	}
 }

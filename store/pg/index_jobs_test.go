@@ -125,10 +125,19 @@ func TestClaimPassesOverRetriesAndTakesOverDeadWorkers(t *testing.T) {
 	q := newQueue(t)
 	ctx := t.Context()
 	first := q.add("acme")
+	queued, err := q.s.GetIndexJob(ctx, "acme", first)
+	require.NoError(t, err)
+	assert.Nil(t, queued.NextAttemptAt, "a new job has failed no attempt")
 	job, ok := q.claim(1, time.Hour)
 	require.True(t, ok)
 	require.Equal(t, first, job.ID)
+	assert.Nil(t, job.NextAttemptAt, "a running job")
 	require.NoError(t, q.s.RetryJob(ctx, "worker", job, time.Hour, domain.ReasonEmbeddingFailed, "down"))
+	waiting, err := q.s.GetIndexJob(ctx, "acme", first)
+	require.NoError(t, err)
+	if assert.NotNil(t, waiting.NextAttemptAt, "the job says when it is tried again") {
+		assert.WithinDuration(t, time.Now().Add(time.Hour), *waiting.NextAttemptAt, time.Minute)
+	}
 	_, ok = q.claim(1, time.Hour)
 	assert.False(t, ok, "the retry waits")
 
