@@ -43,6 +43,18 @@ type Config struct {
 	MaxUploadBytes int64
 	// IndexWorkers is how many index jobs this process runs at once (ASSISTANT_INDEX_WORKERS).
 	IndexWorkers int
+	// IndexJobsPerTenant is the most index jobs of one tenant running at
+	// once, on every replica together (ASSISTANT_INDEX_JOBS_PER_TENANT;
+	// default one less than IndexWorkers, at least 1; 0 is no cap): a
+	// tenant whose provider hangs never holds every worker.
+	IndexJobsPerTenant int
+	// IndexProviderTimeout and IndexProviderRetries bound every call an
+	// index job makes to a tenant's provider (embedding, generated
+	// questions): the timeout of each attempt and the retries after the
+	// first, whatever the tenant configured (ASSISTANT_INDEX_PROVIDER_TIMEOUT,
+	// default 30s; ASSISTANT_INDEX_PROVIDER_RETRIES, default 2).
+	IndexProviderTimeout time.Duration
+	IndexProviderRetries int
 	// IndexLease is how long an index job stays with a worker that stopped
 	// sending heartbeats before another takes it over (ASSISTANT_INDEX_LEASE).
 	IndexLease time.Duration
@@ -194,6 +206,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("ASSISTANT_INDEX_WORKERS: want 1 to 64, got %q", getenv("ASSISTANT_INDEX_WORKERS"))
 	}
 	c.IndexWorkers = int(workers)
+	if err := loadIndexJobs(&c, getenv); err != nil {
+		return c, err
+	}
 	if c.IndexMemoryBytes, err = positiveInt(getenv("ASSISTANT_INDEX_MEMORY_BYTES"), hybrid.DefaultMemoryBytes); err != nil {
 		return c, fmt.Errorf("ASSISTANT_INDEX_MEMORY_BYTES: %w", err)
 	}
@@ -295,6 +310,9 @@ func (c Config) LogValue() slog.Value {
 		slog.Int64("max_body_bytes", c.MaxBodyBytes),
 		slog.Int64("max_upload_bytes", c.MaxUploadBytes),
 		slog.Int("index_workers", c.IndexWorkers),
+		slog.Int("index_jobs_per_tenant", c.IndexJobsPerTenant),
+		slog.String("index_provider_timeout", c.IndexProviderTimeout.String()),
+		slog.Int("index_provider_retries", c.IndexProviderRetries),
 		slog.String("index_lease", c.IndexLease.String()),
 		slog.Int64("index_memory_bytes", c.IndexMemoryBytes),
 		slog.Int64("chunk_cache_bytes", c.ChunkCacheBytes),

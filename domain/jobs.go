@@ -42,12 +42,16 @@ type IndexJob struct {
 	Attempts   int32
 	// Reason and Detail say why the job failed, or why its last attempt did
 	// while it waits to retry.
-	Reason     *string
-	Detail     *string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
-	StartedAt  *time.Time
-	FinishedAt *time.Time
+	Reason *string
+	Detail *string
+	// NextAttemptAt is when a job waiting to retry after a failed attempt
+	// is tried again, at the earliest; nil for a job that failed no
+	// attempt, runs, or ended.
+	NextAttemptAt *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	StartedAt     *time.Time
+	FinishedAt    *time.Time
 	// RequestID is the X-Request-Id of the upload or re-index that queued
 	// the job ("" for jobs queued before it was kept): the worker's log
 	// lines of the job name it.
@@ -58,6 +62,18 @@ type IndexJob struct {
 type JobFilter struct {
 	State      *JobState
 	DocumentID *string
+}
+
+// JobClaim is what a worker asks of the queue when it takes a job.
+type JobClaim struct {
+	// Owner names the worker: the job's lease is its.
+	Owner string
+	// Lease is how long the job stays the owner's without a renewal.
+	Lease time.Duration
+	// PerTenant is the most jobs of one tenant that may run at once, every
+	// worker's of every replica together (0: no cap): a tenant whose
+	// provider hangs holds at most that many workers.
+	PerTenant int
 }
 
 // ErrLeaseLost is returned to a worker that no longer holds a job: it took
@@ -74,10 +90,13 @@ type JobStore interface {
 	// tenant, in no particular order.
 	IndexJobsByIDs(ctx context.Context, tenant TenantID, ids []string) ([]IndexJob, error)
 
-	// ClaimJob leases the oldest runnable job to owner: a queued job whose
-	// time has come, or a running one whose lease expired (its worker died).
-	// ok is false when there is none. Safe across processes (SKIP LOCKED).
-	ClaimJob(ctx context.Context, owner string, lease time.Duration) (job IndexJob, ok bool, err error)
+	// ClaimJob leases a runnable job to c.Owner: a queued job whose time
+	// has come, or a running one whose lease expired (its worker died).
+	// Tenants take turns: the one with the fewest jobs running goes first,
+	// then the one served longest ago, and one running c.PerTenant jobs
+	// waits; within a tenant the oldest job goes first. ok is false when
+	// there is none. Safe across processes (SKIP LOCKED).
+	ClaimJob(ctx context.Context, c JobClaim) (job IndexJob, ok bool, err error)
 	// RenewLeases extends the leases owner holds on ids (the heartbeat).
 	RenewLeases(ctx context.Context, owner string, ids []string, lease time.Duration) error
 	// JobStage records a job's stage and progress. Returns ErrLeaseLost when

@@ -39,6 +39,6 @@ func toAPIJob(j domain.IndexJob) api.IndexJob {
 	return api.IndexJob{
 		Id: j.ID, TenantId: string(j.TenantID), DocumentId: j.DocumentID, KbId: j.KBID, State: api.IndexJobState(j.State),
 		Progress: api.IndexJobProgress{Done: j.Done, Total: j.Total}, Attempts: j.Attempts, Reason: j.Reason, Detail: j.Detail,
-		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt,
+		NextAttemptAt: j.NextAttemptAt, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt,
 	}
 }

@@ -3853,10 +3853,18 @@ type EmbeddingConfig struct {
 	// Example: offline
 	Provider EmbeddingProviderKind `json:"provider"`
 
-	// Retries Example: 3
+	// Retries Extra attempts after a timeout, 429 or 5xx. Index jobs hold it within the operator's
+	// bound (`ASSISTANT_INDEX_PROVIDER_RETRIES`, 2 by default); searches use it as set.
+	//
+	//
+	// Example: 3
 	Retries int32 `json:"retries"`
 
-	// TimeoutMs Example: 30000
+	// TimeoutMs Per attempt. Index jobs hold it within the operator's bound
+	// (`ASSISTANT_INDEX_PROVIDER_TIMEOUT`, 30 s by default); searches use it as set.
+	//
+	//
+	// Example: 30000
 	TimeoutMs int32      `json:"timeoutMs"`
 	UpdatedAt *time.Time `json:"updatedAt"`
 
@@ -3889,10 +3897,18 @@ type EmbeddingConfigUpdateRequest struct {
 	// Example: offline
 	Provider EmbeddingProviderKind `json:"provider"`
 
-	// Retries Example: 3
+	// Retries Extra attempts after a timeout, 429 or 5xx. Index jobs hold it within the operator's
+	// bound (`ASSISTANT_INDEX_PROVIDER_RETRIES`, 2 by default); searches use it as set.
+	//
+	//
+	// Example: 3
 	Retries *int32 `json:"retries,omitempty"`
 
-	// TimeoutMs Example: 30000
+	// TimeoutMs Per attempt. Index jobs hold it within the operator's bound
+	// (`ASSISTANT_INDEX_PROVIDER_TIMEOUT`, 30 s by default); searches use it as set.
+	//
+	//
+	// Example: 30000
 	TimeoutMs *int32 `json:"timeoutMs,omitempty"`
 
 	// Version The current version (0 before the first save).
@@ -4530,13 +4546,21 @@ type IndexJob struct {
 	Id IndexJobId `json:"id"`
 
 	// KbId Example: kb_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
-	KbId     KnowledgeBaseId  `json:"kbId"`
-	Progress IndexJobProgress `json:"progress"`
+	KbId KnowledgeBaseId `json:"kbId"`
+
+	// NextAttemptAt When a job waiting to retry after a failed attempt (state `queued`, `reason` set) is
+	// tried again, at the earliest; null for a job that has not failed an attempt, that runs,
+	// or that ended.
+	NextAttemptAt *time.Time       `json:"nextAttemptAt"`
+	Progress      IndexJobProgress `json:"progress"`
 
 	// Reason Why the job failed (or why the last attempt failed, while it waits to retry): a stable
 	// code such as `empty_file`, `corrupt_file`, `encrypted_file`, `archive_too_large`,
 	// `parse_timeout`, `no_text`, `ocr_unavailable`, `ocr_failed`, `parser_crashed`,
-	// `embedding_failed`, `worker_lost`.
+	// `embedding_failed`, `worker_lost`. A provider that fails (times out, is unavailable,
+	// rate-limits) makes the job wait and retry with a growing delay, holding no worker
+	// meanwhile; after the last attempt the job fails with the provider's code
+	// (`embedding_failed`).
 	Reason *string `json:"reason"`
 
 	// StartedAt Example: 2026-11-22T08:00:01Z
@@ -5196,7 +5220,9 @@ type LlmConfig struct {
 	// Example: openai_compatible
 	Provider LlmProviderKind `json:"provider"`
 
-	// Retries Extra attempts after a timeout, 429 or 5xx, with backoff and jitter.
+	// Retries Extra attempts after a timeout, 429 or 5xx, with backoff and jitter; held within
+	// `ASSISTANT_INDEX_PROVIDER_RETRIES` (2 by default) while a document is indexed.
+	//
 	//
 	// Example: 2
 	Retries int32 `json:"retries"`
@@ -5206,7 +5232,10 @@ type LlmConfig struct {
 	// Example: 0.2
 	Temperature float64 `json:"temperature"`
 
-	// TimeoutMs Per attempt; a timed-out attempt is retried.
+	// TimeoutMs Per attempt; a timed-out attempt is retried. The questions written while a document is
+	// indexed (`kb_processing`) hold it within the operator's bound
+	// (`ASSISTANT_INDEX_PROVIDER_TIMEOUT`, 30 s by default).
+	//
 	//
 	// Example: 30000
 	TimeoutMs int32 `json:"timeoutMs"`

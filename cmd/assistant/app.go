@@ -74,6 +74,12 @@ type app struct {
 	vlog      *vectorlog.Log
 	embedders *embed.Registry
 	models    *llm.Registry
+	// indexEmbedders and indexModels are the index workers': the tenants'
+	// configurations with each call held within the operator's bounds
+	// (ASSISTANT_INDEX_PROVIDER_TIMEOUT and _RETRIES), so that a tenant
+	// whose provider hangs holds a worker for a bounded time.
+	indexEmbedders *embed.Registry
+	indexModels    *llm.Registry
 	// buildEmbedder and buildChatModel make what a tenant's configuration
 	// names, on the outbound client it may use, counted under its provider (the registries',
 	// the configuration services' and the RAG lab's builder).
@@ -285,6 +291,9 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	a.buildChatModel = a.metrics.ChatModels(a.chatModelBuilder())
 	a.embedders = embed.NewRegistry(a.store, a.buildEmbedder, embedderCacheTTL, a.invalidations)
 	a.models = llm.NewRegistry(a.store, a.buildChatModel, embedderCacheTTL, a.invalidations)
+	bounds := domain.CallBounds{Timeout: a.cfg.IndexProviderTimeout, Retries: a.cfg.IndexProviderRetries}
+	a.indexEmbedders = embed.NewRegistry(a.store, embed.Bounded(a.buildEmbedder, bounds), embedderCacheTTL, a.invalidations)
+	a.indexModels = llm.NewRegistry(a.store, llm.Bounded(a.buildChatModel, bounds), embedderCacheTTL, a.invalidations)
 	// One PDF engine for the process: pdfium's WebAssembly is compiled once
 	// per machine (cached in the user's cache dir, 3.5 s) and instantiated
 	// per file (2 ms), instead of compiled per file.
@@ -295,7 +304,7 @@ func (a *app) buildIngestion(ctx context.Context) error {
 		return fmt.Errorf("start the PDF engine: %w", err)
 	}
 	opts := ingest.DefaultWorkerOptions()
-	opts.Concurrency, opts.Lease = a.cfg.IndexWorkers, a.cfg.IndexLease
+	opts.Concurrency, opts.Lease, opts.PerTenant = a.cfg.IndexWorkers, a.cfg.IndexLease, a.cfg.IndexJobsPerTenant
 	opts.Parse.PDF = a.pdf
 	opts.Parse.OCRLanguages = a.cfg.OCRLanguages
 	a.vlog = vectorlog.New(a.store, a.cfg.DataDir)
@@ -303,8 +312,8 @@ func (a *app) buildIngestion(ctx context.Context) error {
 	if a.metrics != nil {
 		opts.Observer = telemetry.NewJobs(a.metrics, a.tracing)
 	}
-	opts.Questions = ingest.NewQuestioner(a.store, a.models)
-	a.worker = ingest.NewWorker(a.store, a.vectors, a.embedders, a.store, tok, a.log, opts)
+	opts.Questions = ingest.NewQuestioner(a.store, a.indexModels)
+	a.worker = ingest.NewWorker(a.store, a.vectors, a.indexEmbedders, a.store, tok, a.log, opts)
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cs-assistant/assistant/domain"
 )
 
 // A job held by a worker that died (its lease was never renewed) is taken
@@ -23,7 +25,7 @@ func TestAJobOfADeadWorkerIsTakenOver(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, r.Status, "%s", r.Body)
 	jobID := r.JSON(t)["job"].(map[string]any)["id"].(string)
 	// A worker claims it and dies: the lease is left to expire.
-	job, ok, err := e.app.store.ClaimJob(t.Context(), "dead-worker", time.Second)
+	job, ok, err := e.app.store.ClaimJob(t.Context(), domain.JobClaim{Owner: "dead-worker", Lease: time.Second})
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, jobID, job.ID)

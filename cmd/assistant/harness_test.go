@@ -81,7 +81,8 @@ func testConfig(t testing.TB, databaseURL string) config.Config {
 		SecretKey: testSecretKey(), OutboundAllow: testOutboundAllow(t),
 		Addr: "127.0.0.1:0", DatabaseURL: databaseURL, DataDir: t.TempDir(),
 		DefaultAPIKey: access.NewSecret(), MaxBodyBytes: 64 << 10, MaxUploadBytes: 2 << 20,
-		IndexWorkers: 2, IndexLease: 2 * time.Second,
+		IndexWorkers: 2, IndexJobsPerTenant: 1, IndexLease: 2 * time.Second,
+		IndexProviderTimeout: 30 * time.Second, IndexProviderRetries: 2,
 		FrontendBaseURL: "http://localhost:3000", CORSOrigins: []string{"http://localhost:3000"}, LogLevel: slog.LevelDebug, LogFormat: "json",
 		ShutdownTimeout: 10 * time.Second, BodyReadTimeout: 10 * time.Second,
 	}

@@ -55,6 +55,8 @@ func (a *app) observeTelemetry() {
 	a.fields.CountLookups(a.metrics.Lookups(telemetry.CacheMetadataFields))
 	a.models.CountLookups(a.metrics.Lookups(telemetry.CacheModels))
 	a.embedders.CountLookups(a.metrics.Lookups(telemetry.CacheEmbedders))
+	a.indexModels.CountLookups(a.metrics.Lookups(telemetry.CacheModels))
+	a.indexEmbedders.CountLookups(a.metrics.Lookups(telemetry.CacheEmbedders))
 	if a.termStats != nil {
 		a.termStats.CountLookups(a.metrics.Lookups(telemetry.CacheTermStats))
 	}

@@ -7,37 +7,81 @@ package db
 
 import (
 	"context"
+	"time"
 )
 
-const claimIndexJob = `-- name: ClaimIndexJob :one
-UPDATE index_jobs SET
-    state = CASE WHEN state = 'queued' THEN 'parsing' ELSE state END,
-    attempts = attempts + 1,
-    lease_owner = $1,
-    lease_until = now() + make_interval(secs => $2::double precision),
-    started_at = coalesce(started_at, now()),
-    updated_at = now()
-WHERE id = (
-    SELECT j.id FROM index_jobs j
-    WHERE (j.state = 'queued' AND j.run_after <= now())
-       OR (j.state NOT IN ('queued', 'succeeded', 'failed') AND j.lease_until < now())
-    ORDER BY j.run_after, j.id
-    FOR UPDATE SKIP LOCKED
-    LIMIT 1
+const claimTenantIndexJob = `-- name: ClaimTenantIndexJob :one
+WITH claimed AS (
+    UPDATE index_jobs SET
+        state = CASE WHEN state = 'queued' THEN 'parsing' ELSE state END,
+        attempts = attempts + 1,
+        lease_owner = $1,
+        lease_until = now() + make_interval(secs => $2::double precision),
+        started_at = coalesce(started_at, now()),
+        updated_at = now()
+    WHERE id = (
+        SELECT j.id FROM index_jobs j
+        WHERE j.tenant_id = $3
+          AND ((j.state = 'queued' AND j.run_after <= now())
+            OR (j.state NOT IN ('queued', 'succeeded', 'failed') AND j.lease_until < now()))
+          AND ($4::int = 0 OR (
+              SELECT count(*) FROM index_jobs r
+              WHERE r.tenant_id = $3 AND r.state NOT IN ('queued', 'succeeded', 'failed') AND r.lease_until >= now()
+          ) < $4::int)
+        ORDER BY j.run_after, j.id
+        FOR UPDATE SKIP LOCKED
+        LIMIT 1
+    )
+    RETURNING id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id
+), served AS (
+    INSERT INTO index_job_tenants (tenant_id, served_at)
+    SELECT claimed.tenant_id, now() FROM claimed
+    ON CONFLICT (tenant_id) DO UPDATE SET served_at = excluded.served_at
 )
-RETURNING id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id
+SELECT id, tenant_id, kb_id, document_id, state, progress_done, progress_total, attempts, reason, detail, lease_owner, lease_until, run_after, created_at, updated_at, started_at, finished_at, request_id FROM claimed
 `
 
-type ClaimIndexJobParams struct {
+type ClaimTenantIndexJobParams struct {
 	Owner        *string
 	LeaseSeconds float64
+	TenantID     string
+	PerTenant    int32
 }
 
-// The oldest runnable job: queued and due, or running with an expired lease
-// (its worker died). SKIP LOCKED lets many workers claim concurrently.
-func (q *Queries) ClaimIndexJob(ctx context.Context, arg ClaimIndexJobParams) (IndexJob, error) {
-	row := q.db.QueryRow(ctx, claimIndexJob, arg.Owner, arg.LeaseSeconds)
-	var i IndexJob
+type ClaimTenantIndexJobRow struct {
+	ID            string
+	TenantID      string
+	KbID          string
+	DocumentID    string
+	State         string
+	ProgressDone  int32
+	ProgressTotal int32
+	Attempts      int32
+	Reason        *string
+	Detail        *string
+	LeaseOwner    *string
+	LeaseUntil    *time.Time
+	RunAfter      time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	StartedAt     *time.Time
+	FinishedAt    *time.Time
+	RequestID     *string
+}
+
+// The tenant's oldest runnable job, leased to @owner, unless the tenant
+// runs @per_tenant jobs already (0: no cap); the tenant is recorded as
+// served. Run under the tenant's lock in a statement begun after it was
+// taken, the count sees every other claim of the tenant. SKIP LOCKED
+// passes over a job another transaction holds (a deletion, a renewal).
+func (q *Queries) ClaimTenantIndexJob(ctx context.Context, arg ClaimTenantIndexJobParams) (ClaimTenantIndexJobRow, error) {
+	row := q.db.QueryRow(ctx, claimTenantIndexJob,
+		arg.Owner,
+		arg.LeaseSeconds,
+		arg.TenantID,
+		arg.PerTenant,
+	)
+	var i ClaimTenantIndexJobRow
 	err := row.Scan(
 		&i.ID,
 		&i.TenantID,
@@ -94,8 +138,9 @@ type CreateIndexJobParams struct {
 }
 
 // Every query filters by tenant_id, except the worker's claim and lease
-// queries, which act on job ids a worker already holds, and the queue
-// statistics of the metrics, which count all tenants' jobs.
+// queries, which choose among every tenant's jobs or act on job ids a
+// worker already holds, and the queue statistics of the metrics, which
+// count all tenants' jobs.
 func (q *Queries) CreateIndexJob(ctx context.Context, arg CreateIndexJobParams) (IndexJob, error) {
 	row := q.db.QueryRow(ctx, createIndexJob,
 		arg.ID,
@@ -208,12 +253,79 @@ type IndexJobQueueStatsRow struct {
 
 // The queue across all tenants, for the service's metrics: jobs waiting,
 // jobs running, and how long ago the oldest waiting one was queued (0 when
-// none waits). The partial claim index holds exactly the unfinished jobs.
+// none waits). The partial queue index holds exactly the unfinished jobs.
 func (q *Queries) IndexJobQueueStats(ctx context.Context) (IndexJobQueueStatsRow, error) {
 	row := q.db.QueryRow(ctx, indexJobQueueStats)
 	var i IndexJobQueueStatsRow
 	err := row.Scan(&i.Queued, &i.Running, &i.OldestQueuedSeconds)
 	return i, err
+}
+
+const indexJobTenantsToServe = `-- name: IndexJobTenantsToServe :many
+WITH RECURSIVE pending AS (
+    (SELECT j.tenant_id FROM index_jobs j
+     WHERE j.state NOT IN ('succeeded', 'failed')
+     ORDER BY j.tenant_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT j.tenant_id FROM index_jobs j
+            WHERE j.state NOT IN ('succeeded', 'failed') AND j.tenant_id > p.tenant_id
+            ORDER BY j.tenant_id LIMIT 1)
+    FROM pending p WHERE p.tenant_id IS NOT NULL
+), due AS MATERIALIZED (
+    SELECT p.tenant_id,
+        least(
+            (SELECT min(j.run_after) FROM index_jobs j
+             WHERE j.tenant_id = p.tenant_id AND j.state NOT IN ('succeeded', 'failed')
+               AND j.state = 'queued' AND j.run_after <= now()),
+            (SELECT min(j.run_after) FROM index_jobs j
+             WHERE j.tenant_id = p.tenant_id AND j.state NOT IN ('queued', 'succeeded', 'failed') AND j.lease_until < now())
+        ) AS oldest,
+        (SELECT count(*) FROM index_jobs r
+         WHERE r.tenant_id = p.tenant_id AND r.state NOT IN ('queued', 'succeeded', 'failed') AND r.lease_until >= now()) AS running
+    FROM pending p WHERE p.tenant_id IS NOT NULL
+)
+SELECT due.tenant_id::text AS tenant_id
+FROM due
+LEFT JOIN index_job_tenants t ON t.tenant_id = due.tenant_id
+WHERE due.oldest IS NOT NULL AND ($1::int = 0 OR due.running < $1::int)
+ORDER BY due.running, t.served_at NULLS FIRST, due.oldest, due.tenant_id
+LIMIT $2
+`
+
+type IndexJobTenantsToServeParams struct {
+	PerTenant int32
+	Lim       int32
+}
+
+// The tenants with a runnable job (queued and due, or running with an
+// expired lease: its worker died), in the order the claim serves them:
+// fewest jobs running first (live leases, every replica's), then the one
+// served longest ago (never served: first), then the one whose job has
+// waited longest. Tenants already running @per_tenant jobs are left out
+// (0: no cap). The counts are this statement's snapshot, a hint:
+// ClaimTenantIndexJob checks the cap again under the tenant's lock.
+//
+// pending skips from tenant to tenant through the queue index (a loose
+// index scan), and each tenant's figures are index probes: the cost grows
+// with the tenants that have unfinished jobs, not with their jobs.
+func (q *Queries) IndexJobTenantsToServe(ctx context.Context, arg IndexJobTenantsToServeParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, indexJobTenantsToServe, arg.PerTenant, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var tenant_id string
+		if err := rows.Scan(&tenant_id); err != nil {
+			return nil, err
+		}
+		items = append(items, tenant_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const indexJobsByIDs = `-- name: IndexJobsByIDs :many
@@ -327,6 +439,18 @@ func (q *Queries) ListIndexJobs(ctx context.Context, arg ListIndexJobsParams) ([
 	return items, nil
 }
 
+const lockIndexJobTenant = `-- name: LockIndexJobTenant :exec
+SELECT pg_advisory_xact_lock(hashtextextended('index_jobs:' || $1::text, 0))
+`
+
+// Holds the claim of one tenant's jobs until the transaction ends: claims
+// of one tenant take turns, so that its cap holds across workers and
+// replicas. Claims of different tenants run side by side.
+func (q *Queries) LockIndexJobTenant(ctx context.Context, tenantID string) error {
+	_, err := q.db.Exec(ctx, lockIndexJobTenant, tenantID)
+	return err
+}
+
 const renewIndexJobLeases = `-- name: RenewIndexJobLeases :exec
 UPDATE index_jobs SET lease_until = now() + make_interval(secs => $1::double precision)
 WHERE lease_owner = $2 AND id = ANY($3::text[]) AND state NOT IN ('queued', 'succeeded', 'failed')
@@ -397,4 +521,17 @@ func (q *Queries) SetIndexJobStage(ctx context.Context, arg SetIndexJobStagePara
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const tryLockIndexJobTenant = `-- name: TryLockIndexJobTenant :one
+SELECT pg_try_advisory_xact_lock(hashtextextended('index_jobs:' || $1::text, 0)) AS locked
+`
+
+// LockIndexJobTenant without waiting: false when another claim holds the
+// tenant (SKIP LOCKED, for tenants).
+func (q *Queries) TryLockIndexJobTenant(ctx context.Context, tenantID string) (bool, error) {
+	row := q.db.QueryRow(ctx, tryLockIndexJobTenant, tenantID)
+	var locked bool
+	err := row.Scan(&locked)
+	return locked, err
 }

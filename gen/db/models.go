@@ -262,6 +262,11 @@ type IndexJob struct {
 	RequestID     *string
 }
 
+type IndexJobTenant struct {
+	TenantID string
+	ServedAt time.Time
+}
+
 type IntentEvaluation struct {
 	TenantID  string
 	Hour      time.Time

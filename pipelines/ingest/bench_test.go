@@ -97,7 +97,7 @@ func (r *rig) upload(b *testing.B, name string, content []byte) domain.Document 
 // heartbeat runs in a benchmark.
 func (r *rig) claim(b *testing.B, documentID string) domain.IndexJob {
 	b.Helper()
-	job, ok, err := r.store.ClaimJob(b.Context(), r.worker.owner, time.Hour)
+	job, ok, err := r.store.ClaimJob(b.Context(), domain.JobClaim{Owner: r.worker.owner, Lease: time.Hour})
 	if err != nil || !ok {
 		b.Fatalf("claim: ok %v, %v", ok, err)
 	}

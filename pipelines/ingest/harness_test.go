@@ -168,7 +168,7 @@ func (h *harness) finishQueued(t *testing.T) int {
 	t.Helper()
 	n := 0
 	for {
-		job, ok, err := h.store.ClaimJob(t.Context(), "test", time.Hour)
+		job, ok, err := h.store.ClaimJob(t.Context(), domain.JobClaim{Owner: "test", Lease: time.Hour})
 		require.NoError(t, err)
 		if !ok {
 			return n

@@ -66,8 +66,11 @@ func (q *Questioner) Model(ctx context.Context, tenant domain.TenantID, kbID str
 // time, calling progress with how many are done after each round. It
 // returns the questions by passage index and how many passages the model
 // failed on (those get none: a question is an extra way to a passage, and
-// a model outage must not keep a document from being indexed). Errors are
-// the context's and progress's.
+// a model outage must not keep a document from being indexed). A round
+// whose every call failed ends the writing: the model is down or refuses,
+// and asking it about each later passage would hold the worker as long
+// again for nothing; the later passages count as failed. Errors are the
+// context's and progress's.
 func (q *Questioner) Write(ctx context.Context, m domain.ChatModel, passages []Passage, progress func(done int) error) ([][]string, int, error) {
 	out := make([][]string, len(passages))
 	failed := 0
@@ -82,13 +85,22 @@ func (q *Questioner) Write(ctx context.Context, m domain.ChatModel, passages []P
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
+		roundFailed := 0
 		for _, err := range errs {
 			if err != nil {
-				failed++
+				roundFailed++
 			}
+		}
+		failed += roundFailed
+		down := roundFailed == len(errs)
+		if down {
+			failed, end = failed+len(passages)-end, len(passages)
 		}
 		if err := progress(end); err != nil {
 			return nil, 0, err
+		}
+		if down {
+			break
 		}
 	}
 	return out, failed, nil

@@ -60,7 +60,7 @@ func TestUploadStoresTheFileWithAQueuedJob(t *testing.T) {
 	assert.Equal(t, domain.JobQueued, jobs.Items[0].State)
 
 	// The file is kept as sent, for the job (and every re-index) to read.
-	claimed, ok, err := h.store.ClaimJob(ctx, "test", time.Minute)
+	claimed, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "test", Lease: time.Minute})
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, job.ID, claimed.ID)
@@ -270,7 +270,7 @@ func TestReindexAllByTenantAndKnowledgeBase(t *testing.T) {
 	assert.Equal(t, wakes+2, h.wakes.Load())
 
 	// A running job counts as queued too.
-	_, ok, err := h.store.ClaimJob(ctx, "test", time.Hour)
+	_, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "test", Lease: time.Hour})
 	require.NoError(t, err)
 	require.True(t, ok)
 	got, err = h.service.ReindexAll(ctx, h.tenant, ReindexScope{KBID: h.kb})
@@ -438,7 +438,7 @@ func TestReindexAllStaleOnly(t *testing.T) {
 	require.EqualValues(t, 2, stale)
 	// Indexed after the change, with the new model: not stale.
 	a2, _ := h.upload(t, h.kb, "a2.txt", []byte("three"), nil)
-	job, ok, err := h.store.ClaimJob(ctx, "test", time.Hour)
+	job, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "test", Lease: time.Hour})
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.NoError(t, h.store.SucceedJob(ctx, "test", job, 0, newModel))

@@ -36,7 +36,7 @@ func TestTrackerFollowsJobsToTheirEnd(t *testing.T) {
 	// A worker finishes them: one fails; one document is deleted.
 	require.NoError(t, h.service.DeleteDocument(ctx, h.tenant, gone.ID))
 	for {
-		job, claimed, err := h.store.ClaimJob(ctx, "test", time.Hour)
+		job, claimed, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "test", Lease: time.Hour})
 		require.NoError(t, err)
 		if !claimed {
 			break

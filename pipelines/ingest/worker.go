@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +21,10 @@ import (
 type WorkerOptions struct {
 	// Concurrency is how many jobs this process runs at once.
 	Concurrency int
+	// PerTenant is the most jobs of one tenant running at once, on every
+	// replica together (0: no cap), so that a tenant whose provider hangs
+	// never holds every worker; tenants take turns anyway (ClaimJob).
+	PerTenant int
 	// Lease is how long a claimed job stays ours without a heartbeat; a
 	// worker that dies loses its jobs to others after at most this long.
 	Lease time.Duration
@@ -69,7 +74,7 @@ type VectorLogger interface {
 // DefaultWorkerOptions are the options the service runs with.
 func DefaultWorkerOptions() WorkerOptions {
 	return WorkerOptions{
-		Concurrency: 2, Lease: 30 * time.Second, Poll: 2 * time.Second, MaxAttempts: 5, EmbedBatch: 64,
+		Concurrency: 2, PerTenant: 1, Lease: 30 * time.Second, Poll: 2 * time.Second, MaxAttempts: 5, EmbedBatch: 64,
 		Chunking: chunk.DefaultOptions(), Parse: parse.DefaultLimits(),
 	}
 }
@@ -124,7 +129,7 @@ func (w *Worker) Run(ctx context.Context) {
 
 func (w *Worker) loop(ctx context.Context) {
 	for ctx.Err() == nil {
-		job, ok, err := w.jobs.ClaimJob(ctx, w.owner, w.opts.Lease)
+		job, ok, err := w.jobs.ClaimJob(ctx, domain.JobClaim{Owner: w.owner, Lease: w.opts.Lease, PerTenant: w.opts.PerTenant})
 		if err != nil && ctx.Err() == nil {
 			w.log.WarnContext(ctx, "claiming an index job failed", "err", err)
 		}
@@ -221,12 +226,26 @@ func (w *Worker) run(ctx context.Context, job domain.IndexJob) {
 			outcome = OutcomeRetry
 		}
 	case errors.As(err, &fail):
+		detail := fail.detail
+		if fail.retry {
+			detail = lastAttempt(detail, job.Attempts)
+		}
 		log.InfoContext(ctx, "index job failed", "reason", fail.reason, "err", fail.err)
-		if err = w.jobs.FailJob(ctx, w.owner, job, fail.reason, fail.detail); err == nil {
+		if err = w.jobs.FailJob(ctx, w.owner, job, fail.reason, detail); err == nil {
 			outcome = OutcomeFailed
 		}
 	}
 	w.finish(ctx, log, job, err)
+}
+
+// lastAttempt is the detail of a failure worth retrying that came at the
+// last attempt: the job ends, saying so.
+func lastAttempt(detail string, attempts int32) string {
+	tries := "1 attempt"
+	if attempts != 1 {
+		tries = fmt.Sprintf("%d attempts", attempts)
+	}
+	return strings.TrimRight(detail, ". ") + ". The job gave up after " + tries + "; re-index the document to try again."
 }
 
 // finish logs what is left of a job's end: a lost lease or a cancelled

@@ -340,7 +340,7 @@ func (f failingEmbedder) Embed(_ context.Context, texts []string) ([][]float32, 
 // claim leases the oldest runnable job to w, as its loop does.
 func claim(t *testing.T, h *harness, w *Worker) domain.IndexJob {
 	t.Helper()
-	job, ok, err := h.store.ClaimJob(t.Context(), w.owner, time.Minute)
+	job, ok, err := h.store.ClaimJob(t.Context(), domain.JobClaim{Owner: w.owner, Lease: time.Minute})
 	require.NoError(t, err)
 	require.True(t, ok, "no job to claim")
 	return job
@@ -359,11 +359,14 @@ func TestWorkerRetriesAnEmbeddingOutageLater(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, domain.JobQueued, got.State, "back in the queue")
 	assert.Equal(t, int32(1), got.Attempts)
+	if assert.NotNil(t, got.NextAttemptAt, "the job says when it is tried again") {
+		assert.WithinDuration(t, got.UpdatedAt.Add(2*time.Second), *got.NextAttemptAt, time.Second, "after a first failure, 2 s")
+	}
 	if assert.NotNil(t, got.Reason) && assert.NotNil(t, got.Detail) {
 		assert.Equal(t, domain.ReasonEmbeddingFailed, *got.Reason)
 		assert.Contains(t, *got.Detail, "The embedding provider is down.")
 	}
-	_, ok, err := h.store.ClaimJob(ctx, "impatient", time.Minute)
+	_, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "impatient", Lease: time.Minute})
 	require.NoError(t, err)
 	assert.False(t, ok, "the retry waits")
 
@@ -373,6 +376,7 @@ func TestWorkerRetriesAnEmbeddingOutageLater(t *testing.T) {
 	assert.Equal(t, domain.JobSucceeded, got.State)
 	assert.Equal(t, int32(2), got.Attempts)
 	assert.Nil(t, got.Reason, "a success clears the last attempt's reason")
+	assert.Nil(t, got.NextAttemptAt)
 	assert.Len(t, h.chunks(t, h.tenant, doc.ID), 3)
 	assert.Equal(t, 3, h.stored(t, doc.ID).vectors)
 }
@@ -390,7 +394,8 @@ func TestWorkerFailsAtOnceWhatARetryCannotMend(t *testing.T) {
 		{"a refused request", failingEmbedders{domain.Invalid("/model", "no such model")}, nil, "The embedding provider failed"},
 		{"a short answer", failingEmbedders{}, nil, "vectors for"},
 		{"an unusable configuration", failingRegistry{domain.Invalid("/baseUrl", "is required")}, nil, "The embedding provider failed"},
-		{"an outage at the last attempt", failingEmbedders{domain.Errorf(domain.CodeUnavailable, "down")}, func(o *WorkerOptions) { o.MaxAttempts = 1 }, "down"},
+		{"an outage at the last attempt", failingEmbedders{domain.Errorf(domain.CodeUnavailable, "down")}, func(o *WorkerOptions) { o.MaxAttempts = 1 },
+			"down. The job gave up after 1 attempt; re-index the document to try again."},
 	} {
 		w := h.newWorker(t, c.embedders, c.tune)
 		doc, job := h.upload(t, h.kb, "faq.md", []byte(faqMarkdown), nil)
@@ -424,7 +429,7 @@ func TestWorkerTakesOverAJobWhoseLeaseExpired(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 	doc, job := h.upload(t, h.kb, "faq.md", []byte(faqMarkdown), nil)
-	dead, ok, err := h.store.ClaimJob(ctx, "dead", time.Millisecond)
+	dead, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "dead", Lease: time.Millisecond})
 	require.NoError(t, err)
 	require.True(t, ok)
 	time.Sleep(20 * time.Millisecond)
@@ -444,7 +449,7 @@ func TestWorkerGivesUpAJobTriedTooOften(t *testing.T) {
 	ctx := t.Context()
 	doc, job := h.upload(t, h.kb, "faq.md", []byte(faqMarkdown), nil)
 	for range 2 { // two workers died holding it
-		_, ok, err := h.store.ClaimJob(ctx, "dead", time.Millisecond)
+		_, ok, err := h.store.ClaimJob(ctx, domain.JobClaim{Owner: "dead", Lease: time.Millisecond})
 		require.NoError(t, err)
 		require.True(t, ok)
 		time.Sleep(20 * time.Millisecond)

@@ -159,7 +159,7 @@ func reindexDocument(tb testing.TB, writer replica, c *corpus, tenant domain.Ten
 func replaceChunks(tb testing.TB, writer replica, c *corpus, job domain.IndexJob, texts []string) []domain.VectorRecord {
 	tb.Helper()
 	ctx := context.Background()
-	claimed, ok, err := writer.store.ClaimJob(ctx, "test", time.Hour)
+	claimed, ok, err := writer.store.ClaimJob(ctx, domain.JobClaim{Owner: "test", Lease: time.Hour})
 	require.NoError(tb, err)
 	require.True(tb, ok)
 	require.Equal(tb, job.ID, claimed.ID)

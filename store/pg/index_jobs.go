@@ -56,16 +56,72 @@ func (s *Store) IndexJobsByIDs(ctx context.Context, tenant domain.TenantID, ids 
 	return jobs, nil
 }
 
-// ClaimJob implements domain.JobStore.
-func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration) (domain.IndexJob, bool, error) {
-	row, err := s.q.ClaimIndexJob(ctx, db.ClaimIndexJobParams{Owner: &owner, LeaseSeconds: lease.Seconds()})
-	if errors.Is(err, pgx.ErrNoRows) {
-		return domain.IndexJob{}, false, nil
+// Bounds of a claim.
+const (
+	// claimCandidates bounds the tenants one claim tries, in turn order:
+	// more than the workers that may claim at once.
+	claimCandidates = 64
+	// claimRounds bounds the transactions of one claim: a round that
+	// passed over tenants other claims held, and found nothing, is tried
+	// again once those claims are done.
+	claimRounds = 3
+)
+
+// ClaimJob implements domain.JobStore. A round (one transaction) lists the
+// tenants to serve, in turn order, and takes the first job it can: it
+// waits for the first tenant's lock (holding none, it cannot deadlock)
+// and passes over the later tenants another claim holds. A tenant at its
+// cap, or whose jobs were taken meanwhile, yields nothing, and the next
+// one is tried.
+func (s *Store) ClaimJob(ctx context.Context, c domain.JobClaim) (domain.IndexJob, bool, error) {
+	for range claimRounds {
+		job, found, busy, err := s.claimRound(ctx, c)
+		if err != nil {
+			return domain.IndexJob{}, false, mapError(err, "")
+		}
+		if found || !busy {
+			return job, found, nil
+		}
 	}
-	if err != nil {
-		return domain.IndexJob{}, false, mapError(err, "")
-	}
-	return jobFromRow(row), true, nil
+	return domain.IndexJob{}, false, nil
+}
+
+// claimRound is one round of ClaimJob; busy says it passed over a tenant
+// that another claim held.
+func (s *Store) claimRound(ctx context.Context, c domain.JobClaim) (job domain.IndexJob, found, busy bool, err error) {
+	err = s.inTx(ctx, func(q *db.Queries) error {
+		tenants, err := q.IndexJobTenantsToServe(ctx, db.IndexJobTenantsToServeParams{PerTenant: int32(c.PerTenant), Lim: claimCandidates})
+		if err != nil {
+			return err
+		}
+		for i, tenant := range tenants {
+			if i == 0 {
+				err = q.LockIndexJobTenant(ctx, tenant)
+			} else {
+				var locked bool
+				if locked, err = q.TryLockIndexJobTenant(ctx, tenant); err == nil && !locked {
+					busy = true
+					continue
+				}
+			}
+			if err != nil {
+				return err
+			}
+			row, err := q.ClaimTenantIndexJob(ctx, db.ClaimTenantIndexJobParams{
+				TenantID: tenant, Owner: &c.Owner, LeaseSeconds: c.Lease.Seconds(), PerTenant: int32(c.PerTenant),
+			})
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			job, found = jobFromRow(db.IndexJob(row)), true
+			return nil
+		}
+		return nil
+	})
+	return job, found, busy, err
 }
 
 // RenewLeases implements domain.JobStore.
@@ -206,10 +262,14 @@ func leaseResult(n int64, err error) error {
 }
 
 func jobFromRow(r db.IndexJob) domain.IndexJob {
+	var next *time.Time
+	if domain.JobState(r.State) == domain.JobQueued && r.Attempts > 0 {
+		next = utcPtr(&r.RunAfter)
+	}
 	return domain.IndexJob{
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), KBID: r.KbID, DocumentID: r.DocumentID,
 		State: domain.JobState(r.State), Done: r.ProgressDone, Total: r.ProgressTotal, Attempts: r.Attempts,
-		Reason: r.Reason, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Reason: r.Reason, Detail: r.Detail, NextAttemptAt: next, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt), RequestID: deref(r.RequestID),
 	}
 }

@@ -16,7 +16,7 @@ import (
 func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 	// The tables whose every row belongs to one tenant.
 	tenantScopedTables := []string{"tenant_settings", "knowledge_bases", "documents", "metadata_fields",
-		"document_files", "chunks", "chunk_vectors", "index_jobs", "embedding_configs",
+		"document_files", "chunks", "chunk_vectors", "index_jobs", "index_job_tenants", "embedding_configs",
 		"retrieval_strategies", "retrieval_strategy_audit", "retrieval_events", "llm_configs",
 		"chat_sessions", "chat_messages", "tool_traces", "reply_events",
 		"intent_rules", "intent_hits", "intent_evaluations", "script_flows", "flow_events",
@@ -26,8 +26,10 @@ func TestEveryQueryOnATenantScopedTableFiltersByTenant(t *testing.T) {
 		"share_links", "share_devices",
 		"slot_definitions", "decomposition_templates", "decomposition_template_versions", "decomposition_active"}
 	// The worker's queue queries act on jobs by id across tenants: a worker
-	// serves every tenant, and holds the job it updates by its lease.
-	workerQueries := map[string]bool{"ClaimIndexJob": true, "RenewIndexJobLeases": true, "SetIndexJobStage": true,
+	// serves every tenant, chooses whose turn it is, and holds the job it
+	// updates by its lease.
+	workerQueries := map[string]bool{"IndexJobTenantsToServe": true, "ClaimTenantIndexJob": true,
+		"RenewIndexJobLeases": true, "SetIndexJobStage": true,
 		"FinishIndexJob": true, "RequeueIndexJob": true,
 		// The flow-timeout sweeper and the reply-event purge serve every tenant.
 		"ListDueFlows": true, "PurgeReplyEvents": true,

@@ -2480,7 +2480,10 @@ export interface components {
              * @description Why the job failed (or why the last attempt failed, while it waits to retry): a stable
              *     code such as `empty_file`, `corrupt_file`, `encrypted_file`, `archive_too_large`,
              *     `parse_timeout`, `no_text`, `ocr_unavailable`, `ocr_failed`, `parser_crashed`,
-             *     `embedding_failed`, `worker_lost`.
+             *     `embedding_failed`, `worker_lost`. A provider that fails (times out, is unavailable,
+             *     rate-limits) makes the job wait and retry with a growing delay, holding no worker
+             *     meanwhile; after the last attempt the job fails with the provider's code
+             *     (`embedding_failed`).
              * @example null
              */
             reason: string | null;
@@ -2489,6 +2492,14 @@ export interface components {
              * @example null
              */
             detail: string | null;
+            /**
+             * Format: date-time
+             * @description When a job waiting to retry after a failed attempt (state `queued`, `reason` set) is
+             *     tried again, at the earliest; null for a job that has not failed an attempt, that runs,
+             *     or that ended.
+             * @example null
+             */
+            nextAttemptAt: string | null;
             /**
              * Format: date-time
              * @example 2026-11-22T08:00:00Z
@@ -2615,11 +2626,15 @@ export interface components {
             dimensions: number;
             /**
              * Format: int32
+             * @description Per attempt. Index jobs hold it within the operator's bound
+             *     (`ASSISTANT_INDEX_PROVIDER_TIMEOUT`, 30 s by default); searches use it as set.
              * @example 30000
              */
             timeoutMs: number;
             /**
              * Format: int32
+             * @description Extra attempts after a timeout, 429 or 5xx. Index jobs hold it within the operator's
+             *     bound (`ASSISTANT_INDEX_PROVIDER_RETRIES`, 2 by default); searches use it as set.
              * @example 3
              */
             retries: number;
@@ -2670,11 +2685,15 @@ export interface components {
             model?: string;
             /**
              * Format: int32
+             * @description Per attempt. Index jobs hold it within the operator's bound
+             *     (`ASSISTANT_INDEX_PROVIDER_TIMEOUT`, 30 s by default); searches use it as set.
              * @example 30000
              */
             timeoutMs?: number;
             /**
              * Format: int32
+             * @description Extra attempts after a timeout, 429 or 5xx. Index jobs hold it within the operator's
+             *     bound (`ASSISTANT_INDEX_PROVIDER_RETRIES`, 2 by default); searches use it as set.
              * @example 3
              */
             retries?: number;
@@ -2969,13 +2988,16 @@ export interface components {
             maxTokens: number;
             /**
              * Format: int32
-             * @description Per attempt; a timed-out attempt is retried.
+             * @description Per attempt; a timed-out attempt is retried. The questions written while a document is
+             *     indexed (`kb_processing`) hold it within the operator's bound
+             *     (`ASSISTANT_INDEX_PROVIDER_TIMEOUT`, 30 s by default).
              * @example 30000
              */
             timeoutMs: number;
             /**
              * Format: int32
-             * @description Extra attempts after a timeout, 429 or 5xx, with backoff and jitter.
+             * @description Extra attempts after a timeout, 429 or 5xx, with backoff and jitter; held within
+             *     `ASSISTANT_INDEX_PROVIDER_RETRIES` (2 by default) while a document is indexed.
              * @example 2
              */
             retries: number;
