@@ -161,6 +161,15 @@ func (h TenantHoldings) Used(p QuotaPolicy) QuotaValues {
 	return u
 }
 
+// Plus is h with what o holds added.
+func (h TenantHoldings) Plus(o TenantHoldings) TenantHoldings {
+	for q, v := range o.Counts {
+		h.Counts[q] += v
+	}
+	h.ChunkTextBytes += o.ChunkTextBytes
+	return h
+}
+
 // QuotaUsage is each quota's limit (0: none) and current use.
 type QuotaUsage struct {
 	Limits QuotaValues

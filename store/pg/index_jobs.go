@@ -106,7 +106,9 @@ func (s *Store) LoadJobInput(ctx context.Context, job domain.IndexJob) (domain.D
 // document.
 func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.IndexJob, chunks []domain.Chunk, passages []domain.Passage) error {
 	rows := make([]db.InsertChunksParams, len(chunks))
+	var textBytes int64
 	for i, c := range chunks {
+		textBytes += int64(len(c.SearchText()))
 		meta, err := json.Marshal(c.Metadata)
 		if err != nil {
 			return err
@@ -127,6 +129,13 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 		if err := leaseResult(n, err); err != nil {
 			return err
 		}
+		// Checked before the old chunks go: a document refused by a quota
+		// keeps what an earlier indexing stored.
+		add := adding(domain.QuotaChunks, int64(len(chunks)))
+		add.ChunkTextBytes = textBytes
+		if err := s.withinQuotas(ctx, q, job.TenantID, lockChunks, job.DocumentID, add); err != nil {
+			return err
+		}
 		if err := q.DeleteDocumentChunks(ctx, db.DeleteDocumentChunksParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID}); err != nil {
 			return err
 		}
@@ -137,6 +146,10 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 			return err
 		}
 		if _, err := q.InsertChunks(ctx, rows); err != nil {
+			return err
+		}
+		if err := q.SetDocumentHoldings(ctx, db.SetDocumentHoldingsParams{TenantID: string(job.TenantID), ID: job.DocumentID,
+			StoredChunks: int32(len(chunks)), ChunkTextBytes: textBytes}); err != nil {
 			return err
 		}
 		// The old chunks' vectors went with them: every replica's index
