@@ -1314,6 +1314,7 @@ const (
 	ProblemCodeMethodNotAllowed     ProblemCode = "method_not_allowed"
 	ProblemCodeNotFound             ProblemCode = "not_found"
 	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
+	ProblemCodeQuotaExceeded        ProblemCode = "quota_exceeded"
 	ProblemCodeRateLimited          ProblemCode = "rate_limited"
 	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
 	ProblemCodeShareGone            ProblemCode = "share_gone"
@@ -1365,6 +1366,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeNotFound:
 		return true
 	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodeQuotaExceeded:
 		return true
 	case ProblemCodeRateLimited:
 		return true
@@ -1468,6 +1471,48 @@ func (e PromptVariableKind) Valid() bool {
 	case PromptVariableKindBuiltin:
 		return true
 	case PromptVariableKindCustom:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuotaName.
+const (
+	Chunks                 QuotaName = "chunks"
+	DecompositionTemplates QuotaName = "decomposition_templates"
+	Documents              QuotaName = "documents"
+	IndexMemoryBytes       QuotaName = "index_memory_bytes"
+	IntentRules            QuotaName = "intent_rules"
+	KnowledgeBases         QuotaName = "knowledge_bases"
+	PromptTemplates        QuotaName = "prompt_templates"
+	ScriptFlows            QuotaName = "script_flows"
+	StoredBytes            QuotaName = "stored_bytes"
+	StreamsPerKey          QuotaName = "streams_per_key"
+)
+
+// Valid indicates whether the value is a known member of the QuotaName enum.
+func (e QuotaName) Valid() bool {
+	switch e {
+	case Chunks:
+		return true
+	case DecompositionTemplates:
+		return true
+	case Documents:
+		return true
+	case IndexMemoryBytes:
+		return true
+	case IntentRules:
+		return true
+	case KnowledgeBases:
+		return true
+	case PromptTemplates:
+		return true
+	case ScriptFlows:
+		return true
+	case StoredBytes:
+		return true
+	case StreamsPerKey:
 		return true
 	default:
 		return false
@@ -4536,7 +4581,9 @@ type IndexJob struct {
 	// Reason Why the job failed (or why the last attempt failed, while it waits to retry): a stable
 	// code such as `empty_file`, `corrupt_file`, `encrypted_file`, `archive_too_large`,
 	// `parse_timeout`, `no_text`, `ocr_unavailable`, `ocr_failed`, `parser_crashed`,
-	// `embedding_failed`, `worker_lost`.
+	// `embedding_failed`, `worker_lost`, `chunk_quota_exceeded`, `index_memory_quota_exceeded`
+	// (the document would take its tenant past its `chunks` or `index_memory_bytes` quota:
+	// nothing of it is indexed; see `Tenant.usage`).
 	Reason *string `json:"reason"`
 
 	// StartedAt Example: 2026-11-22T08:00:01Z
@@ -5586,6 +5633,10 @@ type Problem struct {
 	// Errors Field-level errors, when the request failed validation.
 	Errors *[]FieldError `json:"errors,omitempty"`
 
+	// Quota With `quota_exceeded` (and only then): the tenant's quota the request would pass, its limit,
+	// and what was in use when it was refused.
+	Quota *QuotaExceeded `json:"quota,omitempty"`
+
 	// RequestId The request id, also in the `X-Request-Id` response header.
 	//
 	// Example: 01JD8Z0QYB3M6V4T5X2W9N8K7C
@@ -5940,6 +5991,40 @@ type PromptVariableName = string
 //
 // Example: false
 type QuestionGeneration = bool
+
+// QuotaExceeded With `quota_exceeded` (and only then): the tenant's quota the request would pass, its limit,
+// and what was in use when it was refused.
+type QuotaExceeded struct {
+	// Limit Example: 100
+	Limit int64 `json:"limit"`
+
+	// Name A tenant quota (see `TenantUsage`). Extensible: a later version may add quotas, so treat a
+	// name you do not know as a quota of that name.
+	//
+	//
+	// Example: knowledge_bases
+	Name QuotaName `json:"name"`
+
+	// Used Example: 100
+	Used int64 `json:"used"`
+}
+
+// QuotaName A tenant quota (see `TenantUsage`). Extensible: a later version may add quotas, so treat a
+// name you do not know as a quota of that name.
+//
+// Example: knowledge_bases
+type QuotaName string
+
+// QuotaUse One quota's limit in effect (the tenant's override, else the platform default) and its use.
+type QuotaUse struct {
+	// Limit Null when the quota has no limit.
+	//
+	// Example: 100
+	Limit *int64 `json:"limit"`
+
+	// Used Example: 12
+	Used int64 `json:"used"`
+}
 
 // RagCandidate defines model for RagCandidate.
 type RagCandidate struct {
@@ -7279,6 +7364,13 @@ type Tenant struct {
 	// Example: ACME Support
 	Name string `json:"name"`
 
+	// Quotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+	// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+	// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+	// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+	// add more. `usage` shows the limits in effect.
+	Quotas TenantQuotas `json:"quotas"`
+
 	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
 	// API key acting in the tenant, and for the whole tenant. Null is the service default
 	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
@@ -7290,6 +7382,19 @@ type Tenant struct {
 
 	// UpdatedAt Example: 2026-11-22T08:00:00Z
 	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Usage Each of the tenant's quotas with what it uses now: in the answers of `GET` and `PATCH
+	// /admin/tenants/{tenantId}`, left out of lists. Knowledge
+	// bases, documents, chunks (generated questions included), stored bytes (the uploaded files),
+	// intent rules, script flows, prompt and decomposition templates are counted in the database.
+	// `indexMemoryBytes` is estimated from the chunks and their text (about 1 KB a chunk plus 3
+	// bytes a byte of text); with Qdrant (`QDRANT_URL`) there is no embedded index, and its limit is
+	// null and its use 0. `streamsPerKey` is the most event streams any one API key has open in the
+	// tenant on the replica that answered.
+	//
+	//
+	// Example: {"chunks":{"limit":250000,"used":5400},"decompositionTemplates":{"limit":100,"used":1},"documents":{"limit":10000,"used":120},"indexMemoryBytes":{"limit":536870912,"used":6800000},"intentRules":{"limit":1000,"used":14},"knowledgeBases":{"limit":100,"used":3},"promptTemplates":{"limit":200,"used":4},"scriptFlows":{"limit":200,"used":2},"storedBytes":{"limit":1073741824,"used":48000000},"streamsPerKey":{"limit":20,"used":0}}
+	Usage *TenantUsage `json:"usage,omitempty"`
 
 	// Version Optimistic-concurrency version; goes up by one on every change.
 	//
@@ -7308,6 +7413,45 @@ type TenantList struct {
 
 	// NextCursor Example: YWNtZQ
 	NextCursor *string `json:"nextCursor"`
+}
+
+// TenantQuotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+// add more. `usage` shows the limits in effect.
+type TenantQuotas struct {
+	// Chunks Stored chunks, generated questions included (`ASSISTANT_QUOTA_CHUNKS`, default 250000).
+	//
+	// Example: 500000
+	Chunks *int64 `json:"chunks,omitempty"`
+
+	// DecompositionTemplates Decomposition templates (`ASSISTANT_QUOTA_DECOMPOSITION_TEMPLATES`, default 100).
+	DecompositionTemplates *int64 `json:"decompositionTemplates,omitempty"`
+
+	// Documents Documents (`ASSISTANT_QUOTA_DOCUMENTS`, default 10000).
+	Documents *int64 `json:"documents,omitempty"`
+
+	// IndexMemoryBytes The tenant's share of the embedded search index's memory, estimated from its chunks (`ASSISTANT_QUOTA_INDEX_MEMORY_BYTES`, default a quarter of `ASSISTANT_INDEX_MEMORY_BYTES`).
+	IndexMemoryBytes *int64 `json:"indexMemoryBytes,omitempty"`
+
+	// IntentRules Intent rules (`ASSISTANT_QUOTA_INTENT_RULES`, default and most 1000).
+	IntentRules *int64 `json:"intentRules,omitempty"`
+
+	// KnowledgeBases Knowledge bases (`ASSISTANT_QUOTA_KNOWLEDGE_BASES`, default 100).
+	KnowledgeBases *int64 `json:"knowledgeBases,omitempty"`
+
+	// PromptTemplates Prompt templates (`ASSISTANT_QUOTA_PROMPT_TEMPLATES`, default 200).
+	PromptTemplates *int64 `json:"promptTemplates,omitempty"`
+
+	// ScriptFlows Script flows (`ASSISTANT_QUOTA_SCRIPT_FLOWS`, default 200).
+	ScriptFlows *int64 `json:"scriptFlows,omitempty"`
+
+	// StoredBytes Bytes of uploaded files (`ASSISTANT_QUOTA_STORED_BYTES`, default 1 GiB).
+	StoredBytes *int64 `json:"storedBytes,omitempty"`
+
+	// StreamsPerKey Event streams one API key may have open in the tenant at once, per replica (`ASSISTANT_QUOTA_STREAMS_PER_KEY`, default 20).
+	StreamsPerKey *int64 `json:"streamsPerKey,omitempty"`
 }
 
 // TenantRateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
@@ -7497,6 +7641,13 @@ type TenantUpdateRequest struct {
 	// Name Example: ACME Support
 	Name *string `json:"name,omitempty"`
 
+	// Quotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+	// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+	// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+	// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+	// add more. `usage` shows the limits in effect.
+	Quotas *TenantQuotas `json:"quotas,omitempty"`
+
 	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
 	// API key acting in the tenant, and for the whole tenant. Null is the service default
 	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
@@ -7510,6 +7661,48 @@ type TenantUpdateRequest struct {
 	//
 	// Example: 3
 	Version *Version `json:"version,omitempty"`
+}
+
+// TenantUsage Each of the tenant's quotas with what it uses now: in the answers of `GET` and `PATCH
+// /admin/tenants/{tenantId}`, left out of lists. Knowledge
+// bases, documents, chunks (generated questions included), stored bytes (the uploaded files),
+// intent rules, script flows, prompt and decomposition templates are counted in the database.
+// `indexMemoryBytes` is estimated from the chunks and their text (about 1 KB a chunk plus 3
+// bytes a byte of text); with Qdrant (`QDRANT_URL`) there is no embedded index, and its limit is
+// null and its use 0. `streamsPerKey` is the most event streams any one API key has open in the
+// tenant on the replica that answered.
+//
+// Example: {"chunks":{"limit":250000,"used":5400},"decompositionTemplates":{"limit":100,"used":1},"documents":{"limit":10000,"used":120},"indexMemoryBytes":{"limit":536870912,"used":6800000},"intentRules":{"limit":1000,"used":14},"knowledgeBases":{"limit":100,"used":3},"promptTemplates":{"limit":200,"used":4},"scriptFlows":{"limit":200,"used":2},"storedBytes":{"limit":1073741824,"used":48000000},"streamsPerKey":{"limit":20,"used":0}}
+type TenantUsage struct {
+	// Chunks One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	Chunks QuotaUse `json:"chunks"`
+
+	// DecompositionTemplates One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	DecompositionTemplates QuotaUse `json:"decompositionTemplates"`
+
+	// Documents One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	Documents QuotaUse `json:"documents"`
+
+	// IndexMemoryBytes One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	IndexMemoryBytes QuotaUse `json:"indexMemoryBytes"`
+
+	// IntentRules One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	IntentRules QuotaUse `json:"intentRules"`
+
+	// KnowledgeBases One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	KnowledgeBases QuotaUse `json:"knowledgeBases"`
+
+	// PromptTemplates One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	PromptTemplates QuotaUse `json:"promptTemplates"`
+
+	// ScriptFlows One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	ScriptFlows QuotaUse `json:"scriptFlows"`
+
+	// StoredBytes One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	StoredBytes QuotaUse `json:"storedBytes"`
+
+	// StreamsPerKey One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	StreamsPerKey QuotaUse `json:"streamsPerKey"`
 }
 
 // ToolInput A tool call's arguments, as the tool's input schema describes them.
@@ -7749,6 +7942,12 @@ type NotFound = Problem
 
 // PayloadTooLarge An RFC 9457 problem detail.
 type PayloadTooLarge = Problem
+
+// QuotaPayloadTooLarge An RFC 9457 problem detail.
+type QuotaPayloadTooLarge = Problem
+
+// QuotaTooManyRequests An RFC 9457 problem detail.
+type QuotaTooManyRequests = Problem
 
 // RequestTimeout An RFC 9457 problem detail.
 type RequestTimeout = Problem
@@ -9803,7 +10002,8 @@ type ClientInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9817,7 +10017,8 @@ type ClientInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10166,7 +10367,7 @@ type ClientInterface interface {
 	// CreateIntentRuleWithBody Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -10180,7 +10381,7 @@ type ClientInterface interface {
 	// CreateIntentRule Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -10270,6 +10471,14 @@ type ClientInterface interface {
 	// Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 	// refused while streaming. Nothing is stored for a refused upload.
 	//
+	// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+	// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+	// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+	// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+	// past its `chunks` or `index_memory_bytes` quota fails its index job with
+	// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+	// earlier indexing stored stays).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -10316,7 +10525,8 @@ type ClientInterface interface {
 
 	// CreateKnowledgeBaseWithBody Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10325,7 +10535,8 @@ type ClientInterface interface {
 
 	// CreateKnowledgeBase Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10609,7 +10820,9 @@ type ClientInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10620,7 +10833,9 @@ type ClientInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10757,7 +10972,9 @@ type ClientInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10769,7 +10986,9 @@ type ClientInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10783,7 +11002,8 @@ type ClientInterface interface {
 
 	// CreateScriptFlowWithBody Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10792,7 +11012,8 @@ type ClientInterface interface {
 
 	// CreateScriptFlow Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10998,16 +11219,20 @@ type ClientInterface interface {
 
 	// GetTenant Get a tenant
 	//
-	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+	// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 	//
 	// Corresponds with GET /admin/tenants/{tenantId} (the `GetTenant` operationId).
 	GetTenant(ctx context.Context, tenantId TenantIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTenantWithBody Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -11016,9 +11241,12 @@ type ClientInterface interface {
 
 	// UpdateTenant Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11064,7 +11292,9 @@ type ClientInterface interface {
 	// now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 	// object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 	// the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-	// begun, so a client knows that later messages will be seen.
+	// begun, so a client knows that later messages will be seen. An API key with as many event
+	// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+	// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 	//
 	// Corresponds with GET /chat/sessions/{sessionId}/events (the `WatchChatSession` operationId).
 	WatchChatSession(ctx context.Context, sessionId SessionIdPath, params *WatchChatSessionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -11108,6 +11338,10 @@ type ClientInterface interface {
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
 	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -11134,6 +11368,10 @@ type ClientInterface interface {
 	//
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
+	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11647,7 +11885,8 @@ func (c *Client) ListDecompositionTemplates(ctx context.Context, params *ListDec
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11671,7 +11910,8 @@ func (c *Client) CreateDecompositionTemplateWithBody(ctx context.Context, params
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12410,7 +12650,7 @@ func (c *Client) ListIntentRules(ctx context.Context, params *ListIntentRulesPar
 // CreateIntentRuleWithBody Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 // `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -12434,7 +12674,7 @@ func (c *Client) CreateIntentRuleWithBody(ctx context.Context, params *CreateInt
 // CreateIntentRule Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 // `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -12604,6 +12844,14 @@ func (c *Client) ListDocuments(ctx context.Context, params *ListDocumentsParams,
 // Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 // refused while streaming. Nothing is stored for a refused upload.
 //
+// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+// past its `chunks` or `index_memory_bytes` quota fails its index job with
+// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+// earlier indexing stored stays).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -12730,7 +12978,8 @@ func (c *Client) ListKnowledgeBases(ctx context.Context, params *ListKnowledgeBa
 
 // CreateKnowledgeBaseWithBody Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -12749,7 +12998,8 @@ func (c *Client) CreateKnowledgeBaseWithBody(ctx context.Context, params *Create
 
 // CreateKnowledgeBase Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13333,7 +13583,9 @@ func (c *Client) ListPromptTemplates(ctx context.Context, params *ListPromptTemp
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13354,7 +13606,9 @@ func (c *Client) CreatePromptTemplateWithBody(ctx context.Context, params *Creat
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13631,7 +13885,9 @@ func (c *Client) RunRagExperiment(ctx context.Context, params *RunRagExperimentP
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13653,7 +13909,9 @@ func (c *Client) StreamRagExperimentWithBody(ctx context.Context, params *Stream
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13687,7 +13945,8 @@ func (c *Client) ListScriptFlows(ctx context.Context, params *ListScriptFlowsPar
 
 // CreateScriptFlowWithBody Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13706,7 +13965,8 @@ func (c *Client) CreateScriptFlowWithBody(ctx context.Context, params *CreateScr
 
 // CreateScriptFlow Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14142,7 +14402,8 @@ func (c *Client) ListTenants(ctx context.Context, params *ListTenantsParams, req
 
 // GetTenant Get a tenant
 //
-// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 //
 // Corresponds with GET /admin/tenants/{tenantId} (the `GetTenant` operationId).
 func (c *Client) GetTenant(ctx context.Context, tenantId TenantIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14159,9 +14420,12 @@ func (c *Client) GetTenant(ctx context.Context, tenantId TenantIdPath, reqEditor
 
 // UpdateTenantWithBody Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes any type of body and a specified content type.
 //
@@ -14180,9 +14444,12 @@ func (c *Client) UpdateTenantWithBody(ctx context.Context, tenantId TenantIdPath
 
 // UpdateTenant Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14268,7 +14535,9 @@ func (c *Client) GetChatSession(ctx context.Context, sessionId SessionIdPath, pa
 // now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 // object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 // the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-// begun, so a client knows that later messages will be seen.
+// begun, so a client knows that later messages will be seen. An API key with as many event
+// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 //
 // Corresponds with GET /chat/sessions/{sessionId}/events (the `WatchChatSession` operationId).
 func (c *Client) WatchChatSession(ctx context.Context, sessionId SessionIdPath, params *WatchChatSessionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14342,6 +14611,10 @@ func (c *Client) ListChatMessages(ctx context.Context, sessionId SessionIdPath, 
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
 //
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -14378,6 +14651,10 @@ func (c *Client) PostChatMessageWithBody(ctx context.Context, sessionId SessionI
 //
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
+//
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -22955,7 +23232,8 @@ type ClientWithResponsesInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -22969,7 +23247,8 @@ type ClientWithResponsesInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23346,7 +23625,7 @@ type ClientWithResponsesInterface interface {
 	// CreateIntentRuleWithBodyWithResponse Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -23360,7 +23639,7 @@ type ClientWithResponsesInterface interface {
 	// CreateIntentRuleWithResponse Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -23456,6 +23735,14 @@ type ClientWithResponsesInterface interface {
 	// Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 	// refused while streaming. Nothing is stored for a refused upload.
 	//
+	// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+	// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+	// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+	// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+	// past its `chunks` or `index_memory_bytes` quota fails its index job with
+	// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+	// earlier indexing stored stays).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -23516,7 +23803,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateKnowledgeBaseWithBodyWithResponse Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23525,7 +23813,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateKnowledgeBaseWithResponse Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23843,7 +24132,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23854,7 +24145,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23997,7 +24290,9 @@ type ClientWithResponsesInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24009,7 +24304,9 @@ type ClientWithResponsesInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24025,7 +24322,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateScriptFlowWithBodyWithResponse Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24034,7 +24332,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateScriptFlowWithResponse Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24264,7 +24563,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetTenantWithResponse Get a tenant
 	//
-	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+	// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24273,9 +24573,12 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateTenantWithBodyWithResponse Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24284,9 +24587,12 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateTenantWithResponse Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24334,7 +24640,9 @@ type ClientWithResponsesInterface interface {
 	// now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 	// object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 	// the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-	// begun, so a client knows that later messages will be seen.
+	// begun, so a client knows that later messages will be seen. An API key with as many event
+	// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+	// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24384,6 +24692,10 @@ type ClientWithResponsesInterface interface {
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
 	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -24410,6 +24722,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
+	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -25725,7 +26041,7 @@ type CreateDecompositionTemplateResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -25777,7 +26093,7 @@ func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON415() *Uns
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -28663,7 +28979,7 @@ type CreateIntentRuleResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -28715,7 +29031,7 @@ func (r CreateIntentRuleResponse) GetApplicationproblemJSON415() *UnsupportedMed
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateIntentRuleResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateIntentRuleResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -29322,13 +29638,13 @@ type UploadDocumentResponse struct {
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
+	ApplicationproblemJSON413 *QuotaPayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *IdempotencyMismatch
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -29370,7 +29686,7 @@ func (r UploadDocumentResponse) GetApplicationproblemJSON408() *RequestTimeout {
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r UploadDocumentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+func (r UploadDocumentResponse) GetApplicationproblemJSON413() *QuotaPayloadTooLarge {
 	return r.ApplicationproblemJSON413
 }
 
@@ -29385,7 +29701,7 @@ func (r UploadDocumentResponse) GetApplicationproblemJSON422() *IdempotencyMisma
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r UploadDocumentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r UploadDocumentResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -30147,7 +30463,7 @@ type CreateKnowledgeBaseResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -30199,7 +30515,7 @@ func (r CreateKnowledgeBaseResponse) GetApplicationproblemJSON415() *Unsupported
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateKnowledgeBaseResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateKnowledgeBaseResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -32624,7 +32940,7 @@ type CreatePromptTemplateResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -32676,7 +32992,7 @@ func (r CreatePromptTemplateResponse) GetApplicationproblemJSON415() *Unsupporte
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreatePromptTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreatePromptTemplateResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -33648,7 +33964,7 @@ type StreamRagExperimentResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -33688,7 +34004,7 @@ func (r StreamRagExperimentResponse) GetApplicationproblemJSON415() *Unsupported
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r StreamRagExperimentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r StreamRagExperimentResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -33855,7 +34171,7 @@ type CreateScriptFlowResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -33902,7 +34218,7 @@ func (r CreateScriptFlowResponse) GetApplicationproblemJSON415() *UnsupportedMed
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateScriptFlowResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateScriptFlowResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -36191,7 +36507,7 @@ type WatchChatSessionResponse struct {
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -36221,7 +36537,7 @@ func (r WatchChatSessionResponse) GetApplicationproblemJSON404() *NotFound {
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r WatchChatSessionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r WatchChatSessionResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -36494,7 +36810,7 @@ type PostChatMessageResponse struct {
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *IdempotencyMismatch
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -36549,7 +36865,7 @@ func (r PostChatMessageResponse) GetApplicationproblemJSON422() *IdempotencyMism
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r PostChatMessageResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r PostChatMessageResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -38406,7 +38722,8 @@ func (c *ClientWithResponses) ListDecompositionTemplatesWithResponse(ctx context
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -38426,7 +38743,8 @@ func (c *ClientWithResponses) CreateDecompositionTemplateWithBodyWithResponse(ct
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39037,7 +39355,7 @@ func (c *ClientWithResponses) ListIntentRulesWithResponse(ctx context.Context, p
 // CreateIntentRuleWithBodyWithResponse Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 // `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -39057,7 +39375,7 @@ func (c *ClientWithResponses) CreateIntentRuleWithBodyWithResponse(ctx context.C
 // CreateIntentRuleWithResponse Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
 // `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
@@ -39201,6 +39519,14 @@ func (c *ClientWithResponses) ListDocumentsWithResponse(ctx context.Context, par
 // Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 // refused while streaming. Nothing is stored for a refused upload.
 //
+// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+// past its `chunks` or `index_memory_bytes` quota fails its index job with
+// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+// earlier indexing stored stays).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -39309,7 +39635,8 @@ func (c *ClientWithResponses) ListKnowledgeBasesWithResponse(ctx context.Context
 
 // CreateKnowledgeBaseWithBodyWithResponse Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39324,7 +39651,8 @@ func (c *ClientWithResponses) CreateKnowledgeBaseWithBodyWithResponse(ctx contex
 
 // CreateKnowledgeBaseWithResponse Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39822,7 +40150,9 @@ func (c *ClientWithResponses) ListPromptTemplatesWithResponse(ctx context.Contex
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39839,7 +40169,9 @@ func (c *ClientWithResponses) CreatePromptTemplateWithBodyWithResponse(ctx conte
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40066,7 +40398,9 @@ func (c *ClientWithResponses) RunRagExperimentWithResponse(ctx context.Context, 
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40084,7 +40418,9 @@ func (c *ClientWithResponses) StreamRagExperimentWithBodyWithResponse(ctx contex
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40112,7 +40448,8 @@ func (c *ClientWithResponses) ListScriptFlowsWithResponse(ctx context.Context, p
 
 // CreateScriptFlowWithBodyWithResponse Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40127,7 +40464,8 @@ func (c *ClientWithResponses) CreateScriptFlowWithBodyWithResponse(ctx context.C
 
 // CreateScriptFlowWithResponse Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40495,7 +40833,8 @@ func (c *ClientWithResponses) ListTenantsWithResponse(ctx context.Context, param
 
 // GetTenantWithResponse Get a tenant
 //
-// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -40510,9 +40849,12 @@ func (c *ClientWithResponses) GetTenantWithResponse(ctx context.Context, tenantI
 
 // UpdateTenantWithBodyWithResponse Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40527,9 +40869,12 @@ func (c *ClientWithResponses) UpdateTenantWithBodyWithResponse(ctx context.Conte
 
 // UpdateTenantWithResponse Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40601,7 +40946,9 @@ func (c *ClientWithResponses) GetChatSessionWithResponse(ctx context.Context, se
 // now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 // object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 // the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-// begun, so a client knows that later messages will be seen.
+// begun, so a client knows that later messages will be seen. An API key with as many event
+// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -40669,6 +41016,10 @@ func (c *ClientWithResponses) ListChatMessagesWithResponse(ctx context.Context, 
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
 //
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -40701,6 +41052,10 @@ func (c *ClientWithResponses) PostChatMessageWithBodyWithResponse(ctx context.Co
 //
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
+//
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -42284,7 +42639,7 @@ func ParseCreateDecompositionTemplateResponse(rsp *http.Response) (*CreateDecomp
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -45483,7 +45838,7 @@ func ParseCreateIntentRuleResponse(rsp *http.Response) (*CreateIntentRuleRespons
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -46192,7 +46547,7 @@ func ParseUploadDocumentResponse(rsp *http.Response) (*UploadDocumentResponse, e
 		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
+		var dest QuotaPayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -46213,7 +46568,7 @@ func ParseUploadDocumentResponse(rsp *http.Response) (*UploadDocumentResponse, e
 		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -47105,7 +47460,7 @@ func ParseCreateKnowledgeBaseResponse(rsp *http.Response) (*CreateKnowledgeBaseR
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -49813,7 +50168,7 @@ func ParseCreatePromptTemplateResponse(rsp *http.Response) (*CreatePromptTemplat
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -50919,7 +51274,7 @@ func ParseStreamRagExperimentResponse(rsp *http.Response) (*StreamRagExperimentR
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -51144,7 +51499,7 @@ func ParseCreateScriptFlowResponse(rsp *http.Response) (*CreateScriptFlowRespons
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -53686,7 +54041,7 @@ func ParseWatchChatSessionResponse(rsp *http.Response) (*WatchChatSessionRespons
 		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -54041,7 +54396,7 @@ func ParsePostChatMessageResponse(rsp *http.Response) (*PostChatMessageResponse,
 		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
