@@ -7995,7 +7995,8 @@ type CreateApiKeyParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -8359,7 +8360,8 @@ type UploadDocumentParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -8890,7 +8892,8 @@ type CreateChatSessionParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -8935,7 +8938,8 @@ type PostChatMessageParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 

@@ -183,7 +183,9 @@ func TestDocumentAndStoredBytesQuotas(t *testing.T) {
 
 	_, job = e.uploadAndWait(upload{kbID: kb, partName: "small.txt", content: []byte("Shipping is free.\n")})
 	require.Equal(t, "succeeded", job["state"], "%v", job)
-	r = e.upload(upload{kbID: kb, partName: "third.txt", content: []byte("Returns are free.\n")})
+	third := upload{kbID: kb, partName: "third.txt", content: []byte("Returns are free.\n")}
+	retry := map[string]string{"Idempotency-Key": "third-upload"}
+	r = e.uploadWith(third, retry)
 	quotaRefusal(t, r, http.StatusTooManyRequests, domain.QuotaDocuments)
 	assert.Equal(t, 2, e.listed("acme", "/admin/kb/documents"), "nothing of the refused uploads is stored")
 	u = e.usage("", "acme")
@@ -192,8 +194,11 @@ func TestDocumentAndStoredBytesQuotas(t *testing.T) {
 
 	r = e.do(req{method: "DELETE", path: "/api/v1/admin/kb/documents/" + doc["id"].(string), tenant: "acme"})
 	require.Equal(t, http.StatusNoContent, r.Status, "%s", r.Body)
-	_, job = e.uploadAndWait(upload{kbID: kb, partName: "third.txt", content: []byte("Returns are free.\n")})
-	assert.Equal(t, "succeeded", job["state"], "deleting made room")
+	r = e.uploadWith(third, retry)
+	require.Equal(t, http.StatusAccepted, r.Status, "deleting made room, and the refusal was not kept for the key: %s", r.Body)
+	assert.Empty(t, r.Header.Get("Idempotent-Replayed"))
+	job = e.waitJob("acme", r.JSON(t)["job"].(map[string]any)["id"].(string))
+	assert.Equal(t, "succeeded", job["state"], "%v", job)
 }
 
 // A document whose chunks would pass the tenant's chunk or index memory

@@ -8315,7 +8315,8 @@ export interface components {
          *     the same reply without a second model call. The same key with another request is 422
          *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
          *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-         *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+         *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+         *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
          *     again.
          */
         IdempotencyKey: string;
@@ -8569,7 +8570,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8988,7 +8990,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12199,7 +12202,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12321,7 +12325,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
