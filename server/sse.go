@@ -83,10 +83,12 @@ func (h *handlers) streamEvents(ctx context.Context, produce func(*sseStream) er
 	pr, pw := io.Pipe()
 	s := &sseStream{w: pw, begun: make(chan error, 1)}
 	go func() {
-		defer closeStream()
 		stop := pingEvery(ssePing, s.comment)
 		defer stop()
 		err := produce(s)
+		// Uncounted before the client can see the end: its next stream
+		// may start at once.
+		closeStream()
 		s.once.Do(func() { s.begun <- err })
 		_ = pw.Close()
 	}()
