@@ -125,6 +125,17 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 		prows[i] = db.InsertPassagesParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID, Idx: p.Index, Text: p.Text, Tokens: p.Tokens}
 	}
 	err := s.inTx(ctx, func(q *db.Queries) error {
+		// The document's row first, then its job's, as deleting the
+		// document (or its knowledge base) takes them through the cascade:
+		// taken the other way round, a delete meanwhile deadlocks with this
+		// write (its chunks' foreign key and its holdings need the row).
+		_, err := q.LockDocument(ctx, db.LockDocumentParams{TenantID: string(job.TenantID), ID: job.DocumentID})
+		if errors.Is(err, pgx.ErrNoRows) {
+			return domain.ErrLeaseLost // the document was deleted meanwhile
+		}
+		if err != nil {
+			return err
+		}
 		n, err := q.SetIndexJobStage(ctx, db.SetIndexJobStageParams{ID: job.ID, Owner: &owner, State: string(domain.JobChunking), Done: 0, Total: int32(len(chunks))})
 		if err := leaseResult(n, err); err != nil {
 			return err
