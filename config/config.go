@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cs-assistant/assistant/access"
+	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/internal/outbound"
 	"github.com/cs-assistant/assistant/pipelines/ingest/parse"
 	"github.com/cs-assistant/assistant/store/chunkcache"
@@ -98,6 +99,11 @@ type Config struct {
 	// limits in requests per minute (ASSISTANT_RATE_LIMIT_PER_KEY,
 	// ASSISTANT_RATE_LIMIT_PER_TENANT; 0 is unlimited).
 	RateLimitPerKey, RateLimitPerTenant int
+	// Quotas are the platform's default quotas of every tenant
+	// (ASSISTANT_QUOTA_<NAME>, e.g. ASSISTANT_QUOTA_DOCUMENTS; 0 is no
+	// limit; see loadQuotas for the defaults). A platform key overrides
+	// them per tenant.
+	Quotas domain.QuotaValues
 	// ShareRateLimitPerShare and ShareRateLimitPerAddress limit the public
 	// share page, in requests per minute per share link and per client
 	// address (ASSISTANT_SHARE_RATE_LIMIT_PER_SHARE, default 120;
@@ -243,6 +249,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := loadShareRateLimits(&c, getenv); err != nil {
 		return c, err
 	}
+	if err := loadQuotas(&c, getenv); err != nil {
+		return c, err
+	}
 	if err := loadQdrantLayout(&c, getenv); err != nil {
 		return c, err
 	}
@@ -337,6 +346,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("rate_limit_per_tenant", c.RateLimitPerTenant),
 		slog.Int("share_rate_limit_per_share", c.ShareRateLimitPerShare),
 		slog.Int("share_rate_limit_per_address", c.ShareRateLimitPerAddress),
+		slog.Any("quotas", quotaAttrs(c.Quotas)),
 	)
 }
 

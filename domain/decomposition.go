@@ -145,7 +145,8 @@ type DecompositionVersion struct {
 // another tenant's template is CodeNotFound.
 type DecompositionStore interface {
 	// CreateDecompositionTemplate stores t with its content as version 1.
-	// Returns CodeConflict if the name is taken in the tenant.
+	// Returns CodeConflict if the name is taken in the tenant, and
+	// CodeQuotaExceeded at the tenant's decomposition template quota.
 	CreateDecompositionTemplate(ctx context.Context, t DecompositionTemplate) (DecompositionTemplate, error)
 	// GetDecompositionTemplate returns CodeNotFound if it does not exist in the tenant.
 	GetDecompositionTemplate(ctx context.Context, tenant TenantID, id string) (DecompositionTemplate, error)

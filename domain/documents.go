@@ -155,7 +155,9 @@ const CodeJobActive ErrorCode = "job_active"
 type DocumentStore interface {
 	// CreateDocument stores the document, its file and a queued index job in
 	// one transaction. Returns CodeNotFound if the knowledge base does not
-	// exist in the tenant.
+	// exist in the tenant, and CodeQuotaExceeded when the document would
+	// pass the tenant's documents or stored bytes quota, or the tenant is
+	// at its chunks or index memory quota.
 	CreateDocument(ctx context.Context, d NewDocument) (Document, IndexJob, error)
 	// GetDocument returns CodeNotFound if it does not exist in the tenant.
 	GetDocument(ctx context.Context, tenant TenantID, id string) (Document, error)

@@ -51,6 +51,9 @@ const (
 	// CodeRateLimited: the API key or the tenant is over its request rate
 	// limit; Retry-After says when to try again.
 	CodeRateLimited ErrorCode = "rate_limited"
+	// CodeQuotaExceeded: the request would take the tenant past one of its
+	// quotas (Error.Quota names it); nothing was stored.
+	CodeQuotaExceeded ErrorCode = "quota_exceeded"
 	// CodeIdempotencyMismatch: an Idempotency-Key was used with another
 	// request within its window.
 	CodeIdempotencyMismatch ErrorCode = "idempotency_mismatch"
@@ -86,7 +89,9 @@ type Error struct {
 	Code    ErrorCode
 	Message string
 	Fields  []FieldError
-	Err     error
+	// Quota, with CodeQuotaExceeded, names the quota and its figures.
+	Quota *QuotaExceeded
+	Err   error
 }
 
 // Error implements error.

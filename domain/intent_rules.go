@@ -45,7 +45,8 @@ type IntentRule struct {
 // that every replica drops its cached matcher.
 type IntentRuleStore interface {
 	// CreateIntentRule returns CodeConflict if the name is taken in the
-	// tenant or the tenant already has MaxIntentRulesPerTenant rules.
+	// tenant or the tenant already has MaxIntentRulesPerTenant rules, and
+	// CodeQuotaExceeded at the tenant's intent rule quota.
 	CreateIntentRule(ctx context.Context, r IntentRule) (IntentRule, error)
 	// GetIntentRule returns CodeNotFound if it does not exist in the tenant.
 	GetIntentRule(ctx context.Context, tenant TenantID, id string) (IntentRule, error)

@@ -106,7 +106,8 @@ type JobStore interface {
 	LoadJobInput(ctx context.Context, job IndexJob) (Document, []byte, error)
 	// ReplaceChunks replaces every chunk and passage of the job's document
 	// (vectors go with them). Returns ErrLeaseLost when owner no longer
-	// holds the job.
+	// holds the job, and CodeQuotaExceeded, replacing nothing, when the new
+	// chunks would take the tenant past its chunks or index memory quota.
 	ReplaceChunks(ctx context.Context, owner string, job IndexJob, chunks []Chunk, passages []Passage) error
 	// SucceedJob finishes the job and marks the document ready with its
 	// chunk count and embedding model.

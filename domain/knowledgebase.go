@@ -25,7 +25,8 @@ type KnowledgeBase struct {
 // tenant: a knowledge base of another tenant is CodeNotFound, exactly like
 // one that does not exist, so ids do not leak across tenants.
 type KnowledgeBaseStore interface {
-	// CreateKnowledgeBase returns CodeConflict if the name is taken in the tenant.
+	// CreateKnowledgeBase returns CodeConflict if the name is taken in the
+	// tenant, and CodeQuotaExceeded at the tenant's knowledge base quota.
 	CreateKnowledgeBase(ctx context.Context, kb KnowledgeBase) (KnowledgeBase, error)
 	// GetKnowledgeBase returns CodeNotFound if it does not exist in the tenant.
 	GetKnowledgeBase(ctx context.Context, tenant TenantID, id string) (KnowledgeBase, error)

@@ -250,7 +250,8 @@ type PromptRenderStats struct {
 // scoped to one tenant: another tenant's template is CodeNotFound.
 type PromptTemplateStore interface {
 	// CreatePromptTemplate stores t with its content as version 1.
-	// Returns CodeConflict if the name is taken in the tenant.
+	// Returns CodeConflict if the name is taken in the tenant, and
+	// CodeQuotaExceeded at the tenant's prompt template quota.
 	CreatePromptTemplate(ctx context.Context, t PromptTemplate) (PromptTemplate, error)
 	// GetPromptTemplate returns CodeNotFound if it does not exist in the tenant.
 	GetPromptTemplate(ctx context.Context, tenant TenantID, id string) (PromptTemplate, error)

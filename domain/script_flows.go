@@ -71,7 +71,8 @@ type ScriptFlowTarget struct {
 // does not exist. The store does not validate steps; the flow service does
 // before every write.
 type ScriptFlowStore interface {
-	// CreateScriptFlow stores a new flow with version 1.
+	// CreateScriptFlow stores a new flow with version 1. Returns
+	// CodeQuotaExceeded at the tenant's script flow quota.
 	CreateScriptFlow(ctx context.Context, f ScriptFlow) (ScriptFlow, error)
 	// GetScriptFlow returns CodeNotFound if the flow does not exist in the
 	// tenant. Disabled flows are returned with Enabled false.

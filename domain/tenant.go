@@ -54,9 +54,12 @@ type Tenant struct {
 	// RateLimits override the service's request rate limits for this
 	// tenant (nil fields: the service default).
 	RateLimits RateLimits
-	Version    int32
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Quotas override the platform's default quotas for this tenant (0:
+	// the default; see QuotaPolicy).
+	Quotas    QuotaValues
+	Version   int32
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // RateLimits are request rate limits in requests per minute, per API key
@@ -74,7 +77,10 @@ type TenantPatch struct {
 	// RateLimits, when set, replaces the tenant's overrides (nil fields
 	// return to the service default).
 	RateLimits *RateLimits
-	Version    int32
+	// Quotas, when set, replaces the tenant's quota overrides (0 values
+	// return to the platform default).
+	Quotas  *QuotaValues
+	Version int32
 }
 
 // TenantFilter narrows a tenant listing.

@@ -83,7 +83,7 @@ func (h *handlers) PostChatMessage(ctx context.Context, r api.PostChatMessageReq
 		}
 		return api.PostChatMessage200JSONResponse(toAPIChatReply(reply)), nil
 	}
-	body, err := streamEvents(ctx, func(s *sseStream) error {
+	body, err := h.streamEvents(ctx, func(s *sseStream) error {
 		in.Stream = &turn.Stream{Encode: encodeReplyEvent, Write: s.write}
 		_, err := h.d.Dialogue.Handle(ctx, in)
 		return err
@@ -96,7 +96,7 @@ func (h *handlers) PostChatMessage(ctx context.Context, r api.PostChatMessageReq
 
 // resumeReply replays the rest of a streamed reply.
 func (h *handlers) resumeReply(ctx context.Context, tenant domain.TenantID, session, lastEventID string) (api.PostChatMessageResponseObject, error) {
-	body, err := streamEvents(ctx, func(s *sseStream) error {
+	body, err := h.streamEvents(ctx, func(s *sseStream) error {
 		sent := false
 		err := h.d.Dialogue.Resume(ctx, tenant, session, lastEventID, func(ev domain.ReplyEvent) error {
 			sent = true
@@ -143,7 +143,7 @@ func (h *handlers) WatchChatSession(ctx context.Context, r api.WatchChatSessionR
 	if err != nil {
 		return nil, err
 	}
-	body, err := streamEvents(ctx, func(s *sseStream) error {
+	body, err := h.streamEvents(ctx, func(s *sseStream) error {
 		defer sub.Close()
 		ready, _ := json.Marshal(api.SessionWatchReady{SessionId: r.SessionId})
 		if err := s.write("ready", "ready", ready); err != nil {

@@ -66,3 +66,6 @@ func convertAll[T, U any](in []T, f func(T) U) []U {
 	}
 	return out
 }
+
+// ptr returns a pointer to a copy of v, for the contract's optional fields.
+func ptr[T any](v T) *T { return &v }

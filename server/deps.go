@@ -39,6 +39,16 @@ type Tenants interface {
 	Update(ctx context.Context, caller domain.Principal, id domain.TenantID, p domain.TenantPatch) (domain.Tenant, error)
 }
 
+// Quotas is what the server needs of the quota service (access.Quotas).
+type Quotas interface {
+	// Usage returns each of t's quotas with its use.
+	Usage(ctx context.Context, t domain.Tenant) (domain.QuotaUsage, error)
+	// OpenStream counts an event stream of the request's key in its
+	// tenant until close is called; CodeQuotaExceeded when the key has
+	// as many open as the tenant's quota allows.
+	OpenStream(ctx context.Context) (close func(), err error)
+}
+
 // Ingest is what the server needs of the ingestion service.
 type Ingest interface {
 	Upload(ctx context.Context, u ingest.Upload) (domain.Document, domain.IndexJob, []string, error)
@@ -219,9 +229,12 @@ type Dashboard interface {
 
 // Deps are the server's collaborators, built by cmd/assistant.
 type Deps struct {
-	Log            *slog.Logger
-	Keys           Keys
-	Tenants        Tenants
+	Log     *slog.Logger
+	Keys    Keys
+	Tenants Tenants
+	// Quotas reports tenants' quotas and counts their keys' event streams
+	// (nil: no stream is counted, and tenants carry no usage).
+	Quotas         Quotas
 	Settings       domain.SettingsStore
 	KnowledgeBases domain.KnowledgeBaseStore
 	Metadata       domain.MetadataStore

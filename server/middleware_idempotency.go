@@ -106,8 +106,9 @@ func (s *Server) idempotency(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // runIdempotent runs the request holding the claim and stores its answer;
-// a service error (5xx), an answer cut off by a disconnect or one too big
-// to keep releases the claim instead, so a retry runs again.
+// a service error (5xx), a quota's refusal (which may pass once the
+// tenant's use or quota changes), an answer cut off by a disconnect or one
+// too big to keep releases the claim instead, so a retry runs again.
 //
 // With secret (the answer holds a one-time secret, such as a new API key)
 // a success is stored without its body, so no record keeps the secret.
@@ -124,12 +125,14 @@ func (s *Server) runIdempotent(c echo.Context, next echo.HandlerFunc, scope, key
 			panic(p)
 		}
 	}()
-	if err := next(c); err != nil {
+	err := next(c)
+	if err != nil {
 		c.Error(err) // render it here, so the stored answer is the problem the client saw
 	}
 	res.Writer = capture.ResponseWriter
 	ctx := context.WithoutCancel(c.Request().Context())
-	if res.Status >= 500 || capture.overflow || c.Request().Context().Err() != nil {
+	quotaRefused := err != nil && domain.ErrorCodeOf(err) == domain.CodeQuotaExceeded
+	if res.Status >= 500 || quotaRefused || capture.overflow || c.Request().Context().Err() != nil {
 		if err := s.idem.ReleaseIdempotencyKey(ctx, scope, key, token); err != nil {
 			s.log.WarnContext(ctx, "releasing an idempotency key failed", "err", err)
 		}

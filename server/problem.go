@@ -47,7 +47,7 @@ func statusOf(code domain.ErrorCode) int {
 		return http.StatusUnsupportedMediaType
 	case domain.CodeIdempotencyMismatch:
 		return http.StatusUnprocessableEntity
-	case domain.CodeRateLimited:
+	case domain.CodeRateLimited, domain.CodeQuotaExceeded:
 		return http.StatusTooManyRequests
 	case domain.CodeUnavailable:
 		return http.StatusServiceUnavailable
@@ -100,6 +100,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	de := asDomainError(err)
 	status := statusOf(de.Code)
+	if de.Quota != nil && de.Quota.Quota.InBytes() {
+		// Too many bytes is too large, not too many requests.
+		status = http.StatusRequestEntityTooLarge
+	}
 	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
 	log := s.log.With("request_id", reqID, "method", c.Request().Method, "path", loggedPath(c))
 	switch {
@@ -118,6 +122,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		Code:      api.ProblemCode(de.Code),
 		Detail:    truncate(de.Message, 2000),
 		RequestId: reqID,
+	}
+	if q := de.Quota; q != nil {
+		p.Quota = &api.QuotaExceeded{Name: api.QuotaName(q.Quota.Name()), Limit: q.Limit, Used: q.Used}
 	}
 	if len(de.Fields) > 0 {
 		fields := make([]api.FieldError, 0, min(len(de.Fields), 100))

@@ -89,11 +89,40 @@ func TestStatusOfEveryCode(t *testing.T) {
 		domain.CodeKeyRevoked: 409, domain.CodePayloadTooLarge: 413, domain.CodeUnsupportedMediaType: 415,
 		domain.CodeUnavailable: 503, domain.CodeInternal: 500,
 		domain.CodeMetadataInvalid: 400, domain.CodeInvalidTransition: 409, domain.CodeJobActive: 409,
-		domain.CodeMalformedRequest: 400, domain.CodeRequestTimeout: 408, domain.CodeHeaderTooLarge: 431, domain.CodeRateLimited: 429, domain.CodeIdempotencyMismatch: 422,
+		domain.CodeMalformedRequest: 400, domain.CodeRequestTimeout: 408, domain.CodeHeaderTooLarge: 431, domain.CodeRateLimited: 429, domain.CodeQuotaExceeded: 429, domain.CodeIdempotencyMismatch: 422,
 		domain.CodeDeviceLimit: 403, domain.CodeDeviceMismatch: 403, domain.CodeShareGone: 410,
 		domain.CodeSlotInvalid: 400,
 	}
 	for code, status := range codes {
 		assert.Equal(t, status, statusOf(code), code)
+	}
+}
+
+// A quota's refusal names the quota with its figures: too many bytes is
+// 413, too many of anything else 429.
+func TestQuotaProblemsNameTheQuota(t *testing.T) {
+	s, err := New(t.Context(), Deps{Log: slog.New(slog.DiscardHandler), Keys: brokenKeys{}, MaxBodyBytes: 1024,
+		Ready: func(context.Context) error { return nil }})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		quota  domain.Quota
+		status int
+	}{
+		{domain.QuotaKnowledgeBases, http.StatusTooManyRequests},
+		{domain.QuotaChunks, http.StatusTooManyRequests},
+		{domain.QuotaStreamsPerKey, http.StatusTooManyRequests},
+		{domain.QuotaStoredBytes, http.StatusRequestEntityTooLarge},
+		{domain.QuotaIndexMemoryBytes, http.StatusRequestEntityTooLarge},
+	} {
+		t.Run(tc.quota.Name(), func(t *testing.T) {
+			w := httptest.NewRecorder()
+			s.handleError(domain.CheckQuota(tc.quota, 10, 8, 5), s.echo.NewContext(httptest.NewRequest("POST", "/api/v1/admin/kb/documents", nil), w))
+			assert.Equal(t, tc.status, w.Code)
+			var p map[string]any
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &p))
+			assert.Equal(t, "quota_exceeded", p["code"])
+			assert.EqualValues(t, tc.status, p["status"])
+			assert.Equal(t, map[string]any{"name": tc.quota.Name(), "limit": 10.0, "used": 8.0}, p["quota"])
+		})
 	}
 }

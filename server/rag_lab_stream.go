@@ -17,7 +17,7 @@ func (h *handlers) StreamRagExperiment(ctx context.Context, r api.StreamRagExper
 		return nil, err
 	}
 	req := labRequest(ctx, tenant, *r.Body)
-	body, err := streamEvents(ctx, func(s *sseStream) error {
+	body, err := h.streamEvents(ctx, func(s *sseStream) error {
 		// Bad input shows before the first event: an ordinary problem
 		// answer. After it, an error event ends the stream.
 		out, err := h.d.Answerer.Find(ctx, tenant, req)

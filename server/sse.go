@@ -68,14 +68,27 @@ func (s *sseStream) comment(text string) error {
 // streamEvents runs produce in a goroutine and returns the stream's body
 // once the first event is written. An error before any event is returned
 // as is (an ordinary problem answer); after it, produce has already sent
-// its own error event. Pings keep idle streams open through proxies.
-func streamEvents(ctx context.Context, produce func(*sseStream) error) (io.Reader, error) {
+// its own error event. Pings keep idle streams open through proxies. The
+// stream counts against its API key's quota of open streams until produce
+// returns: a key at its quota gets CodeQuotaExceeded, and produce does not
+// run.
+func (h *handlers) streamEvents(ctx context.Context, produce func(*sseStream) error) (io.Reader, error) {
+	closeStream := func() {}
+	if h.d.Quotas != nil {
+		var err error
+		if closeStream, err = h.d.Quotas.OpenStream(ctx); err != nil {
+			return nil, err
+		}
+	}
 	pr, pw := io.Pipe()
 	s := &sseStream{w: pw, begun: make(chan error, 1)}
 	go func() {
 		stop := pingEvery(ssePing, s.comment)
 		defer stop()
 		err := produce(s)
+		// Uncounted before the client can see the end: its next stream
+		// may start at once.
+		closeStream()
 		s.once.Do(func() { s.begun <- err })
 		_ = pw.Close()
 	}()

@@ -34,7 +34,11 @@ func (h *handlers) GetTenant(ctx context.Context, r api.GetTenantRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	return api.GetTenant200JSONResponse(toAPITenant(t)), nil
+	out, err := h.withUsage(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetTenant200JSONResponse(out), nil
 }
 
 // UpdateTenant implements PATCH /admin/tenants/{tenantId}.
@@ -54,17 +58,39 @@ func (h *handlers) UpdateTenant(ctx context.Context, r api.UpdateTenantRequestOb
 	if rl := r.Body.RateLimits; rl != nil {
 		patch.RateLimits = &domain.RateLimits{PerKey: rl.PerKeyPerMinute, PerTenant: rl.PerTenantPerMinute}
 	}
+	if q := r.Body.Quotas; q != nil {
+		patch.Quotas = ptr(quotasFromAPI(*q))
+	}
 	t, err := h.d.Tenants.Update(ctx, p, id, patch)
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateTenant200JSONResponse(toAPITenant(t)), nil
+	out, err := h.withUsage(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateTenant200JSONResponse(out), nil
+}
+
+// withUsage is t with its quotas' usage (without a quota service, none).
+func (h *handlers) withUsage(ctx context.Context, t domain.Tenant) (api.Tenant, error) {
+	out := toAPITenant(t)
+	if h.d.Quotas == nil {
+		return out, nil
+	}
+	u, err := h.d.Quotas.Usage(ctx, t)
+	if err != nil {
+		return api.Tenant{}, err
+	}
+	out.Usage = ptr(toAPITenantUsage(u))
+	return out, nil
 }
 
 func toAPITenant(t domain.Tenant) api.Tenant {
 	return api.Tenant{
 		Id: string(t.ID), Name: t.Name, Status: api.TenantStatus(t.Status), Version: t.Version,
 		RateLimits: api.TenantRateLimits{PerKeyPerMinute: t.RateLimits.PerKey, PerTenantPerMinute: t.RateLimits.PerTenant},
+		Quotas:     toAPITenantQuotas(t.Quotas),
 		CreatedAt:  t.CreatedAt, UpdatedAt: t.UpdatedAt,
 	}
 }

@@ -1314,6 +1314,7 @@ const (
 	ProblemCodeMethodNotAllowed     ProblemCode = "method_not_allowed"
 	ProblemCodeNotFound             ProblemCode = "not_found"
 	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
+	ProblemCodeQuotaExceeded        ProblemCode = "quota_exceeded"
 	ProblemCodeRateLimited          ProblemCode = "rate_limited"
 	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
 	ProblemCodeShareGone            ProblemCode = "share_gone"
@@ -1365,6 +1366,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeNotFound:
 		return true
 	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodeQuotaExceeded:
 		return true
 	case ProblemCodeRateLimited:
 		return true
@@ -1468,6 +1471,48 @@ func (e PromptVariableKind) Valid() bool {
 	case PromptVariableKindBuiltin:
 		return true
 	case PromptVariableKindCustom:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuotaName.
+const (
+	Chunks                 QuotaName = "chunks"
+	DecompositionTemplates QuotaName = "decomposition_templates"
+	Documents              QuotaName = "documents"
+	IndexMemoryBytes       QuotaName = "index_memory_bytes"
+	IntentRules            QuotaName = "intent_rules"
+	KnowledgeBases         QuotaName = "knowledge_bases"
+	PromptTemplates        QuotaName = "prompt_templates"
+	ScriptFlows            QuotaName = "script_flows"
+	StoredBytes            QuotaName = "stored_bytes"
+	StreamsPerKey          QuotaName = "streams_per_key"
+)
+
+// Valid indicates whether the value is a known member of the QuotaName enum.
+func (e QuotaName) Valid() bool {
+	switch e {
+	case Chunks:
+		return true
+	case DecompositionTemplates:
+		return true
+	case Documents:
+		return true
+	case IndexMemoryBytes:
+		return true
+	case IntentRules:
+		return true
+	case KnowledgeBases:
+		return true
+	case PromptTemplates:
+		return true
+	case ScriptFlows:
+		return true
+	case StoredBytes:
+		return true
+	case StreamsPerKey:
 		return true
 	default:
 		return false
@@ -4557,9 +4602,11 @@ type IndexJob struct {
 	// Reason Why the job failed (or why the last attempt failed, while it waits to retry): a stable
 	// code such as `empty_file`, `corrupt_file`, `encrypted_file`, `archive_too_large`,
 	// `parse_timeout`, `no_text`, `ocr_unavailable`, `ocr_failed`, `parser_crashed`,
-	// `embedding_failed`, `worker_lost`. A provider that fails (times out, is unavailable,
-	// rate-limits) makes the job wait and retry with a growing delay, holding no worker
-	// meanwhile; after the last attempt the job fails with the provider's code
+	// `embedding_failed`, `worker_lost`, `chunk_quota_exceeded`, `index_memory_quota_exceeded`
+	// (the document would take its tenant past its `chunks` or `index_memory_bytes` quota:
+	// nothing of it is indexed; see `Tenant.usage`). A provider that fails (times out, is
+	// unavailable, rate-limits) makes the job wait and retry with a growing delay, holding no
+	// worker meanwhile; after the last attempt the job fails with the provider's code
 	// (`embedding_failed`).
 	Reason *string `json:"reason"`
 
@@ -5615,6 +5662,10 @@ type Problem struct {
 	// Errors Field-level errors, when the request failed validation.
 	Errors *[]FieldError `json:"errors,omitempty"`
 
+	// Quota With `quota_exceeded` (and only then): the tenant's quota the request would pass, its limit,
+	// and what was in use when it was refused.
+	Quota *QuotaExceeded `json:"quota,omitempty"`
+
 	// RequestId The request id, also in the `X-Request-Id` response header.
 	//
 	// Example: 01JD8Z0QYB3M6V4T5X2W9N8K7C
@@ -5969,6 +6020,40 @@ type PromptVariableName = string
 //
 // Example: false
 type QuestionGeneration = bool
+
+// QuotaExceeded With `quota_exceeded` (and only then): the tenant's quota the request would pass, its limit,
+// and what was in use when it was refused.
+type QuotaExceeded struct {
+	// Limit Example: 100
+	Limit int64 `json:"limit"`
+
+	// Name A tenant quota (see `TenantUsage`). Extensible: a later version may add quotas, so treat a
+	// name you do not know as a quota of that name.
+	//
+	//
+	// Example: knowledge_bases
+	Name QuotaName `json:"name"`
+
+	// Used Example: 100
+	Used int64 `json:"used"`
+}
+
+// QuotaName A tenant quota (see `TenantUsage`). Extensible: a later version may add quotas, so treat a
+// name you do not know as a quota of that name.
+//
+// Example: knowledge_bases
+type QuotaName string
+
+// QuotaUse One quota's limit in effect (the tenant's override, else the platform default) and its use.
+type QuotaUse struct {
+	// Limit Null when the quota has no limit.
+	//
+	// Example: 100
+	Limit *int64 `json:"limit"`
+
+	// Used Example: 12
+	Used int64 `json:"used"`
+}
 
 // RagCandidate defines model for RagCandidate.
 type RagCandidate struct {
@@ -7310,6 +7395,13 @@ type Tenant struct {
 	// Example: ACME Support
 	Name string `json:"name"`
 
+	// Quotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+	// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+	// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+	// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+	// add more. `usage` shows the limits in effect.
+	Quotas TenantQuotas `json:"quotas"`
+
 	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
 	// API key acting in the tenant, and for the whole tenant. Null is the service default
 	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
@@ -7321,6 +7413,19 @@ type Tenant struct {
 
 	// UpdatedAt Example: 2026-11-22T08:00:00Z
 	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Usage Each of the tenant's quotas with what it uses now: in the answers of `GET` and `PATCH
+	// /admin/tenants/{tenantId}`, left out of lists. Knowledge
+	// bases, documents, chunks (generated questions included), stored bytes (the uploaded files),
+	// intent rules, script flows, prompt and decomposition templates are counted in the database.
+	// `indexMemoryBytes` is estimated from the chunks and their text (about 1 KB a chunk plus 3
+	// bytes a byte of text); with Qdrant (`QDRANT_URL`) there is no embedded index, and its limit is
+	// null and its use 0. `streamsPerKey` is the most event streams any one API key has open in the
+	// tenant on the replica that answered.
+	//
+	//
+	// Example: {"chunks":{"limit":250000,"used":5400},"decompositionTemplates":{"limit":100,"used":1},"documents":{"limit":10000,"used":120},"indexMemoryBytes":{"limit":536870912,"used":6800000},"intentRules":{"limit":1000,"used":14},"knowledgeBases":{"limit":100,"used":3},"promptTemplates":{"limit":200,"used":4},"scriptFlows":{"limit":200,"used":2},"storedBytes":{"limit":1073741824,"used":48000000},"streamsPerKey":{"limit":20,"used":0}}
+	Usage *TenantUsage `json:"usage,omitempty"`
 
 	// Version Optimistic-concurrency version; goes up by one on every change.
 	//
@@ -7339,6 +7444,45 @@ type TenantList struct {
 
 	// NextCursor Example: YWNtZQ
 	NextCursor *string `json:"nextCursor"`
+}
+
+// TenantQuotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+// add more. `usage` shows the limits in effect.
+type TenantQuotas struct {
+	// Chunks Stored chunks, generated questions included (`ASSISTANT_QUOTA_CHUNKS`, default 250000).
+	//
+	// Example: 500000
+	Chunks *int64 `json:"chunks,omitempty"`
+
+	// DecompositionTemplates Decomposition templates (`ASSISTANT_QUOTA_DECOMPOSITION_TEMPLATES`, default 100).
+	DecompositionTemplates *int64 `json:"decompositionTemplates,omitempty"`
+
+	// Documents Documents (`ASSISTANT_QUOTA_DOCUMENTS`, default 10000).
+	Documents *int64 `json:"documents,omitempty"`
+
+	// IndexMemoryBytes The tenant's share of the embedded search index's memory, estimated from its chunks (`ASSISTANT_QUOTA_INDEX_MEMORY_BYTES`, default a quarter of `ASSISTANT_INDEX_MEMORY_BYTES`).
+	IndexMemoryBytes *int64 `json:"indexMemoryBytes,omitempty"`
+
+	// IntentRules Intent rules (`ASSISTANT_QUOTA_INTENT_RULES`, default and most 1000).
+	IntentRules *int64 `json:"intentRules,omitempty"`
+
+	// KnowledgeBases Knowledge bases (`ASSISTANT_QUOTA_KNOWLEDGE_BASES`, default 100).
+	KnowledgeBases *int64 `json:"knowledgeBases,omitempty"`
+
+	// PromptTemplates Prompt templates (`ASSISTANT_QUOTA_PROMPT_TEMPLATES`, default 200).
+	PromptTemplates *int64 `json:"promptTemplates,omitempty"`
+
+	// ScriptFlows Script flows (`ASSISTANT_QUOTA_SCRIPT_FLOWS`, default 200).
+	ScriptFlows *int64 `json:"scriptFlows,omitempty"`
+
+	// StoredBytes Bytes of uploaded files (`ASSISTANT_QUOTA_STORED_BYTES`, default 1 GiB).
+	StoredBytes *int64 `json:"storedBytes,omitempty"`
+
+	// StreamsPerKey Event streams one API key may have open in the tenant at once, per replica (`ASSISTANT_QUOTA_STREAMS_PER_KEY`, default 20).
+	StreamsPerKey *int64 `json:"streamsPerKey,omitempty"`
 }
 
 // TenantRateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
@@ -7528,6 +7672,13 @@ type TenantUpdateRequest struct {
 	// Name Example: ACME Support
 	Name *string `json:"name,omitempty"`
 
+	// Quotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+	// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+	// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+	// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+	// add more. `usage` shows the limits in effect.
+	Quotas *TenantQuotas `json:"quotas,omitempty"`
+
 	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
 	// API key acting in the tenant, and for the whole tenant. Null is the service default
 	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
@@ -7541,6 +7692,48 @@ type TenantUpdateRequest struct {
 	//
 	// Example: 3
 	Version *Version `json:"version,omitempty"`
+}
+
+// TenantUsage Each of the tenant's quotas with what it uses now: in the answers of `GET` and `PATCH
+// /admin/tenants/{tenantId}`, left out of lists. Knowledge
+// bases, documents, chunks (generated questions included), stored bytes (the uploaded files),
+// intent rules, script flows, prompt and decomposition templates are counted in the database.
+// `indexMemoryBytes` is estimated from the chunks and their text (about 1 KB a chunk plus 3
+// bytes a byte of text); with Qdrant (`QDRANT_URL`) there is no embedded index, and its limit is
+// null and its use 0. `streamsPerKey` is the most event streams any one API key has open in the
+// tenant on the replica that answered.
+//
+// Example: {"chunks":{"limit":250000,"used":5400},"decompositionTemplates":{"limit":100,"used":1},"documents":{"limit":10000,"used":120},"indexMemoryBytes":{"limit":536870912,"used":6800000},"intentRules":{"limit":1000,"used":14},"knowledgeBases":{"limit":100,"used":3},"promptTemplates":{"limit":200,"used":4},"scriptFlows":{"limit":200,"used":2},"storedBytes":{"limit":1073741824,"used":48000000},"streamsPerKey":{"limit":20,"used":0}}
+type TenantUsage struct {
+	// Chunks One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	Chunks QuotaUse `json:"chunks"`
+
+	// DecompositionTemplates One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	DecompositionTemplates QuotaUse `json:"decompositionTemplates"`
+
+	// Documents One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	Documents QuotaUse `json:"documents"`
+
+	// IndexMemoryBytes One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	IndexMemoryBytes QuotaUse `json:"indexMemoryBytes"`
+
+	// IntentRules One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	IntentRules QuotaUse `json:"intentRules"`
+
+	// KnowledgeBases One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	KnowledgeBases QuotaUse `json:"knowledgeBases"`
+
+	// PromptTemplates One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	PromptTemplates QuotaUse `json:"promptTemplates"`
+
+	// ScriptFlows One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	ScriptFlows QuotaUse `json:"scriptFlows"`
+
+	// StoredBytes One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	StoredBytes QuotaUse `json:"storedBytes"`
+
+	// StreamsPerKey One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	StreamsPerKey QuotaUse `json:"streamsPerKey"`
 }
 
 // ToolInput A tool call's arguments, as the tool's input schema describes them.
@@ -7784,6 +7977,12 @@ type NotFound = Problem
 // PayloadTooLarge An RFC 9457 problem detail.
 type PayloadTooLarge = Problem
 
+// QuotaPayloadTooLarge An RFC 9457 problem detail.
+type QuotaPayloadTooLarge = Problem
+
+// QuotaTooManyRequests An RFC 9457 problem detail.
+type QuotaTooManyRequests = Problem
+
 // RequestTimeout An RFC 9457 problem detail.
 type RequestTimeout = Problem
 
@@ -7830,7 +8029,8 @@ type CreateApiKeyParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -8194,7 +8394,8 @@ type UploadDocumentParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -8725,7 +8926,8 @@ type CreateChatSessionParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -8770,7 +8972,8 @@ type PostChatMessageParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -9837,7 +10040,8 @@ type ClientInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9851,7 +10055,8 @@ type ClientInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10200,10 +10405,11 @@ type ClientInterface interface {
 	// CreateIntentRuleWithBody Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-	// "Regular expressions" in the introduction), naming the pattern and the bound.
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+	// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+	// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+	// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+	// introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -10216,10 +10422,11 @@ type ClientInterface interface {
 	// CreateIntentRule Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-	// "Regular expressions" in the introduction), naming the pattern and the bound.
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+	// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+	// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+	// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+	// introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -10308,6 +10515,14 @@ type ClientInterface interface {
 	// Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 	// refused while streaming. Nothing is stored for a refused upload.
 	//
+	// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+	// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+	// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+	// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+	// past its `chunks` or `index_memory_bytes` quota fails its index job with
+	// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+	// earlier indexing stored stays).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -10354,7 +10569,8 @@ type ClientInterface interface {
 
 	// CreateKnowledgeBaseWithBody Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10363,7 +10579,8 @@ type ClientInterface interface {
 
 	// CreateKnowledgeBase Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10647,7 +10864,9 @@ type ClientInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10658,7 +10877,9 @@ type ClientInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10795,7 +11016,9 @@ type ClientInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10807,7 +11030,9 @@ type ClientInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10821,7 +11046,8 @@ type ClientInterface interface {
 
 	// CreateScriptFlowWithBody Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -10830,7 +11056,8 @@ type ClientInterface interface {
 
 	// CreateScriptFlow Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11036,16 +11263,20 @@ type ClientInterface interface {
 
 	// GetTenant Get a tenant
 	//
-	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+	// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 	//
 	// Corresponds with GET /admin/tenants/{tenantId} (the `GetTenant` operationId).
 	GetTenant(ctx context.Context, tenantId TenantIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTenantWithBody Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -11054,9 +11285,12 @@ type ClientInterface interface {
 
 	// UpdateTenant Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11102,7 +11336,9 @@ type ClientInterface interface {
 	// now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 	// object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 	// the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-	// begun, so a client knows that later messages will be seen.
+	// begun, so a client knows that later messages will be seen. An API key with as many event
+	// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+	// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 	//
 	// Corresponds with GET /chat/sessions/{sessionId}/events (the `WatchChatSession` operationId).
 	WatchChatSession(ctx context.Context, sessionId SessionIdPath, params *WatchChatSessionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -11146,6 +11382,10 @@ type ClientInterface interface {
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
 	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -11172,6 +11412,10 @@ type ClientInterface interface {
 	//
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
+	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -11685,7 +11929,8 @@ func (c *Client) ListDecompositionTemplates(ctx context.Context, params *ListDec
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11709,7 +11954,8 @@ func (c *Client) CreateDecompositionTemplateWithBody(ctx context.Context, params
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12448,10 +12694,11 @@ func (c *Client) ListIntentRules(ctx context.Context, params *ListIntentRulesPar
 // CreateIntentRuleWithBody Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-// "Regular expressions" in the introduction), naming the pattern and the bound.
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+// introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.
@@ -12474,10 +12721,11 @@ func (c *Client) CreateIntentRuleWithBody(ctx context.Context, params *CreateInt
 // CreateIntentRule Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-// "Regular expressions" in the introduction), naming the pattern and the bound.
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+// introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.
@@ -12646,6 +12894,14 @@ func (c *Client) ListDocuments(ctx context.Context, params *ListDocumentsParams,
 // Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 // refused while streaming. Nothing is stored for a refused upload.
 //
+// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+// past its `chunks` or `index_memory_bytes` quota fails its index job with
+// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+// earlier indexing stored stays).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -12772,7 +13028,8 @@ func (c *Client) ListKnowledgeBases(ctx context.Context, params *ListKnowledgeBa
 
 // CreateKnowledgeBaseWithBody Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -12791,7 +13048,8 @@ func (c *Client) CreateKnowledgeBaseWithBody(ctx context.Context, params *Create
 
 // CreateKnowledgeBase Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13375,7 +13633,9 @@ func (c *Client) ListPromptTemplates(ctx context.Context, params *ListPromptTemp
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13396,7 +13656,9 @@ func (c *Client) CreatePromptTemplateWithBody(ctx context.Context, params *Creat
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13673,7 +13935,9 @@ func (c *Client) RunRagExperiment(ctx context.Context, params *RunRagExperimentP
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13695,7 +13959,9 @@ func (c *Client) StreamRagExperimentWithBody(ctx context.Context, params *Stream
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13729,7 +13995,8 @@ func (c *Client) ListScriptFlows(ctx context.Context, params *ListScriptFlowsPar
 
 // CreateScriptFlowWithBody Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13748,7 +14015,8 @@ func (c *Client) CreateScriptFlowWithBody(ctx context.Context, params *CreateScr
 
 // CreateScriptFlow Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14184,7 +14452,8 @@ func (c *Client) ListTenants(ctx context.Context, params *ListTenantsParams, req
 
 // GetTenant Get a tenant
 //
-// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 //
 // Corresponds with GET /admin/tenants/{tenantId} (the `GetTenant` operationId).
 func (c *Client) GetTenant(ctx context.Context, tenantId TenantIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14201,9 +14470,12 @@ func (c *Client) GetTenant(ctx context.Context, tenantId TenantIdPath, reqEditor
 
 // UpdateTenantWithBody Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes any type of body and a specified content type.
 //
@@ -14222,9 +14494,12 @@ func (c *Client) UpdateTenantWithBody(ctx context.Context, tenantId TenantIdPath
 
 // UpdateTenant Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14310,7 +14585,9 @@ func (c *Client) GetChatSession(ctx context.Context, sessionId SessionIdPath, pa
 // now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 // object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 // the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-// begun, so a client knows that later messages will be seen.
+// begun, so a client knows that later messages will be seen. An API key with as many event
+// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 //
 // Corresponds with GET /chat/sessions/{sessionId}/events (the `WatchChatSession` operationId).
 func (c *Client) WatchChatSession(ctx context.Context, sessionId SessionIdPath, params *WatchChatSessionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14384,6 +14661,10 @@ func (c *Client) ListChatMessages(ctx context.Context, sessionId SessionIdPath, 
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
 //
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -14420,6 +14701,10 @@ func (c *Client) PostChatMessageWithBody(ctx context.Context, sessionId SessionI
 //
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
+//
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -22997,7 +23282,8 @@ type ClientWithResponsesInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23011,7 +23297,8 @@ type ClientWithResponsesInterface interface {
 	// `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 	// may come later or change: a run skips a target that names no `active` slot definition (`kind:
 	// slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-	// it under `skipped`.
+	// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+	// quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23388,10 +23675,11 @@ type ClientWithResponsesInterface interface {
 	// CreateIntentRuleWithBodyWithResponse Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-	// "Regular expressions" in the introduction), naming the pattern and the bound.
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+	// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+	// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+	// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+	// introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -23404,10 +23692,11 @@ type ClientWithResponsesInterface interface {
 	// CreateIntentRuleWithResponse Create an intent rule
 	//
 	// Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-	// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-	// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-	// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-	// "Regular expressions" in the introduction), naming the pattern and the bound.
+	// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+	// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+	// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+	// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+	// introduction), naming the pattern and the bound.
 	// The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 	// `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 	// the other types' targets must be absent or empty.
@@ -23502,6 +23791,14 @@ type ClientWithResponsesInterface interface {
 	// Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 	// refused while streaming. Nothing is stored for a refused upload.
 	//
+	// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+	// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+	// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+	// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+	// past its `chunks` or `index_memory_bytes` quota fails its index job with
+	// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+	// earlier indexing stored stays).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -23562,7 +23859,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateKnowledgeBaseWithBodyWithResponse Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23571,7 +23869,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateKnowledgeBaseWithResponse Create a knowledge base
 	//
-	// Names are unique within a tenant (409 `conflict` otherwise).
+	// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+	// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23889,7 +24188,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23900,7 +24201,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// The content becomes version 1; nothing is published yet. Names are unique within a tenant
 	// (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-	// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+	// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+	// that has as many templates as its `prompt_templates` quota allows is refused with 429
+	// `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24043,7 +24346,9 @@ type ClientWithResponsesInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24055,7 +24360,9 @@ type ClientWithResponsesInterface interface {
 	// Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 	// without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 	// (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-	// A comment line pings every 15 s. A client that disconnects cancels the model call.
+	// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+	// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+	// refused with 429 `quota_exceeded` until one closes.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24071,7 +24378,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateScriptFlowWithBodyWithResponse Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24080,7 +24388,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateScriptFlowWithResponse Create a script flow
 	//
-	// The steps are validated (see the tag); every bad field is reported at once.
+	// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+	// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24310,7 +24619,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetTenantWithResponse Get a tenant
 	//
-	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+	// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+	// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24319,9 +24629,12 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateTenantWithBodyWithResponse Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24330,9 +24643,12 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateTenantWithResponse Rename, disable or enable a tenant
 	//
-	// Platform keys only. Fields left out keep their value. When `version` is given and is not
-	// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-	// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+	// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+	// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+	// their kind. When `version` is given and is not the current one, the answer is 409
+	// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+	// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+	// limits.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -24380,7 +24696,9 @@ type ClientWithResponsesInterface interface {
 	// now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 	// object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 	// the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-	// begun, so a client knows that later messages will be seen.
+	// begun, so a client knows that later messages will be seen. An API key with as many event
+	// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+	// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24430,6 +24748,10 @@ type ClientWithResponsesInterface interface {
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
 	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -24456,6 +24778,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 	// and checked by then is stored with `status: interrupted`.
+	//
+	// **Open streams.** An API key with as many event streams open in the tenant as its
+	// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+	// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -25771,7 +26097,7 @@ type CreateDecompositionTemplateResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -25823,7 +26149,7 @@ func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON415() *Uns
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateDecompositionTemplateResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -28709,7 +29035,7 @@ type CreateIntentRuleResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -28761,7 +29087,7 @@ func (r CreateIntentRuleResponse) GetApplicationproblemJSON415() *UnsupportedMed
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateIntentRuleResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateIntentRuleResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -29368,13 +29694,13 @@ type UploadDocumentResponse struct {
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
+	ApplicationproblemJSON413 *QuotaPayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *IdempotencyMismatch
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -29416,7 +29742,7 @@ func (r UploadDocumentResponse) GetApplicationproblemJSON408() *RequestTimeout {
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r UploadDocumentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+func (r UploadDocumentResponse) GetApplicationproblemJSON413() *QuotaPayloadTooLarge {
 	return r.ApplicationproblemJSON413
 }
 
@@ -29431,7 +29757,7 @@ func (r UploadDocumentResponse) GetApplicationproblemJSON422() *IdempotencyMisma
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r UploadDocumentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r UploadDocumentResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -30193,7 +30519,7 @@ type CreateKnowledgeBaseResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -30245,7 +30571,7 @@ func (r CreateKnowledgeBaseResponse) GetApplicationproblemJSON415() *Unsupported
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateKnowledgeBaseResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateKnowledgeBaseResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -32670,7 +32996,7 @@ type CreatePromptTemplateResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -32722,7 +33048,7 @@ func (r CreatePromptTemplateResponse) GetApplicationproblemJSON415() *Unsupporte
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreatePromptTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreatePromptTemplateResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -33694,7 +34020,7 @@ type StreamRagExperimentResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -33734,7 +34060,7 @@ func (r StreamRagExperimentResponse) GetApplicationproblemJSON415() *Unsupported
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r StreamRagExperimentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r StreamRagExperimentResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -33901,7 +34227,7 @@ type CreateScriptFlowResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -33948,7 +34274,7 @@ func (r CreateScriptFlowResponse) GetApplicationproblemJSON415() *UnsupportedMed
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateScriptFlowResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateScriptFlowResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -36237,7 +36563,7 @@ type WatchChatSessionResponse struct {
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -36267,7 +36593,7 @@ func (r WatchChatSessionResponse) GetApplicationproblemJSON404() *NotFound {
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r WatchChatSessionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r WatchChatSessionResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -36540,7 +36866,7 @@ type PostChatMessageResponse struct {
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *IdempotencyMismatch
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *QuotaTooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -36595,7 +36921,7 @@ func (r PostChatMessageResponse) GetApplicationproblemJSON422() *IdempotencyMism
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r PostChatMessageResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r PostChatMessageResponse) GetApplicationproblemJSON429() *QuotaTooManyRequests {
 	return r.ApplicationproblemJSON429
 }
 
@@ -38452,7 +38778,8 @@ func (c *ClientWithResponses) ListDecompositionTemplatesWithResponse(ctx context
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -38472,7 +38799,8 @@ func (c *ClientWithResponses) CreateDecompositionTemplateWithBodyWithResponse(ct
 // `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
 // may come later or change: a run skips a target that names no `active` slot definition (`kind:
 // slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-// it under `skipped`.
+// it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+// quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39083,10 +39411,11 @@ func (c *ClientWithResponses) ListIntentRulesWithResponse(ctx context.Context, p
 // CreateIntentRuleWithBodyWithResponse Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-// "Regular expressions" in the introduction), naming the pattern and the bound.
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+// introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.
@@ -39105,10 +39434,11 @@ func (c *ClientWithResponses) CreateIntentRuleWithBodyWithResponse(ctx context.C
 // CreateIntentRuleWithResponse Create an intent rule
 //
 // Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-// `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-// `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-// and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-// "Regular expressions" in the introduction), naming the pattern and the bound.
+// `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+// compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+// `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+// bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+// introduction), naming the pattern and the bound.
 // The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
 // `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
 // the other types' targets must be absent or empty.
@@ -39251,6 +39581,14 @@ func (c *ClientWithResponses) ListDocumentsWithResponse(ctx context.Context, par
 // Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
 // refused while streaming. Nothing is stored for a refused upload.
 //
+// **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+// `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+// `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+// 429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+// past its `chunks` or `index_memory_bytes` quota fails its index job with
+// `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+// earlier indexing stored stays).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /admin/kb/documents (the `UploadDocument` operationId).
@@ -39359,7 +39697,8 @@ func (c *ClientWithResponses) ListKnowledgeBasesWithResponse(ctx context.Context
 
 // CreateKnowledgeBaseWithBodyWithResponse Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39374,7 +39713,8 @@ func (c *ClientWithResponses) CreateKnowledgeBaseWithBodyWithResponse(ctx contex
 
 // CreateKnowledgeBaseWithResponse Create a knowledge base
 //
-// Names are unique within a tenant (409 `conflict` otherwise).
+// Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+// knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39872,7 +40212,9 @@ func (c *ClientWithResponses) ListPromptTemplatesWithResponse(ctx context.Contex
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39889,7 +40231,9 @@ func (c *ClientWithResponses) CreatePromptTemplateWithBodyWithResponse(ctx conte
 //
 // The content becomes version 1; nothing is published yet. Names are unique within a tenant
 // (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-// variable name, or a `builtin` variable that is not one of the built-in names is 400.
+// variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+// that has as many templates as its `prompt_templates` quota allows is refused with 429
+// `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40116,7 +40460,9 @@ func (c *ClientWithResponses) RunRagExperimentWithResponse(ctx context.Context, 
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40134,7 +40480,9 @@ func (c *ClientWithResponses) StreamRagExperimentWithBodyWithResponse(ctx contex
 // Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
 // without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
 // (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-// A comment line pings every 15 s. A client that disconnects cancels the model call.
+// A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+// key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+// refused with 429 `quota_exceeded` until one closes.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40162,7 +40510,8 @@ func (c *ClientWithResponses) ListScriptFlowsWithResponse(ctx context.Context, p
 
 // CreateScriptFlowWithBodyWithResponse Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40177,7 +40526,8 @@ func (c *ClientWithResponses) CreateScriptFlowWithBodyWithResponse(ctx context.C
 
 // CreateScriptFlowWithResponse Create a script flow
 //
-// The steps are validated (see the tag); every bad field is reported at once.
+// The steps are validated (see the tag); every bad field is reported at once. A tenant that
+// has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40545,7 +40895,8 @@ func (c *ClientWithResponses) ListTenantsWithResponse(ctx context.Context, param
 
 // GetTenantWithResponse Get a tenant
 //
-// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+// A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+// answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -40560,9 +40911,12 @@ func (c *ClientWithResponses) GetTenantWithResponse(ctx context.Context, tenantI
 
 // UpdateTenantWithBodyWithResponse Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40577,9 +40931,12 @@ func (c *ClientWithResponses) UpdateTenantWithBodyWithResponse(ctx context.Conte
 
 // UpdateTenantWithResponse Rename, disable or enable a tenant
 //
-// Platform keys only. Fields left out keep their value. When `version` is given and is not
-// the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-// `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+// Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+// left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+// their kind. When `version` is given and is not the current one, the answer is 409
+// `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+// operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+// limits.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40651,7 +41008,9 @@ func (c *ClientWithResponses) GetChatSessionWithResponse(ctx context.Context, se
 // now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
 // object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
 // the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-// begun, so a client knows that later messages will be seen.
+// begun, so a client knows that later messages will be seen. An API key with as many event
+// streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+// and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -40719,6 +41078,10 @@ func (c *ClientWithResponses) ListChatMessagesWithResponse(ctx context.Context, 
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
 //
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /chat/sessions/{sessionId}/messages (the `PostChatMessage` operationId).
@@ -40751,6 +41114,10 @@ func (c *ClientWithResponses) PostChatMessageWithBodyWithResponse(ctx context.Co
 //
 // **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
 // and checked by then is stored with `status: interrupted`.
+//
+// **Open streams.** An API key with as many event streams open in the tenant as its
+// `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+// 429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -42334,7 +42701,7 @@ func ParseCreateDecompositionTemplateResponse(rsp *http.Response) (*CreateDecomp
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -45533,7 +45900,7 @@ func ParseCreateIntentRuleResponse(rsp *http.Response) (*CreateIntentRuleRespons
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -46242,7 +46609,7 @@ func ParseUploadDocumentResponse(rsp *http.Response) (*UploadDocumentResponse, e
 		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
+		var dest QuotaPayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -46263,7 +46630,7 @@ func ParseUploadDocumentResponse(rsp *http.Response) (*UploadDocumentResponse, e
 		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -47155,7 +47522,7 @@ func ParseCreateKnowledgeBaseResponse(rsp *http.Response) (*CreateKnowledgeBaseR
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -49863,7 +50230,7 @@ func ParseCreatePromptTemplateResponse(rsp *http.Response) (*CreatePromptTemplat
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -50969,7 +51336,7 @@ func ParseStreamRagExperimentResponse(rsp *http.Response) (*StreamRagExperimentR
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -51194,7 +51561,7 @@ func ParseCreateScriptFlowResponse(rsp *http.Response) (*CreateScriptFlowRespons
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -53736,7 +54103,7 @@ func ParseWatchChatSessionResponse(rsp *http.Response) (*WatchChatSessionRespons
 		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -54091,7 +54458,7 @@ func ParsePostChatMessageResponse(rsp *http.Response) (*PostChatMessageResponse,
 		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest QuotaTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

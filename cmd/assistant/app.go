@@ -101,6 +101,10 @@ type app struct {
 	indexChanges *indexfeed.Feed
 	keys         *access.Keys
 	tenants      *access.Tenants
+	// quotas reports tenants' quotas, counts their keys' event streams
+	// and gives the embedded index each tenant's share; the store holds
+	// the counted quotas under the same policy.
+	quotas *access.Quotas
 	// invalidations routes every change of a tenant's state to the caches
 	// of that kind: each cache registers with it when built, the services
 	// drop through it after their writes, and so does the listener of
@@ -214,7 +218,7 @@ func (a *app) build(ctx context.Context) error {
 	a.retention = retention.New(a.store, a.log)
 	a.dashboard = dashboard.New(a.store, a.log, nil)
 	a.server, err = server.New(ctx, server.Deps{
-		Log: a.log, Keys: a.keys, Tenants: a.tenants, Settings: a.settings, KnowledgeBases: a.store,
+		Log: a.log, Keys: a.keys, Tenants: a.tenants, Quotas: a.quotas, Settings: a.settings, KnowledgeBases: a.store,
 		Documents: a.store, Jobs: a.store,
 		Metadata:        metadata.NewService(a.store, a.invalidations),
 		Ingest:          ingest.NewService(a.store, a.store, a.store, a.vectors, a.worker.Wake).WithProposer(decomposer),
@@ -264,13 +268,27 @@ func (a *app) buildCore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.store = pg.New(a.pool, pg.SealSecretsWith(keys))
+	policy := a.quotaPolicy()
+	a.store = pg.New(a.pool, pg.SealSecretsWith(keys), pg.WithQuotas(policy))
 	a.invalidations = tenantcache.NewRegistry()
 	a.tenants = access.NewTenants(a.store, tenantCacheTTL, a.invalidations)
+	a.quotas = access.NewQuotas(policy, a.store, a.tenants)
 	a.settings = access.NewSettings(a.store, tenantcache.DefaultTTL, a.invalidations)
 	a.usage = access.NewUsageRecorder(a.store, a.log, usageFlushEvery)
 	a.keys = access.NewKeys(a.store, a.tenants, a.usage, access.DefaultKeyOptions())
 	return nil
+}
+
+// quotaPolicy is the platform's quotas, with the embedded index's estimate
+// of a tenant's memory; with Qdrant there is no index memory to bound.
+func (a *app) quotaPolicy() domain.QuotaPolicy {
+	p := domain.QuotaPolicy{Defaults: a.cfg.Quotas}
+	if a.cfg.QdrantURL == "" {
+		p.IndexBytes = func(chunks, textBytes int64) int64 {
+			return hybrid.EstimateBytes(domain.EmbeddingDims, chunks, textBytes)
+		}
+	}
+	return p
 }
 
 // buildIngestion picks the search index and builds the index workers on
@@ -333,7 +351,7 @@ func (a *app) buildVectors(ctx context.Context) error {
 		return nil
 	}
 	a.index = hybrid.New(a.store, hybrid.Options{Dims: domain.EmbeddingDims, MemoryBytes: a.cfg.IndexMemoryBytes, Log: a.log,
-		Vectors: memindex.Options{VectorDir: a.cfg.IndexDir}})
+		Vectors: memindex.Options{VectorDir: a.cfg.IndexDir}, Shares: a.quotas})
 	a.vectors = a.index
 	a.log.Info("search index embedded: tenants load on first use", "memory_bytes", a.cfg.IndexMemoryBytes)
 	return nil

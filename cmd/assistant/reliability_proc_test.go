@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cs-assistant/assistant/config"
+	"github.com/cs-assistant/assistant/domain"
 )
 
 // Bounds of the real-binary process helper. Start-up applies migrations and
@@ -63,13 +64,17 @@ type serviceProc struct {
 func newServiceProc(t *testing.T, bin string, cfg config.Config, extra ...string) *serviceProc {
 	t.Helper()
 	p := &serviceProc{t: t, bin: bin, addr: freeAddr(t), log: filepath.Join(t.TempDir(), "assistant.log")}
-	// No request rate limits: the load these tests make is the point, and
-	// the limits have tests of their own.
+	// No request rate limits, and cfg's quotas (the harness's: none): the
+	// load these tests make is the point, and the limits have tests of
+	// their own.
 	p.env = append(os.Environ(), "DATABASE_URL="+cfg.DatabaseURL, "ASSISTANT_ADDR="+p.addr,
 		"ASSISTANT_DATA_DIR="+cfg.DataDir, "ASSISTANT_DEFAULT_API_KEY="+cfg.DefaultAPIKey, "LOG_LEVEL=warn",
 		"ASSISTANT_RATE_LIMIT_PER_KEY=0", "ASSISTANT_RATE_LIMIT_PER_TENANT=0",
 		// The same secret key and allow list as the in-process services.
 		"ASSISTANT_SECRET_KEY="+hex.EncodeToString(cfg.SecretKey), "ASSISTANT_OUTBOUND_ALLOW="+cfg.OutboundAllow.String())
+	for _, q := range domain.AllQuotas() {
+		p.env = append(p.env, fmt.Sprintf("%s=%d", config.QuotaVariable(q), cfg.Quotas[q]))
+	}
 	p.env = append(p.env, extra...)
 	t.Cleanup(func() {
 		if p.running() {

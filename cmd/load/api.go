@@ -56,16 +56,18 @@ func (s *service) ready(ctx context.Context) error {
 	return nil
 }
 
-// Rate limits the load tool gives its tenant: the highest the contract
-// allows, so that only the service's capacity limits the load.
+// Rate limits and the quota of open streams per key the load tool gives
+// its tenant: the highest the contract allows, so that only the service's
+// capacity limits the load (every customer streams with the one key).
 const (
 	raisedPerKey    = 1_000_000
 	raisedPerTenant = 10_000_000
+	raisedStreams   = 1_000_000
 )
 
 // prepareTenant creates the tenant when it is missing (a tenant-scoped
-// call does) and, with raise, lifts its rate limits. It returns a line
-// saying which limits apply.
+// call does) and, with raise, lifts its rate limits and its quota of open
+// streams per key. It returns a line saying which limits apply.
 func (s *service) prepareTenant(ctx context.Context, raise bool) (string, error) {
 	r, err := s.api.ListKnowledgeBasesWithResponse(ctx, &client.ListKnowledgeBasesParams{XTenantId: s.tenant, Limit: ptr[client.Limit](1)})
 	if err := expect(r, err, http.StatusOK, "list knowledge bases"); err != nil {
@@ -75,16 +77,22 @@ func (s *service) prepareTenant(ctx context.Context, raise bool) (string, error)
 		return "left as they are (-raise-limits=false)", nil
 	}
 	up, err := s.api.UpdateTenantWithResponse(ctx, s.tenant, client.TenantUpdateRequest{RateLimits: &client.TenantRateLimits{
-		PerKeyPerMinute: ptr(int32(raisedPerKey)), PerTenantPerMinute: ptr(int32(raisedPerTenant))}})
+		PerKeyPerMinute: ptr(int32(raisedPerKey)), PerTenantPerMinute: ptr(int32(raisedPerTenant))},
+		Quotas: &client.TenantQuotas{StreamsPerKey: ptr(int64(raisedStreams))}})
 	if err == nil && up.StatusCode() == http.StatusForbidden {
 		return "NOT raised: the key is not a platform key, so expect 429s; use the default key of make run, " +
-			"or start the service with ASSISTANT_RATE_LIMIT_PER_KEY=0 ASSISTANT_RATE_LIMIT_PER_TENANT=0", nil
+			"or start the service with ASSISTANT_RATE_LIMIT_PER_KEY=0 ASSISTANT_RATE_LIMIT_PER_TENANT=0 ASSISTANT_QUOTA_STREAMS_PER_KEY=0", nil
 	}
 	if err := expect(up, err, http.StatusOK, "raise the tenant's rate limits"); err != nil {
 		return "", err
 	}
 	l := up.JSON200.RateLimits
-	return fmt.Sprintf("raised to %s per key and %s per tenant a minute", limit(l.PerKeyPerMinute), limit(l.PerTenantPerMinute)), nil
+	streams := "the default"
+	if v := up.JSON200.Quotas.StreamsPerKey; v != nil {
+		streams = fmt.Sprint(*v)
+	}
+	return fmt.Sprintf("raised to %s per key and %s per tenant a minute, %s open streams per key",
+		limit(l.PerKeyPerMinute), limit(l.PerTenantPerMinute), streams), nil
 }
 
 // limit prints a rate limit; nil is the service's default.

@@ -76,7 +76,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (Conf
 	fs.DurationVar(&c.Duration, "duration", 60*time.Second, "how long customers keep sending messages")
 	fs.DurationVar(&c.Think, "think", 0, "pause of a customer between a reply and its next message")
 	fs.DurationVar(&c.MessageTimeout, "message-timeout", 60*time.Second, "a reply taking longer is an error")
-	fs.BoolVar(&c.RaiseLimits, "raise-limits", true, "raise the tenant's rate limits (PATCH /admin/tenants/{id}; needs a platform key)")
+	fs.BoolVar(&c.RaiseLimits, "raise-limits", true, "raise the tenant's rate limits and open streams per key (PATCH /admin/tenants/{id}; needs a platform key)")
 	fs.IntVar(&c.PID, "pid", 0, "the service's process id for its memory (0: the process listening on the URL's port; -1: none)")
 	fs.DurationVar(&c.Poll, "poll", time.Second, "how often seeding looks at the indexing progress")
 	fs.Usage = func() {

@@ -1314,6 +1314,7 @@ const (
 	ProblemCodeMethodNotAllowed     ProblemCode = "method_not_allowed"
 	ProblemCodeNotFound             ProblemCode = "not_found"
 	ProblemCodePayloadTooLarge      ProblemCode = "payload_too_large"
+	ProblemCodeQuotaExceeded        ProblemCode = "quota_exceeded"
 	ProblemCodeRateLimited          ProblemCode = "rate_limited"
 	ProblemCodeRequestTimeout       ProblemCode = "request_timeout"
 	ProblemCodeShareGone            ProblemCode = "share_gone"
@@ -1365,6 +1366,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeNotFound:
 		return true
 	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodeQuotaExceeded:
 		return true
 	case ProblemCodeRateLimited:
 		return true
@@ -1468,6 +1471,48 @@ func (e PromptVariableKind) Valid() bool {
 	case PromptVariableKindBuiltin:
 		return true
 	case PromptVariableKindCustom:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuotaName.
+const (
+	Chunks                 QuotaName = "chunks"
+	DecompositionTemplates QuotaName = "decomposition_templates"
+	Documents              QuotaName = "documents"
+	IndexMemoryBytes       QuotaName = "index_memory_bytes"
+	IntentRules            QuotaName = "intent_rules"
+	KnowledgeBases         QuotaName = "knowledge_bases"
+	PromptTemplates        QuotaName = "prompt_templates"
+	ScriptFlows            QuotaName = "script_flows"
+	StoredBytes            QuotaName = "stored_bytes"
+	StreamsPerKey          QuotaName = "streams_per_key"
+)
+
+// Valid indicates whether the value is a known member of the QuotaName enum.
+func (e QuotaName) Valid() bool {
+	switch e {
+	case Chunks:
+		return true
+	case DecompositionTemplates:
+		return true
+	case Documents:
+		return true
+	case IndexMemoryBytes:
+		return true
+	case IntentRules:
+		return true
+	case KnowledgeBases:
+		return true
+	case PromptTemplates:
+		return true
+	case ScriptFlows:
+		return true
+	case StoredBytes:
+		return true
+	case StreamsPerKey:
 		return true
 	default:
 		return false
@@ -4557,9 +4602,11 @@ type IndexJob struct {
 	// Reason Why the job failed (or why the last attempt failed, while it waits to retry): a stable
 	// code such as `empty_file`, `corrupt_file`, `encrypted_file`, `archive_too_large`,
 	// `parse_timeout`, `no_text`, `ocr_unavailable`, `ocr_failed`, `parser_crashed`,
-	// `embedding_failed`, `worker_lost`. A provider that fails (times out, is unavailable,
-	// rate-limits) makes the job wait and retry with a growing delay, holding no worker
-	// meanwhile; after the last attempt the job fails with the provider's code
+	// `embedding_failed`, `worker_lost`, `chunk_quota_exceeded`, `index_memory_quota_exceeded`
+	// (the document would take its tenant past its `chunks` or `index_memory_bytes` quota:
+	// nothing of it is indexed; see `Tenant.usage`). A provider that fails (times out, is
+	// unavailable, rate-limits) makes the job wait and retry with a growing delay, holding no
+	// worker meanwhile; after the last attempt the job fails with the provider's code
 	// (`embedding_failed`).
 	Reason *string `json:"reason"`
 
@@ -5615,6 +5662,10 @@ type Problem struct {
 	// Errors Field-level errors, when the request failed validation.
 	Errors *[]FieldError `json:"errors,omitempty"`
 
+	// Quota With `quota_exceeded` (and only then): the tenant's quota the request would pass, its limit,
+	// and what was in use when it was refused.
+	Quota *QuotaExceeded `json:"quota,omitempty"`
+
 	// RequestId The request id, also in the `X-Request-Id` response header.
 	//
 	// Example: 01JD8Z0QYB3M6V4T5X2W9N8K7C
@@ -5969,6 +6020,40 @@ type PromptVariableName = string
 //
 // Example: false
 type QuestionGeneration = bool
+
+// QuotaExceeded With `quota_exceeded` (and only then): the tenant's quota the request would pass, its limit,
+// and what was in use when it was refused.
+type QuotaExceeded struct {
+	// Limit Example: 100
+	Limit int64 `json:"limit"`
+
+	// Name A tenant quota (see `TenantUsage`). Extensible: a later version may add quotas, so treat a
+	// name you do not know as a quota of that name.
+	//
+	//
+	// Example: knowledge_bases
+	Name QuotaName `json:"name"`
+
+	// Used Example: 100
+	Used int64 `json:"used"`
+}
+
+// QuotaName A tenant quota (see `TenantUsage`). Extensible: a later version may add quotas, so treat a
+// name you do not know as a quota of that name.
+//
+// Example: knowledge_bases
+type QuotaName string
+
+// QuotaUse One quota's limit in effect (the tenant's override, else the platform default) and its use.
+type QuotaUse struct {
+	// Limit Null when the quota has no limit.
+	//
+	// Example: 100
+	Limit *int64 `json:"limit"`
+
+	// Used Example: 12
+	Used int64 `json:"used"`
+}
 
 // RagCandidate defines model for RagCandidate.
 type RagCandidate struct {
@@ -7310,6 +7395,13 @@ type Tenant struct {
 	// Example: ACME Support
 	Name string `json:"name"`
 
+	// Quotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+	// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+	// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+	// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+	// add more. `usage` shows the limits in effect.
+	Quotas TenantQuotas `json:"quotas"`
+
 	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
 	// API key acting in the tenant, and for the whole tenant. Null is the service default
 	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
@@ -7321,6 +7413,19 @@ type Tenant struct {
 
 	// UpdatedAt Example: 2026-11-22T08:00:00Z
 	UpdatedAt time.Time `json:"updatedAt"`
+
+	// Usage Each of the tenant's quotas with what it uses now: in the answers of `GET` and `PATCH
+	// /admin/tenants/{tenantId}`, left out of lists. Knowledge
+	// bases, documents, chunks (generated questions included), stored bytes (the uploaded files),
+	// intent rules, script flows, prompt and decomposition templates are counted in the database.
+	// `indexMemoryBytes` is estimated from the chunks and their text (about 1 KB a chunk plus 3
+	// bytes a byte of text); with Qdrant (`QDRANT_URL`) there is no embedded index, and its limit is
+	// null and its use 0. `streamsPerKey` is the most event streams any one API key has open in the
+	// tenant on the replica that answered.
+	//
+	//
+	// Example: {"chunks":{"limit":250000,"used":5400},"decompositionTemplates":{"limit":100,"used":1},"documents":{"limit":10000,"used":120},"indexMemoryBytes":{"limit":536870912,"used":6800000},"intentRules":{"limit":1000,"used":14},"knowledgeBases":{"limit":100,"used":3},"promptTemplates":{"limit":200,"used":4},"scriptFlows":{"limit":200,"used":2},"storedBytes":{"limit":1073741824,"used":48000000},"streamsPerKey":{"limit":20,"used":0}}
+	Usage *TenantUsage `json:"usage,omitempty"`
 
 	// Version Optimistic-concurrency version; goes up by one on every change.
 	//
@@ -7339,6 +7444,45 @@ type TenantList struct {
 
 	// NextCursor Example: YWNtZQ
 	NextCursor *string `json:"nextCursor"`
+}
+
+// TenantQuotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+// add more. `usage` shows the limits in effect.
+type TenantQuotas struct {
+	// Chunks Stored chunks, generated questions included (`ASSISTANT_QUOTA_CHUNKS`, default 250000).
+	//
+	// Example: 500000
+	Chunks *int64 `json:"chunks,omitempty"`
+
+	// DecompositionTemplates Decomposition templates (`ASSISTANT_QUOTA_DECOMPOSITION_TEMPLATES`, default 100).
+	DecompositionTemplates *int64 `json:"decompositionTemplates,omitempty"`
+
+	// Documents Documents (`ASSISTANT_QUOTA_DOCUMENTS`, default 10000).
+	Documents *int64 `json:"documents,omitempty"`
+
+	// IndexMemoryBytes The tenant's share of the embedded search index's memory, estimated from its chunks (`ASSISTANT_QUOTA_INDEX_MEMORY_BYTES`, default a quarter of `ASSISTANT_INDEX_MEMORY_BYTES`).
+	IndexMemoryBytes *int64 `json:"indexMemoryBytes,omitempty"`
+
+	// IntentRules Intent rules (`ASSISTANT_QUOTA_INTENT_RULES`, default and most 1000).
+	IntentRules *int64 `json:"intentRules,omitempty"`
+
+	// KnowledgeBases Knowledge bases (`ASSISTANT_QUOTA_KNOWLEDGE_BASES`, default 100).
+	KnowledgeBases *int64 `json:"knowledgeBases,omitempty"`
+
+	// PromptTemplates Prompt templates (`ASSISTANT_QUOTA_PROMPT_TEMPLATES`, default 200).
+	PromptTemplates *int64 `json:"promptTemplates,omitempty"`
+
+	// ScriptFlows Script flows (`ASSISTANT_QUOTA_SCRIPT_FLOWS`, default 200).
+	ScriptFlows *int64 `json:"scriptFlows,omitempty"`
+
+	// StoredBytes Bytes of uploaded files (`ASSISTANT_QUOTA_STORED_BYTES`, default 1 GiB).
+	StoredBytes *int64 `json:"storedBytes,omitempty"`
+
+	// StreamsPerKey Event streams one API key may have open in the tenant at once, per replica (`ASSISTANT_QUOTA_STREAMS_PER_KEY`, default 20).
+	StreamsPerKey *int64 `json:"streamsPerKey,omitempty"`
 }
 
 // TenantRateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
@@ -7528,6 +7672,13 @@ type TenantUpdateRequest struct {
 	// Name Example: ACME Support
 	Name *string `json:"name,omitempty"`
 
+	// Quotas This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+	// or left out is the platform default. Only platform keys may change them (a tenant-bound key
+	// gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+	// default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+	// add more. `usage` shows the limits in effect.
+	Quotas *TenantQuotas `json:"quotas,omitempty"`
+
 	// RateLimits This tenant's overrides of the service's request rate limits, in requests per minute: per
 	// API key acting in the tenant, and for the whole tenant. Null is the service default
 	// (`ASSISTANT_RATE_LIMIT_PER_KEY`, `ASSISTANT_RATE_LIMIT_PER_TENANT`). Only platform keys may
@@ -7541,6 +7692,48 @@ type TenantUpdateRequest struct {
 	//
 	// Example: 3
 	Version *Version `json:"version,omitempty"`
+}
+
+// TenantUsage Each of the tenant's quotas with what it uses now: in the answers of `GET` and `PATCH
+// /admin/tenants/{tenantId}`, left out of lists. Knowledge
+// bases, documents, chunks (generated questions included), stored bytes (the uploaded files),
+// intent rules, script flows, prompt and decomposition templates are counted in the database.
+// `indexMemoryBytes` is estimated from the chunks and their text (about 1 KB a chunk plus 3
+// bytes a byte of text); with Qdrant (`QDRANT_URL`) there is no embedded index, and its limit is
+// null and its use 0. `streamsPerKey` is the most event streams any one API key has open in the
+// tenant on the replica that answered.
+//
+// Example: {"chunks":{"limit":250000,"used":5400},"decompositionTemplates":{"limit":100,"used":1},"documents":{"limit":10000,"used":120},"indexMemoryBytes":{"limit":536870912,"used":6800000},"intentRules":{"limit":1000,"used":14},"knowledgeBases":{"limit":100,"used":3},"promptTemplates":{"limit":200,"used":4},"scriptFlows":{"limit":200,"used":2},"storedBytes":{"limit":1073741824,"used":48000000},"streamsPerKey":{"limit":20,"used":0}}
+type TenantUsage struct {
+	// Chunks One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	Chunks QuotaUse `json:"chunks"`
+
+	// DecompositionTemplates One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	DecompositionTemplates QuotaUse `json:"decompositionTemplates"`
+
+	// Documents One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	Documents QuotaUse `json:"documents"`
+
+	// IndexMemoryBytes One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	IndexMemoryBytes QuotaUse `json:"indexMemoryBytes"`
+
+	// IntentRules One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	IntentRules QuotaUse `json:"intentRules"`
+
+	// KnowledgeBases One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	KnowledgeBases QuotaUse `json:"knowledgeBases"`
+
+	// PromptTemplates One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	PromptTemplates QuotaUse `json:"promptTemplates"`
+
+	// ScriptFlows One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	ScriptFlows QuotaUse `json:"scriptFlows"`
+
+	// StoredBytes One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	StoredBytes QuotaUse `json:"storedBytes"`
+
+	// StreamsPerKey One quota's limit in effect (the tenant's override, else the platform default) and its use.
+	StreamsPerKey QuotaUse `json:"streamsPerKey"`
 }
 
 // ToolInput A tool call's arguments, as the tool's input schema describes them.
@@ -7784,6 +7977,12 @@ type NotFound = Problem
 // PayloadTooLarge An RFC 9457 problem detail.
 type PayloadTooLarge = Problem
 
+// QuotaPayloadTooLarge An RFC 9457 problem detail.
+type QuotaPayloadTooLarge = Problem
+
+// QuotaTooManyRequests An RFC 9457 problem detail.
+type QuotaTooManyRequests = Problem
+
 // RequestTimeout An RFC 9457 problem detail.
 type RequestTimeout = Problem
 
@@ -7830,7 +8029,8 @@ type CreateApiKeyParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -8194,7 +8394,8 @@ type UploadDocumentParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -8725,7 +8926,8 @@ type CreateChatSessionParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -8770,7 +8972,8 @@ type PostChatMessageParams struct {
 	// the same reply without a second model call. The same key with another request is 422
 	// `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
 	// for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-	// service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+	// service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+	// or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
 	// again.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
@@ -15246,6 +15449,20 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
+type QuotaPayloadTooLargeApplicationProblemPlusJSONResponse Problem
+
+type QuotaTooManyRequestsResponseHeaders struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+type QuotaTooManyRequestsApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers QuotaTooManyRequestsResponseHeaders
+}
+
 type RequestTimeoutApplicationProblemPlusJSONResponse Problem
 
 type ShareForbiddenApplicationProblemPlusJSONResponse Problem
@@ -16947,7 +17164,7 @@ func (response CreateDecompositionTemplate415ApplicationProblemPlusJSONResponse)
 }
 
 type CreateDecompositionTemplate429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response CreateDecompositionTemplate429ApplicationProblemPlusJSONResponse) VisitCreateDecompositionTemplateResponse(w http.ResponseWriter) error {
@@ -21465,7 +21682,7 @@ func (response CreateIntentRule415ApplicationProblemPlusJSONResponse) VisitCreat
 }
 
 type CreateIntentRule429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response CreateIntentRule429ApplicationProblemPlusJSONResponse) VisitCreateIntentRuleResponse(w http.ResponseWriter) error {
@@ -22462,7 +22679,7 @@ func (response UploadDocument408ApplicationProblemPlusJSONResponse) VisitUploadD
 }
 
 type UploadDocument413ApplicationProblemPlusJSONResponse struct {
-	PayloadTooLargeApplicationProblemPlusJSONResponse
+	QuotaPayloadTooLargeApplicationProblemPlusJSONResponse
 }
 
 func (response UploadDocument413ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
@@ -22510,7 +22727,7 @@ func (response UploadDocument422ApplicationProblemPlusJSONResponse) VisitUploadD
 }
 
 type UploadDocument429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response UploadDocument429ApplicationProblemPlusJSONResponse) VisitUploadDocumentResponse(w http.ResponseWriter) error {
@@ -23718,7 +23935,7 @@ func (response CreateKnowledgeBase415ApplicationProblemPlusJSONResponse) VisitCr
 }
 
 type CreateKnowledgeBase429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response CreateKnowledgeBase429ApplicationProblemPlusJSONResponse) VisitCreateKnowledgeBaseResponse(w http.ResponseWriter) error {
@@ -27432,7 +27649,7 @@ func (response CreatePromptTemplate415ApplicationProblemPlusJSONResponse) VisitC
 }
 
 type CreatePromptTemplate429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response CreatePromptTemplate429ApplicationProblemPlusJSONResponse) VisitCreatePromptTemplateResponse(w http.ResponseWriter) error {
@@ -29070,7 +29287,7 @@ func (response StreamRagExperiment415ApplicationProblemPlusJSONResponse) VisitSt
 }
 
 type StreamRagExperiment429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response StreamRagExperiment429ApplicationProblemPlusJSONResponse) VisitStreamRagExperimentResponse(w http.ResponseWriter) error {
@@ -29387,7 +29604,7 @@ func (response CreateScriptFlow415ApplicationProblemPlusJSONResponse) VisitCreat
 }
 
 type CreateScriptFlow429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response CreateScriptFlow429ApplicationProblemPlusJSONResponse) VisitCreateScriptFlowResponse(w http.ResponseWriter) error {
@@ -32949,7 +33166,7 @@ func (response WatchChatSession404ApplicationProblemPlusJSONResponse) VisitWatch
 }
 
 type WatchChatSession429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response WatchChatSession429ApplicationProblemPlusJSONResponse) VisitWatchChatSessionResponse(w http.ResponseWriter) error {
@@ -33498,7 +33715,7 @@ func (response PostChatMessage422ApplicationProblemPlusJSONResponse) VisitPostCh
 }
 
 type PostChatMessage429ApplicationProblemPlusJSONResponse struct {
-	TooManyRequestsApplicationProblemPlusJSONResponse
+	QuotaTooManyRequestsApplicationProblemPlusJSONResponse
 }
 
 func (response PostChatMessage429ApplicationProblemPlusJSONResponse) VisitPostChatMessageResponse(w http.ResponseWriter) error {

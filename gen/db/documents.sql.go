@@ -13,7 +13,7 @@ const createDocument = `-- name: CreateDocument :one
 
 INSERT INTO documents (id, tenant_id, kb_id, name, kind, size_bytes, sha256, status, metadata)
 VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8)
-RETURNING id, tenant_id, kb_id, name, status, created_at, kind, size_bytes, sha256, metadata, chunk_count, embedding_model, updated_at
+RETURNING id, tenant_id, kb_id, name, status, created_at, kind, size_bytes, sha256, metadata, chunk_count, embedding_model, updated_at, stored_chunks, chunk_text_bytes
 `
 
 type CreateDocumentParams struct {
@@ -54,6 +54,8 @@ func (q *Queries) CreateDocument(ctx context.Context, arg CreateDocumentParams) 
 		&i.ChunkCount,
 		&i.EmbeddingModel,
 		&i.UpdatedAt,
+		&i.StoredChunks,
+		&i.ChunkTextBytes,
 	)
 	return i, err
 }
@@ -91,7 +93,7 @@ func (q *Queries) DeleteDocument(ctx context.Context, arg DeleteDocumentParams) 
 }
 
 const getDocument = `-- name: GetDocument :one
-SELECT id, tenant_id, kb_id, name, status, created_at, kind, size_bytes, sha256, metadata, chunk_count, embedding_model, updated_at FROM documents WHERE tenant_id = $1 AND id = $2
+SELECT id, tenant_id, kb_id, name, status, created_at, kind, size_bytes, sha256, metadata, chunk_count, embedding_model, updated_at, stored_chunks, chunk_text_bytes FROM documents WHERE tenant_id = $1 AND id = $2
 `
 
 type GetDocumentParams struct {
@@ -116,6 +118,8 @@ func (q *Queries) GetDocument(ctx context.Context, arg GetDocumentParams) (Docum
 		&i.ChunkCount,
 		&i.EmbeddingModel,
 		&i.UpdatedAt,
+		&i.StoredChunks,
+		&i.ChunkTextBytes,
 	)
 	return i, err
 }
@@ -137,7 +141,7 @@ func (q *Queries) GetDocumentFile(ctx context.Context, arg GetDocumentFileParams
 }
 
 const listDocuments = `-- name: ListDocuments :many
-SELECT id, tenant_id, kb_id, name, status, created_at, kind, size_bytes, sha256, metadata, chunk_count, embedding_model, updated_at FROM documents
+SELECT id, tenant_id, kb_id, name, status, created_at, kind, size_bytes, sha256, metadata, chunk_count, embedding_model, updated_at, stored_chunks, chunk_text_bytes FROM documents
 WHERE tenant_id = $1
   AND ($2::text IS NULL OR kb_id = $2)
   AND ($3::text IS NULL OR status = $3)
@@ -183,6 +187,8 @@ func (q *Queries) ListDocuments(ctx context.Context, arg ListDocumentsParams) ([
 			&i.ChunkCount,
 			&i.EmbeddingModel,
 			&i.UpdatedAt,
+			&i.StoredChunks,
+			&i.ChunkTextBytes,
 		); err != nil {
 			return nil, err
 		}

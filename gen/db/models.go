@@ -143,6 +143,8 @@ type Document struct {
 	ChunkCount     int32
 	EmbeddingModel *string
 	UpdatedAt      time.Time
+	StoredChunks   int32
+	ChunkTextBytes int64
 }
 
 type DocumentFile struct {
@@ -490,14 +492,24 @@ type SlotDefinition struct {
 }
 
 type Tenant struct {
-	ID                 string
-	Name               string
-	Status             string
-	Version            int32
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	RateLimitPerKey    *int32
-	RateLimitPerTenant *int32
+	ID                          string
+	Name                        string
+	Status                      string
+	Version                     int32
+	CreatedAt                   time.Time
+	UpdatedAt                   time.Time
+	RateLimitPerKey             *int32
+	RateLimitPerTenant          *int32
+	QuotaKnowledgeBases         *int64
+	QuotaDocuments              *int64
+	QuotaChunks                 *int64
+	QuotaStoredBytes            *int64
+	QuotaIndexMemoryBytes       *int64
+	QuotaIntentRules            *int64
+	QuotaScriptFlows            *int64
+	QuotaPromptTemplates        *int64
+	QuotaDecompositionTemplates *int64
+	QuotaStreamsPerKey          *int64
 }
 
 type TenantSetting struct {

@@ -10,7 +10,7 @@ import (
 )
 
 const getTenant = `-- name: GetTenant :one
-SELECT id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant FROM tenants WHERE id = $1
+SELECT id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant, quota_knowledge_bases, quota_documents, quota_chunks, quota_stored_bytes, quota_index_memory_bytes, quota_intent_rules, quota_script_flows, quota_prompt_templates, quota_decomposition_templates, quota_streams_per_key FROM tenants WHERE id = $1
 `
 
 func (q *Queries) GetTenant(ctx context.Context, id string) (Tenant, error) {
@@ -25,6 +25,16 @@ func (q *Queries) GetTenant(ctx context.Context, id string) (Tenant, error) {
 		&i.UpdatedAt,
 		&i.RateLimitPerKey,
 		&i.RateLimitPerTenant,
+		&i.QuotaKnowledgeBases,
+		&i.QuotaDocuments,
+		&i.QuotaChunks,
+		&i.QuotaStoredBytes,
+		&i.QuotaIndexMemoryBytes,
+		&i.QuotaIntentRules,
+		&i.QuotaScriptFlows,
+		&i.QuotaPromptTemplates,
+		&i.QuotaDecompositionTemplates,
+		&i.QuotaStreamsPerKey,
 	)
 	return i, err
 }
@@ -48,7 +58,7 @@ func (q *Queries) InsertTenantSettingsIfAbsent(ctx context.Context, tenantID str
 }
 
 const listTenants = `-- name: ListTenants :many
-SELECT id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant FROM tenants
+SELECT id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant, quota_knowledge_bases, quota_documents, quota_chunks, quota_stored_bytes, quota_index_memory_bytes, quota_intent_rules, quota_script_flows, quota_prompt_templates, quota_decomposition_templates, quota_streams_per_key FROM tenants
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR status = $2)
   AND id > $3
@@ -86,6 +96,16 @@ func (q *Queries) ListTenants(ctx context.Context, arg ListTenantsParams) ([]Ten
 			&i.UpdatedAt,
 			&i.RateLimitPerKey,
 			&i.RateLimitPerTenant,
+			&i.QuotaKnowledgeBases,
+			&i.QuotaDocuments,
+			&i.QuotaChunks,
+			&i.QuotaStoredBytes,
+			&i.QuotaIndexMemoryBytes,
+			&i.QuotaIntentRules,
+			&i.QuotaScriptFlows,
+			&i.QuotaPromptTemplates,
+			&i.QuotaDecompositionTemplates,
+			&i.QuotaStreamsPerKey,
 		); err != nil {
 			return nil, err
 		}
@@ -103,10 +123,20 @@ SET name = coalesce($1, name),
     status = coalesce($2, status),
     rate_limit_per_key = CASE WHEN $3::boolean THEN $4::integer ELSE rate_limit_per_key END,
     rate_limit_per_tenant = CASE WHEN $3::boolean THEN $5::integer ELSE rate_limit_per_tenant END,
+    quota_knowledge_bases = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[1], 0) ELSE quota_knowledge_bases END,
+    quota_documents = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[2], 0) ELSE quota_documents END,
+    quota_chunks = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[3], 0) ELSE quota_chunks END,
+    quota_stored_bytes = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[4], 0) ELSE quota_stored_bytes END,
+    quota_index_memory_bytes = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[5], 0) ELSE quota_index_memory_bytes END,
+    quota_intent_rules = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[6], 0) ELSE quota_intent_rules END,
+    quota_script_flows = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[7], 0) ELSE quota_script_flows END,
+    quota_prompt_templates = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[8], 0) ELSE quota_prompt_templates END,
+    quota_decomposition_templates = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[9], 0) ELSE quota_decomposition_templates END,
+    quota_streams_per_key = CASE WHEN $6::boolean THEN nullif(($7::bigint[])[10], 0) ELSE quota_streams_per_key END,
     version = version + 1,
     updated_at = now()
-WHERE id = $6 AND ($7::integer = 0 OR version = $7)
-RETURNING id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant
+WHERE id = $8 AND ($9::integer = 0 OR version = $9)
+RETURNING id, name, status, version, created_at, updated_at, rate_limit_per_key, rate_limit_per_tenant, quota_knowledge_bases, quota_documents, quota_chunks, quota_stored_bytes, quota_index_memory_bytes, quota_intent_rules, quota_script_flows, quota_prompt_templates, quota_decomposition_templates, quota_streams_per_key
 `
 
 type UpdateTenantParams struct {
@@ -115,10 +145,14 @@ type UpdateTenantParams struct {
 	SetRateLimits      bool
 	RateLimitPerKey    *int32
 	RateLimitPerTenant *int32
+	SetQuotas          bool
+	Quotas             []int64
 	ID                 string
 	Version            int32
 }
 
+// quotas holds the quota overrides in the order of domain.AllQuotas, 0 for
+// the platform default (NULL).
 func (q *Queries) UpdateTenant(ctx context.Context, arg UpdateTenantParams) (Tenant, error) {
 	row := q.db.QueryRow(ctx, updateTenant,
 		arg.Name,
@@ -126,6 +160,8 @@ func (q *Queries) UpdateTenant(ctx context.Context, arg UpdateTenantParams) (Ten
 		arg.SetRateLimits,
 		arg.RateLimitPerKey,
 		arg.RateLimitPerTenant,
+		arg.SetQuotas,
+		arg.Quotas,
 		arg.ID,
 		arg.Version,
 	)
@@ -139,6 +175,16 @@ func (q *Queries) UpdateTenant(ctx context.Context, arg UpdateTenantParams) (Ten
 		&i.UpdatedAt,
 		&i.RateLimitPerKey,
 		&i.RateLimitPerTenant,
+		&i.QuotaKnowledgeBases,
+		&i.QuotaDocuments,
+		&i.QuotaChunks,
+		&i.QuotaStoredBytes,
+		&i.QuotaIndexMemoryBytes,
+		&i.QuotaIntentRules,
+		&i.QuotaScriptFlows,
+		&i.QuotaPromptTemplates,
+		&i.QuotaDecompositionTemplates,
+		&i.QuotaStreamsPerKey,
 	)
 	return i, err
 }

@@ -59,6 +59,9 @@ func (w *Worker) index(ctx context.Context, job domain.IndexJob) (int32, string,
 	}
 	chunks = append(chunks, questions...)
 	if err := w.jobs.ReplaceChunks(ctx, w.owner, job, chunks, toPassages(passages)); err != nil {
+		if f := quotaFailure(err); f != nil {
+			return 0, "", f
+		}
 		return 0, "", leaseOr(err, "The chunks could not be stored.")
 	}
 	total := int32(len(chunks))
@@ -167,6 +170,21 @@ func transient(reason, detail string, err error) error {
 func embeddingFailure(err error) error {
 	retry := domain.ErrorCodeOf(err) == domain.CodeUnavailable || errors.Is(err, context.DeadlineExceeded)
 	return &jobFailure{reason: domain.ReasonEmbeddingFailed, detail: "The embedding provider failed: " + domain.ErrorMessage(err), retry: retry, err: err}
+}
+
+// quotaFailure is the failure of a document whose chunks a quota of its
+// tenant refused (nil for any other error): final, since the same
+// document would pass it again; nothing of it was stored.
+func quotaFailure(err error) *jobFailure {
+	q, ok := domain.QuotaOf(err)
+	if !ok {
+		return nil
+	}
+	reason := domain.ReasonChunkQuota
+	if q.Quota == domain.QuotaIndexMemoryBytes {
+		reason = domain.ReasonIndexMemoryQuota
+	}
+	return &jobFailure{reason: reason, detail: domain.ErrorMessage(err), err: err}
 }
 
 // leaseOr passes a lost lease on as it is and makes anything else a

@@ -19,8 +19,12 @@
 // they hold (Bytes; the mapped vector files are not in it, see below):
 // past it, the least recently used tenants are evicted, and load again on
 // their next use. A tenant in use is never evicted, and the most recently
-// used one stays even when it alone is past the bound. Writes to a tenant
-// that is not resident only reach PostgreSQL: it loads fresh when used.
+// used one stays even when it alone is past the bound. With Options.Shares
+// (the tenants' index memory quota) a tenant held beyond its share is
+// evicted before any other, and what it holds beyond its share evicts no
+// one: one tenant's loading takes the others' room for its share at most.
+// Writes to a tenant that is not resident only reach PostgreSQL: it loads
+// fresh when used. EstimateBytes tells a tenant's size without loading it.
 //
 // Following changes. Every write of chunks, vectors, documents and
 // knowledge bases announces a domain.IndexChange when it commits (store/pg:

@@ -56,6 +56,19 @@ type Options struct {
 	// Log receives a line per load and per change that could not be
 	// followed (slog.Default when nil).
 	Log *slog.Logger
+	// Shares, when set, tells each tenant's share of MemoryBytes (see
+	// Shares); without it a tenant may take the whole bound.
+	Shares Shares
+}
+
+// Shares tells how much of the bound each tenant may hold at the others'
+// expense: past the bound, the tenants held beyond their share are evicted
+// first, and what a tenant holds beyond its share evicts no one (the
+// tenants' index memory quota).
+type Shares interface {
+	// IndexShare returns tenant's share in bytes, 0 for none (the whole
+	// bound) or when it cannot tell.
+	IndexShare(ctx context.Context, tenant domain.TenantID) int64
 }
 
 // Index is the embedded hybrid index: it implements domain.VectorStore
@@ -66,9 +79,10 @@ type Index struct {
 	dims  int
 	vopts memindex.Options
 	// check is an empty vector index that validates writes.
-	check *memindex.Index
-	limit int64
-	log   *slog.Logger
+	check  *memindex.Index
+	limit  int64
+	shares Shares
+	log    *slog.Logger
 
 	// base is the context of loads, which outlive the search that started
 	// them (others may wait for them); Close ends it and waits.
@@ -107,7 +121,7 @@ func New(db Persistence, o Options) *Index {
 	}
 	base, stop := context.WithCancel(context.Background())
 	return &Index{db: db, dims: o.Dims, vopts: o.Vectors, check: memindex.NewWithOptions(o.Dims, o.Vectors),
-		limit: o.MemoryBytes, log: o.Log,
+		limit: o.MemoryBytes, shares: o.Shares, log: o.Log,
 		base: base, stop: stop, tenants: make(map[domain.TenantID]*entry)}
 }
 

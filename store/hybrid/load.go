@@ -17,6 +17,7 @@ import (
 // map (the next use tries again) and hands the error to its waiters.
 func (x *Index) load(t *entry) {
 	start := time.Now()
+	share := x.shareOf(x.base, t.id)
 	v, w, err := x.fill(x.base, t.id)
 	for err == nil {
 		x.mu.Lock()
@@ -33,6 +34,7 @@ func (x *Index) load(t *entry) {
 			// Counted before publishing: a release may evict and close
 			// the tenant at once.
 			vectors, chunks := v.Len(t.id), w.Len(t.id)
+			t.share = share
 			mem := x.publishLocked(t, v, w)
 			x.mu.Unlock()
 			x.log.Info("tenant search index loaded", "tenant", string(t.id), "vectors", vectors, "chunks", chunks,

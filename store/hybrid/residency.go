@@ -37,6 +37,7 @@ type entry struct {
 	// pins counts the searches and writes using the indexes now.
 	pins   int
 	bytes  int64         // as counted in Index.resident
+	share  int64         // the tenant's share of the bound, 0 for none
 	mapped int64         // as counted in Index.mapped
 	elem   *list.Element // in Index.lru once loaded
 	// closed: the vectors were closed (gone and no longer pinned).
@@ -134,24 +135,51 @@ func (x *Index) write(id domain.TenantID, changes []domain.IndexChange, fn func(
 	t.writing.Unlock()
 	mem := t.vectors.Memory(id)
 	bytes := mem.Heap + t.words.Bytes(id)
+	share := x.shareOf(x.base, id)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if !t.gone {
 		x.resident += bytes - t.bytes
 		x.mapped += mem.Mapped - t.mapped
-		t.bytes, t.mapped = bytes, mem.Mapped
+		t.bytes, t.mapped, t.share = bytes, mem.Mapped, share
 	}
 	x.unpinLocked(t)
 	x.evictLocked()
 	return err
 }
 
+// overShare is what t holds beyond its share (0 when within it).
+func (t *entry) overShare() int64 {
+	if t.share > 0 && t.bytes > t.share {
+		return t.bytes - t.share
+	}
+	return 0
+}
+
 // evictLocked drops the least recently used tenants not in use while the
 // resident bytes are past the bound, but never the most recently used
 // one: a tenant larger than the bound alone stays, rather than loading
-// again for every search.
+// again for every search. The tenants held beyond their share go first;
+// then the others, but only for the bytes held within shares: what a
+// tenant still holds beyond its share (in use, or the most recent) takes
+// no other tenant's place.
 func (x *Index) evictLocked() {
+	if x.resident <= x.limit {
+		return
+	}
 	for e := x.lru.Back(); x.resident > x.limit && e != nil && e != x.lru.Front(); {
+		prev := e.Prev()
+		if t := e.Value.(*entry); t.pins == 0 && t.overShare() > 0 {
+			x.dropLocked(t)
+			x.stats.Evictions++
+		}
+		e = prev
+	}
+	var excess int64
+	for e := x.lru.Front(); e != nil; e = e.Next() {
+		excess += e.Value.(*entry).overShare()
+	}
+	for e := x.lru.Back(); x.resident-excess > x.limit && e != nil && e != x.lru.Front(); {
 		prev := e.Prev()
 		if t := e.Value.(*entry); t.pins == 0 {
 			x.dropLocked(t)
@@ -159,6 +187,15 @@ func (x *Index) evictLocked() {
 		}
 		e = prev
 	}
+}
+
+// shareOf asks for tenant's share (0 without Options.Shares). It runs
+// outside the lock: the answer may take a database read.
+func (x *Index) shareOf(ctx context.Context, tenant domain.TenantID) int64 {
+	if x.shares == nil {
+		return 0
+	}
+	return max(x.shares.IndexShare(ctx, tenant), 0)
 }
 
 // dropLocked forgets the loaded tenant t: its next use loads it again.

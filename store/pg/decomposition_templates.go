@@ -29,6 +29,9 @@ type decompositionTargetJSON struct {
 func (s *Store) CreateDecompositionTemplate(ctx context.Context, t domain.DecompositionTemplate) (domain.DecompositionTemplate, error) {
 	var out domain.DecompositionTemplate
 	err := s.inTx(ctx, func(q *db.Queries) error {
+		if err := s.withinQuotas(ctx, q, t.TenantID, lockDecomposition, "", adding(domain.QuotaDecompositionTemplates, 1)); err != nil {
+			return err
+		}
 		if _, err := q.CreateDecompositionTemplate(ctx, db.CreateDecompositionTemplateParams{
 			ID: t.ID, TenantID: string(t.TenantID), Name: t.Name, Description: t.Description,
 		}); err != nil {

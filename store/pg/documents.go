@@ -29,6 +29,12 @@ func (s *Store) CreateDocument(ctx context.Context, in domain.NewDocument) (doma
 			return &domain.Error{Code: domain.CodeNotFound, Message: kbNotFound,
 				Fields: []domain.FieldError{{Field: "kbId", Message: "no such knowledge base in this tenant"}}}
 		}
+		// A document adds at least one chunk: a tenant at its chunk or
+		// index memory quota is refused now, not at indexing.
+		add := adding(domain.QuotaDocuments, 1).Plus(adding(domain.QuotaStoredBytes, d.SizeBytes)).Plus(adding(domain.QuotaChunks, 1))
+		if err := s.withinQuotas(ctx, q, d.TenantID, lockDocuments, "", add); err != nil {
+			return err
+		}
 		if doc, err = q.CreateDocument(ctx, db.CreateDocumentParams{
 			ID: d.ID, TenantID: string(d.TenantID), KbID: d.KBID, Name: d.Name, Kind: d.Kind,
 			SizeBytes: d.SizeBytes, Sha256: d.SHA256, Metadata: meta,

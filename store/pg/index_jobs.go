@@ -162,7 +162,9 @@ func (s *Store) LoadJobInput(ctx context.Context, job domain.IndexJob) (domain.D
 // document.
 func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.IndexJob, chunks []domain.Chunk, passages []domain.Passage) error {
 	rows := make([]db.InsertChunksParams, len(chunks))
+	var textBytes int64
 	for i, c := range chunks {
+		textBytes += int64(len(c.SearchText()))
 		meta, err := json.Marshal(c.Metadata)
 		if err != nil {
 			return err
@@ -179,8 +181,26 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 		prows[i] = db.InsertPassagesParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID, Idx: p.Index, Text: p.Text, Tokens: p.Tokens}
 	}
 	err := s.inTx(ctx, func(q *db.Queries) error {
+		// The document's row first, then its job's, as deleting the
+		// document (or its knowledge base) takes them through the cascade:
+		// taken the other way round, a delete meanwhile deadlocks with this
+		// write (its chunks' foreign key and its holdings need the row).
+		_, err := q.LockDocument(ctx, db.LockDocumentParams{TenantID: string(job.TenantID), ID: job.DocumentID})
+		if errors.Is(err, pgx.ErrNoRows) {
+			return domain.ErrLeaseLost // the document was deleted meanwhile
+		}
+		if err != nil {
+			return err
+		}
 		n, err := q.SetIndexJobStage(ctx, db.SetIndexJobStageParams{ID: job.ID, Owner: &owner, State: string(domain.JobChunking), Done: 0, Total: int32(len(chunks))})
 		if err := leaseResult(n, err); err != nil {
+			return err
+		}
+		// Checked before the old chunks go: a document refused by a quota
+		// keeps what an earlier indexing stored.
+		add := adding(domain.QuotaChunks, int64(len(chunks)))
+		add.ChunkTextBytes = textBytes
+		if err := s.withinQuotas(ctx, q, job.TenantID, lockChunks, job.DocumentID, add); err != nil {
 			return err
 		}
 		if err := q.DeleteDocumentChunks(ctx, db.DeleteDocumentChunksParams{TenantID: string(job.TenantID), DocumentID: job.DocumentID}); err != nil {
@@ -193,6 +213,10 @@ func (s *Store) ReplaceChunks(ctx context.Context, owner string, job domain.Inde
 			return err
 		}
 		if _, err := q.InsertChunks(ctx, rows); err != nil {
+			return err
+		}
+		if err := q.SetDocumentHoldings(ctx, db.SetDocumentHoldingsParams{TenantID: string(job.TenantID), ID: job.DocumentID,
+			StoredChunks: int32(len(chunks)), ChunkTextBytes: textBytes}); err != nil {
 			return err
 		}
 		// The old chunks' vectors went with them: every replica's index

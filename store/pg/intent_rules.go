@@ -33,6 +33,9 @@ func (s *Store) CreateIntentRule(ctx context.Context, r domain.IntentRule) (doma
 		if n >= domain.MaxIntentRulesPerTenant {
 			return domain.Errorf(domain.CodeConflict, "The tenant already has %d intent rules, the most it may have.", domain.MaxIntentRulesPerTenant)
 		}
+		if err := s.withinQuotas(ctx, q, r.TenantID, lockIntentRules, "", adding(domain.QuotaIntentRules, 1)); err != nil {
+			return err
+		}
 		row, err = q.CreateIntentRule(ctx, db.CreateIntentRuleParams{
 			ID: r.ID, TenantID: string(r.TenantID), Name: r.Name, Keywords: nonNil(r.Keywords), KeywordMode: r.KeywordMode,
 			Patterns: nonNil(r.Patterns), Priority: r.Priority, ResponseType: r.ResponseType, FixedText: r.FixedText,

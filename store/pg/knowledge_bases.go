@@ -11,8 +11,16 @@ const kbNotFound = "Knowledge base not found."
 
 // CreateKnowledgeBase implements domain.KnowledgeBaseStore.
 func (s *Store) CreateKnowledgeBase(ctx context.Context, kb domain.KnowledgeBase) (domain.KnowledgeBase, error) {
-	row, err := s.q.CreateKnowledgeBase(ctx, db.CreateKnowledgeBaseParams{
-		ID: kb.ID, TenantID: string(kb.TenantID), Name: kb.Name, Description: kb.Description, QuestionGeneration: kb.QuestionGeneration,
+	var row db.KnowledgeBase
+	err := s.inTx(ctx, func(q *db.Queries) error {
+		err := s.withinQuotas(ctx, q, kb.TenantID, lockKnowledgeBases, "", adding(domain.QuotaKnowledgeBases, 1))
+		if err != nil {
+			return err
+		}
+		row, err = q.CreateKnowledgeBase(ctx, db.CreateKnowledgeBaseParams{
+			ID: kb.ID, TenantID: string(kb.TenantID), Name: kb.Name, Description: kb.Description, QuestionGeneration: kb.QuestionGeneration,
+		})
+		return err
 	})
 	if err != nil {
 		return domain.KnowledgeBase{}, kbNameConflict(mapError(err, kbNotFound))

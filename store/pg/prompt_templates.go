@@ -30,6 +30,9 @@ type promptVariableJSON struct {
 func (s *Store) CreatePromptTemplate(ctx context.Context, t domain.PromptTemplate) (domain.PromptTemplate, error) {
 	var out domain.PromptTemplate
 	err := s.inTx(ctx, func(q *db.Queries) error {
+		if err := s.withinQuotas(ctx, q, t.TenantID, lockPrompts, "", adding(domain.QuotaPromptTemplates, 1)); err != nil {
+			return err
+		}
 		if _, err := q.CreatePromptTemplate(ctx, db.CreatePromptTemplateParams{
 			ID: t.ID, TenantID: string(t.TenantID), Name: t.Name, Description: t.Description, Scene: string(t.Scene),
 		}); err != nil {

@@ -19,6 +19,9 @@ var (
 func (s *Store) CreateScriptFlow(ctx context.Context, f domain.ScriptFlow) (domain.ScriptFlow, error) {
 	var out domain.ScriptFlow
 	err := s.inTx(ctx, func(q *db.Queries) error {
+		if err := s.withinQuotas(ctx, q, f.TenantID, lockScriptFlows, "", adding(domain.QuotaScriptFlows, 1)); err != nil {
+			return err
+		}
 		row, err := q.CreateScriptFlow(ctx, db.CreateScriptFlowParams{
 			ID: f.ID, TenantID: string(f.TenantID), Name: f.Name, Description: f.Description,
 			Enabled: f.Enabled, Steps: encodeFlowSteps(f.Steps),

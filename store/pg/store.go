@@ -26,6 +26,9 @@ type Store struct {
 	// sealer encrypts the provider API keys the store keeps; nil keeps
 	// them as they are (tests of the store alone).
 	sealer domain.Sealer
+	// quotas bound what tenants may hold (WithQuotas); the zero policy
+	// bounds nothing.
+	quotas domain.QuotaPolicy
 }
 
 // Option tunes a Store.

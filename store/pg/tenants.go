@@ -72,6 +72,10 @@ func (s *Store) UpdateTenant(ctx context.Context, id domain.TenantID, p domain.T
 		if p.RateLimits != nil {
 			params.SetRateLimits, params.RateLimitPerKey, params.RateLimitPerTenant = true, p.RateLimits.PerKey, p.RateLimits.PerTenant
 		}
+		if p.Quotas != nil {
+			// In the order of domain.AllQuotas, as the query reads them.
+			params.SetQuotas, params.Quotas = true, p.Quotas[:]
+		}
 		row, err = q.UpdateTenant(ctx, params)
 		if err == nil {
 			return notifyTenant(ctx, q, row.ID)
@@ -99,6 +103,7 @@ func tenantFromRow(r db.Tenant) domain.Tenant {
 	return domain.Tenant{
 		ID: domain.TenantID(r.ID), Name: r.Name, Status: domain.TenantStatus(r.Status),
 		RateLimits: domain.RateLimits{PerKey: r.RateLimitPerKey, PerTenant: r.RateLimitPerTenant},
+		Quotas:     quotasFromRow(r),
 		Version:    r.Version, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }

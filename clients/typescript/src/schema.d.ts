@@ -37,7 +37,8 @@ export interface paths {
         };
         /**
          * Get a tenant
-         * @description A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise).
+         * @description A tenant-bound key may read only its own tenant (403 `tenant_forbidden` otherwise). The
+         *     answer carries `usage`: each of the tenant's quotas with its limit in effect and its use.
          */
         get: operations["getTenant"];
         put?: never;
@@ -47,9 +48,12 @@ export interface paths {
         head?: never;
         /**
          * Rename, disable or enable a tenant
-         * @description Platform keys only. Fields left out keep their value. When `version` is given and is not
-         *     the current one, the answer is 409 `version_conflict`. A disabled tenant answers 403
-         *     `tenant_disabled` to every tenant-scoped operation and to keys bound to it.
+         * @description Platform keys only (a tenant-bound key, even of this tenant, gets 403 `forbidden`). Fields
+         *     left out keep their value; `rateLimits` and `quotas`, when given, replace every override of
+         *     their kind. When `version` is given and is not the current one, the answer is 409
+         *     `version_conflict`. A disabled tenant answers 403 `tenant_disabled` to every tenant-scoped
+         *     operation and to keys bound to it. The answer carries `usage`, as `GET` does, with the new
+         *     limits.
          */
         patch: operations["updateTenant"];
         trace?: never;
@@ -170,7 +174,8 @@ export interface paths {
         put?: never;
         /**
          * Create a knowledge base
-         * @description Names are unique within a tenant (409 `conflict` otherwise).
+         * @description Names are unique within a tenant (409 `conflict` otherwise). A tenant that has as many
+         *     knowledge bases as its `knowledge_bases` quota allows is refused with 429 `quota_exceeded`.
          */
         post: operations["createKnowledgeBase"];
         delete?: never;
@@ -234,6 +239,14 @@ export interface paths {
          *     Anything else, or a mismatch, is 415 `unsupported_media_type` naming what was detected.
          *     Files over `ASSISTANT_MAX_UPLOAD_BYTES` (default 20 MiB) are 413 `payload_too_large`,
          *     refused while streaming. Nothing is stored for a refused upload.
+         *
+         *     **Quotas** (see `Tenant.usage`): an upload that would take the tenant past its
+         *     `stored_bytes` quota, or one while the tenant is at its `index_memory_bytes` quota, is 413
+         *     `quota_exceeded`; one past its `documents` quota, or while it is at its `chunks` quota, is
+         *     429 `quota_exceeded`; `quota` names the quota. A document whose chunks would take the tenant
+         *     past its `chunks` or `index_memory_bytes` quota fails its index job with
+         *     `chunk_quota_exceeded` or `index_memory_quota_exceeded`, and nothing of it is indexed (what an
+         *     earlier indexing stored stays).
          */
         post: operations["uploadDocument"];
         delete?: never;
@@ -830,7 +843,9 @@ export interface paths {
          * @description Events, each a `data:` line of one JSON object with an `id:`: `meta` (the retrieval result
          *     without the answer), `sources` (the citations), `thought` (reasoning, as it arrives), `delta`
          *     (answer text, as it arrives), then always `done` (the whole result) or `error` (a problem).
-         *     A comment line pings every 15 s. A client that disconnects cancels the model call.
+         *     A comment line pings every 15 s. A client that disconnects cancels the model call. An API
+         *     key with as many event streams open in the tenant as its `streams_per_key` quota allows is
+         *     refused with 429 `quota_exceeded` until one closes.
          */
         post: operations["streamRagExperiment"];
         delete?: never;
@@ -852,7 +867,9 @@ export interface paths {
          *     now on (by the replica serving this request), each a `data:` line of one `StageEvent` JSON
          *     object, with `id: <messageId>:<stage>`. A comment line pings every 15 s. The stream ends when
          *     the client disconnects. The first event is `ready` (`{sessionId}`), sent once watching has
-         *     begun, so a client knows that later messages will be seen.
+         *     begun, so a client knows that later messages will be seen. An API key with as many event
+         *     streams open in the tenant as its `streams_per_key` quota allows (this one, replies streamed
+         *     and the RAG lab's streams together) is refused with 429 `quota_exceeded` until one closes.
          */
         get: operations["watchChatSession"];
         put?: never;
@@ -901,10 +918,11 @@ export interface paths {
         /**
          * Create an intent rule
          * @description Names are unique within a tenant (409 `conflict`); a tenant has at most 1000 rules (409
-         *     `conflict`). Patterns are compiled on write: a pattern that is not valid RE2 is 400
-         *     `validation_failed` with an `errors` entry on `/patterns/<i>` quoting the compiler's error,
-         *     and so is one over the bounds on a pattern's cost or past the tenant's quota (see
-         *     "Regular expressions" in the introduction), naming the pattern and the bound.
+         *     `conflict`), and at most its `intent_rules` quota (429 `quota_exceeded`). Patterns are
+         *     compiled on write: a pattern that is not valid RE2 is 400 `validation_failed` with an
+         *     `errors` entry on `/patterns/<i>` quoting the compiler's error, and so is one over the
+         *     bounds on a pattern's cost or past the tenant's quota (see "Regular expressions" in the
+         *     introduction), naming the pattern and the bound.
          *     The target must fit `responseType` (`fixedText` for fixed, `flowId` for flow,
          *     `transferReason` for transfer, optional `kbIds` for rag, which must exist in the tenant);
          *     the other types' targets must be absent or empty.
@@ -1033,7 +1051,8 @@ export interface paths {
         put?: never;
         /**
          * Create a script flow
-         * @description The steps are validated (see the tag); every bad field is reported at once.
+         * @description The steps are validated (see the tag); every bad field is reported at once. A tenant that
+         *     has as many flows as its `script_flows` quota allows is refused with 429 `quota_exceeded`.
          */
         post: operations["createScriptFlow"];
         delete?: never;
@@ -1155,7 +1174,9 @@ export interface paths {
          * Create a prompt template
          * @description The content becomes version 1; nothing is published yet. Names are unique within a tenant
          *     (409 `conflict`). A placeholder naming an undeclared variable, a malformed or duplicate
-         *     variable name, or a `builtin` variable that is not one of the built-in names is 400.
+         *     variable name, or a `builtin` variable that is not one of the built-in names is 400. A tenant
+         *     that has as many templates as its `prompt_templates` quota allows is refused with 429
+         *     `quota_exceeded`.
          */
         post: operations["createPromptTemplate"];
         delete?: never;
@@ -1433,7 +1454,8 @@ export interface paths {
          *     `/content/targets/<i>/key`). Targets are not checked against the tenant's definitions, which
          *     may come later or change: a run skips a target that names no `active` slot definition (`kind:
          *     slot`) or usable metadata field of scope `document` (`kind: metadata`), and a preview lists
-         *     it under `skipped`.
+         *     it under `skipped`. A tenant that has as many templates as its `decomposition_templates`
+         *     quota allows is refused with 429 `quota_exceeded`.
          */
         post: operations["createDecompositionTemplate"];
         delete?: never;
@@ -1845,6 +1867,10 @@ export interface paths {
          *
          *     **Disconnects.** A client that goes away mid-stream stops the generation; what was generated
          *     and checked by then is stored with `status: interrupted`.
+         *
+         *     **Open streams.** An API key with as many event streams open in the tenant as its
+         *     `streams_per_key` quota allows is refused a stream (a new reply's or a resumed one) with
+         *     429 `quota_exceeded` until one closes; nothing is stored then. JSON replies are not counted.
          */
         post: operations["postChatMessage"];
         delete?: never;
@@ -2480,9 +2506,11 @@ export interface components {
              * @description Why the job failed (or why the last attempt failed, while it waits to retry): a stable
              *     code such as `empty_file`, `corrupt_file`, `encrypted_file`, `archive_too_large`,
              *     `parse_timeout`, `no_text`, `ocr_unavailable`, `ocr_failed`, `parser_crashed`,
-             *     `embedding_failed`, `worker_lost`. A provider that fails (times out, is unavailable,
-             *     rate-limits) makes the job wait and retry with a growing delay, holding no worker
-             *     meanwhile; after the last attempt the job fails with the provider's code
+             *     `embedding_failed`, `worker_lost`, `chunk_quota_exceeded`, `index_memory_quota_exceeded`
+             *     (the document would take its tenant past its `chunks` or `index_memory_bytes` quota:
+             *     nothing of it is indexed; see `Tenant.usage`). A provider that fails (times out, is
+             *     unavailable, rate-limits) makes the job wait and retry with a growing delay, holding no
+             *     worker meanwhile; after the last attempt the job fails with the provider's code
              *     (`embedding_failed`).
              * @example null
              */
@@ -3615,7 +3643,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "slot_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "idempotency_mismatch" | "device_limit" | "device_mismatch" | "share_gone" | "unavailable" | "internal";
+            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "slot_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "quota_exceeded" | "idempotency_mismatch" | "device_limit" | "device_mismatch" | "share_gone" | "unavailable" | "internal";
             /**
              * @description A human-readable sentence about this occurrence.
              * @example Knowledge base not found.
@@ -3623,12 +3651,37 @@ export interface components {
             detail: string;
             /** @description Field-level errors, when the request failed validation. */
             errors?: components["schemas"]["FieldError"][];
+            quota?: components["schemas"]["QuotaExceeded"];
             /**
              * @description The request id, also in the `X-Request-Id` response header.
              * @example 01JD8Z0QYB3M6V4T5X2W9N8K7C
              */
             requestId: string;
         };
+        /**
+         * @description With `quota_exceeded` (and only then): the tenant's quota the request would pass, its limit,
+         *     and what was in use when it was refused.
+         */
+        QuotaExceeded: {
+            name: components["schemas"]["QuotaName"];
+            /**
+             * Format: int64
+             * @example 100
+             */
+            limit: number;
+            /**
+             * Format: int64
+             * @example 100
+             */
+            used: number;
+        };
+        /**
+         * @description A tenant quota (see `TenantUsage`). Extensible: a later version may add quotas, so treat a
+         *     name you do not know as a quota of that name.
+         * @example knowledge_bases
+         * @enum {string}
+         */
+        QuotaName: "knowledge_bases" | "documents" | "chunks" | "stored_bytes" | "index_memory_bytes" | "intent_rules" | "script_flows" | "prompt_templates" | "decomposition_templates" | "streams_per_key";
         FieldError: {
             /**
              * @description JSON pointer into the body (`/scopes/0`) or `query.NAME`, `path.NAME`, `header.NAME`.
@@ -3652,6 +3705,8 @@ export interface components {
             name: string;
             status: components["schemas"]["TenantStatus"];
             rateLimits: components["schemas"]["TenantRateLimits"];
+            quotas: components["schemas"]["TenantQuotas"];
+            usage?: components["schemas"]["TenantUsage"];
             version: components["schemas"]["Version"];
             /**
              * Format: date-time
@@ -3682,6 +3737,153 @@ export interface components {
              */
             perTenantPerMinute?: number | null;
         };
+        /**
+         * @description This tenant's overrides of the platform's quotas (the operator's `ASSISTANT_QUOTA_*`); null
+         *     or left out is the platform default. Only platform keys may change them (a tenant-bound key
+         *     gets 403 `forbidden`), and a change replaces every override: a quota left out returns to the
+         *     default. Lowering a quota below what the tenant holds removes nothing; it refuses what would
+         *     add more. `usage` shows the limits in effect.
+         */
+        TenantQuotas: {
+            /**
+             * Format: int64
+             * @description Knowledge bases (`ASSISTANT_QUOTA_KNOWLEDGE_BASES`, default 100).
+             * @example null
+             */
+            knowledgeBases?: number | null;
+            /**
+             * Format: int64
+             * @description Documents (`ASSISTANT_QUOTA_DOCUMENTS`, default 10000).
+             * @example null
+             */
+            documents?: number | null;
+            /**
+             * Format: int64
+             * @description Stored chunks, generated questions included (`ASSISTANT_QUOTA_CHUNKS`, default 250000).
+             * @example 500000
+             */
+            chunks?: number | null;
+            /**
+             * Format: int64
+             * @description Bytes of uploaded files (`ASSISTANT_QUOTA_STORED_BYTES`, default 1 GiB).
+             * @example null
+             */
+            storedBytes?: number | null;
+            /**
+             * Format: int64
+             * @description The tenant's share of the embedded search index's memory, estimated from its chunks (`ASSISTANT_QUOTA_INDEX_MEMORY_BYTES`, default a quarter of `ASSISTANT_INDEX_MEMORY_BYTES`).
+             * @example null
+             */
+            indexMemoryBytes?: number | null;
+            /**
+             * Format: int64
+             * @description Intent rules (`ASSISTANT_QUOTA_INTENT_RULES`, default and most 1000).
+             * @example null
+             */
+            intentRules?: number | null;
+            /**
+             * Format: int64
+             * @description Script flows (`ASSISTANT_QUOTA_SCRIPT_FLOWS`, default 200).
+             * @example null
+             */
+            scriptFlows?: number | null;
+            /**
+             * Format: int64
+             * @description Prompt templates (`ASSISTANT_QUOTA_PROMPT_TEMPLATES`, default 200).
+             * @example null
+             */
+            promptTemplates?: number | null;
+            /**
+             * Format: int64
+             * @description Decomposition templates (`ASSISTANT_QUOTA_DECOMPOSITION_TEMPLATES`, default 100).
+             * @example null
+             */
+            decompositionTemplates?: number | null;
+            /**
+             * Format: int64
+             * @description Event streams one API key may have open in the tenant at once, per replica (`ASSISTANT_QUOTA_STREAMS_PER_KEY`, default 20).
+             * @example null
+             */
+            streamsPerKey?: number | null;
+        };
+        /**
+         * @description Each of the tenant's quotas with what it uses now: in the answers of `GET` and `PATCH
+         *     /admin/tenants/{tenantId}`, left out of lists. Knowledge
+         *     bases, documents, chunks (generated questions included), stored bytes (the uploaded files),
+         *     intent rules, script flows, prompt and decomposition templates are counted in the database.
+         *     `indexMemoryBytes` is estimated from the chunks and their text (about 1 KB a chunk plus 3
+         *     bytes a byte of text); with Qdrant (`QDRANT_URL`) there is no embedded index, and its limit is
+         *     null and its use 0. `streamsPerKey` is the most event streams any one API key has open in the
+         *     tenant on the replica that answered.
+         * @example {
+         *       "knowledgeBases": {
+         *         "limit": 100,
+         *         "used": 3
+         *       },
+         *       "documents": {
+         *         "limit": 10000,
+         *         "used": 120
+         *       },
+         *       "chunks": {
+         *         "limit": 250000,
+         *         "used": 5400
+         *       },
+         *       "storedBytes": {
+         *         "limit": 1073741824,
+         *         "used": 48000000
+         *       },
+         *       "indexMemoryBytes": {
+         *         "limit": 536870912,
+         *         "used": 6800000
+         *       },
+         *       "intentRules": {
+         *         "limit": 1000,
+         *         "used": 14
+         *       },
+         *       "scriptFlows": {
+         *         "limit": 200,
+         *         "used": 2
+         *       },
+         *       "promptTemplates": {
+         *         "limit": 200,
+         *         "used": 4
+         *       },
+         *       "decompositionTemplates": {
+         *         "limit": 100,
+         *         "used": 1
+         *       },
+         *       "streamsPerKey": {
+         *         "limit": 20,
+         *         "used": 0
+         *       }
+         *     }
+         */
+        TenantUsage: {
+            knowledgeBases: components["schemas"]["QuotaUse"];
+            documents: components["schemas"]["QuotaUse"];
+            chunks: components["schemas"]["QuotaUse"];
+            storedBytes: components["schemas"]["QuotaUse"];
+            indexMemoryBytes: components["schemas"]["QuotaUse"];
+            intentRules: components["schemas"]["QuotaUse"];
+            scriptFlows: components["schemas"]["QuotaUse"];
+            promptTemplates: components["schemas"]["QuotaUse"];
+            decompositionTemplates: components["schemas"]["QuotaUse"];
+            streamsPerKey: components["schemas"]["QuotaUse"];
+        };
+        /** @description One quota's limit in effect (the tenant's override, else the platform default) and its use. */
+        QuotaUse: {
+            /**
+             * Format: int64
+             * @description Null when the quota has no limit.
+             * @example 100
+             */
+            limit: number | null;
+            /**
+             * Format: int64
+             * @example 12
+             */
+            used: number;
+        };
         TenantList: {
             items: components["schemas"]["Tenant"][];
             /** @example YWNtZQ */
@@ -3699,6 +3901,7 @@ export interface components {
             name?: string;
             status?: components["schemas"]["TenantStatus"];
             rateLimits?: components["schemas"]["TenantRateLimits"];
+            quotas?: components["schemas"]["TenantQuotas"];
             version?: components["schemas"]["Version"];
         };
         /**
@@ -7971,6 +8174,72 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description Over a request rate limit (`rate_limited`; see `TooManyRequests`: wait `Retry-After`
+         *     seconds), or over one of the tenant's quotas of counts or of open streams (`quota_exceeded`:
+         *     `quota` names it, with its limit and what is in use; nothing was stored). Retrying does not
+         *     help a quota: delete something, let a stream close, or have a platform key raise the
+         *     tenant's quota (`PATCH /admin/tenants/{tenantId}`).
+         */
+        QuotaTooManyRequests: {
+            headers: {
+                /** @description With `rate_limited`, seconds until a request would be allowed. */
+                "Retry-After"?: number;
+                /** @description The tighter rate limit's size, in requests (its bucket holds one minute's worth). */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left now under the tighter rate limit. */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the tighter rate limit is full again. */
+                "RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:assistant:problem:quota_exceeded",
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "code": "quota_exceeded",
+                 *       "detail": "Over the tenant's knowledge_bases quota of 100: 100 knowledge bases in use, and this needs 1 more.",
+                 *       "quota": {
+                 *         "name": "knowledge_bases",
+                 *         "limit": 100,
+                 *         "used": 100
+                 *       },
+                 *       "requestId": "01JD8Z0QYB3M6V4T5X2W9N8K7C"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The request body is over the limit (`payload_too_large`), or storing it would take the
+         *     tenant past a quota of bytes (`quota_exceeded`: `quota` names it, with its limit and what is
+         *     in use; nothing was stored).
+         */
+        QuotaPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:assistant:problem:quota_exceeded",
+                 *       "title": "Payload Too Large",
+                 *       "status": 413,
+                 *       "code": "quota_exceeded",
+                 *       "detail": "Over the tenant's stored_bytes quota of 1073741824: 1073000000 bytes of uploaded files in use, and this needs 2000000 more.",
+                 *       "quota": {
+                 *         "name": "stored_bytes",
+                 *         "limit": 1073741824,
+                 *         "used": 1073000000
+                 *       },
+                 *       "requestId": "01JD8Z0QYB3M6V4T5X2W9N8K7C"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description An unexpected failure; the details are in the server log under `requestId`. */
         InternalError: {
             headers: {
@@ -8072,7 +8341,8 @@ export interface components {
          *     the same reply without a second model call. The same key with another request is 422
          *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
          *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-         *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+         *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+         *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
          *     again.
          */
         IdempotencyKey: string;
@@ -8326,7 +8596,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8587,7 +8858,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -8745,7 +9016,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8777,10 +9049,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["QuotaPayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyMismatch"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -9905,7 +10177,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -9938,7 +10210,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -10048,7 +10320,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -10341,7 +10613,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -10599,7 +10871,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -11186,7 +11458,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -11956,7 +12228,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12078,7 +12351,8 @@ export interface operations {
                  *     the same reply without a second model call. The same key with another request is 422
                  *     `idempotency_mismatch`. A duplicate that arrives while the first is still running waits
                  *     for it. Keys are scoped to the API key, the tenant and the operation's path. Errors of the
-                 *     service (5xx) and replies cut off by a disconnect are not stored, so their retry runs
+                 *     service (5xx), refusals by a quota (`quota_exceeded`, which may pass once the tenant's use
+                 *     or quota changes) and replies cut off by a disconnect are not stored, so their retry runs
                  *     again.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12115,7 +12389,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyMismatch"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,6 +1,7 @@
 package turn
 
 import (
+	"fmt"
 	"context"
 	"encoding/json"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/cs-assistant/assistant/domain"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/answer"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/decompose"
+	"github.com/cs-assistant/assistant/pipelines/dialogue/flow"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/guard"
 	"github.com/cs-assistant/assistant/pipelines/dialogue/intent"
 )
@@ -213,12 +215,28 @@ type fakeFlow struct {
 // fakeFlows holds flows by id; an unknown one is CodeNotFound.
 type fakeFlows map[string]fakeFlow
 
-func (f fakeFlows) Flow(_ context.Context, _ domain.TenantID, id string) (domain.ScriptFlow, bool, error) {
+func (f fakeFlows) Flow(_ context.Context, _ domain.TenantID, id string) (*flow.Compiled, bool, error) {
 	ff, ok := f[id]
 	if !ok {
-		return domain.ScriptFlow{}, false, domain.Errorf(domain.CodeNotFound, "No flow %s.", id)
+		return nil, false, domain.Errorf(domain.CodeNotFound, "No flow %s.", id)
 	}
-	return ff.flow, !ff.disabled, ff.err
+	if ff.err != nil {
+		return nil, false, ff.err
+	}
+	return mustCompile(ff.flow), !ff.disabled, nil
+}
+
+// mustCompile is a test flow compiled as the flow cache gives it.
+func mustCompile(f domain.ScriptFlow) *flow.Compiled {
+	c, err := flow.Compile(f)
+	if err != nil {
+		var fields any
+		if e, ok := err.(*domain.Error); ok {
+			fields = e.Fields
+		}
+		panic(fmt.Sprintf("flow %s: %v %+v", f.ID, err, fields))
+	}
+	return c
 }
 
 // fakePrompts publishes at most one chat template.

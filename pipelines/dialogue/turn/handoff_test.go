@@ -27,7 +27,7 @@ func retrievalHandsOff(reason string) func(answer.Request) (answer.Outcome, erro
 func retried(t *testing.T) domain.ChatSession {
 	t.Helper()
 	s := inFlow(returnFlow(), nil)
-	rep, err := flow.Advance(returnFlow(), *decodeFlow(s.FlowState), "no idea", nil, clock())
+	rep, err := flow.Advance(mustCompile(returnFlow()), *decodeFlow(s.FlowState), "no idea", nil, clock())
 	require.NoError(t, err)
 	s.FlowState, _, err = encodeFlow(&rep.State)
 	require.NoError(t, err)

@@ -105,7 +105,7 @@ func agentFlow() domain.ScriptFlow {
 
 // inFlow is a session whose return flow waits for the order number.
 func inFlow(f domain.ScriptFlow, slots map[string]string) domain.ChatSession {
-	rep, err := flow.Start(f, clock().Add(-time.Minute))
+	rep, err := flow.Start(mustCompile(f), clock().Add(-time.Minute))
 	if err != nil {
 		panic(err)
 	}
@@ -248,7 +248,7 @@ func scenarios() []scenario {
 			request: request{message: "A-123"}},
 		{name: "deleted flow is dropped", want: expect{responseType: ResponseRAG, answer: refundText, trace: "input_guard=pass flow=dropped intent=no_match retrieval=sufficient prompt=builtin generation=generated output_guard=pass persist=stored"}, setup: setup{session: inFlow(returnFlow(), nil), find: refunds, gen: refundAnswer()}, request: refundQ},
 		{name: "edited flow is dropped", want: expect{responseType: ResponseRAG, answer: refundText, trace: "input_guard=pass flow=dropped intent=no_match retrieval=sufficient prompt=builtin generation=generated output_guard=pass persist=stored"}, setup: setup{session: inFlow(returnFlow(), nil), find: refunds, gen: refundAnswer(),
-			flows: fakeFlows{"flow_return": {flow: domain.ScriptFlow{ID: "flow_return", Enabled: true, Steps: []domain.ScriptFlowStep{{StepNo: 1, Prompt: "Hi."}}}}}},
+			flows: fakeFlows{"flow_return": {flow: domain.ScriptFlow{ID: "flow_return", Name: "Return", Enabled: true, Steps: []domain.ScriptFlowStep{{StepNo: 1, Prompt: "Hi."}}}}}},
 			request: refundQ},
 		{name: "input guard hands off high risk", want: expect{responseType: ResponseTransfer, reason: "high_risk:self_harm", answer: "I'm sorry, I can't answer that here. I'm connecting you with a member of our team who can help.", trace: "input_guard=transfer flow=skipped intent=skipped retrieval=skipped prompt=skipped generation=skipped output_guard=skipped persist=stored"}, setup: setup{rules: []domain.IntentRule{fixedRule("refunds", "Never shown.")}},
 			request: request{message: "I want to kill myself over these refunds"}},
