@@ -1,9 +1,9 @@
 package turn
 
 import (
-	"fmt"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
