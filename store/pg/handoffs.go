@@ -211,3 +211,9 @@ func keyRef(id string) *string {
 	}
 	return &id
 }
+
+// AnnounceMessage implements turn.Announcer: every replica's listener
+// (ListenSessionMessages) hears of the message.
+func (s *Store) AnnounceMessage(ctx context.Context, tenant domain.TenantID, session, messageID string) error {
+	return mapError(s.q.NotifySessionMessage(ctx, strings.Join([]string{string(tenant), session, messageID}, "\x1f")), "")
+}

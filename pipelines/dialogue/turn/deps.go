@@ -56,6 +56,13 @@ type Tenants interface {
 	Resolve(ctx context.Context, id domain.TenantID) (domain.Tenant, error)
 }
 
+// Announcer tells every replica's watchers of a session that a message
+// joined it outside a reply (*pg.Store, through LISTEN/NOTIFY; the
+// listener publishes it with Observer.PublishMessage).
+type Announcer interface {
+	AnnounceMessage(ctx context.Context, tenant domain.TenantID, session, messageID string) error
+}
+
 // Deps are the runner's collaborators.
 type Deps struct {
 	Log      *slog.Logger
@@ -83,6 +90,9 @@ type Deps struct {
 	// Telemetry, when set, observes stages and gives replies the
 	// request's trace id.
 	Telemetry Telemetry
+	// Announcer, when set, carries the messages of handed-over sessions
+	// to every replica's watchers; nil publishes them on this replica.
+	Announcer Announcer
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }
