@@ -64,3 +64,11 @@ SELECT * FROM chat_sessions WHERE tenant_id = @tenant_id AND id = @id FOR UPDATE
 -- Tells every replica a message joined a session outside a turn (an
 -- agent's reply), for the session's event stream.
 SELECT pg_notify('assistant_session_message', @payload::text);
+
+-- name: UpdateHandoffTexts :exec
+-- The tenant's waiting and fallback texts and wait, written with (in the
+-- transaction of) the settings update that checked the version.
+UPDATE tenant_settings SET handoff_waiting_en = sqlc.narg(waiting_en), handoff_waiting_zh = sqlc.narg(waiting_zh),
+    handoff_fallback_en = sqlc.narg(fallback_en), handoff_fallback_zh = sqlc.narg(fallback_zh),
+    handoff_wait_seconds = sqlc.narg(wait_seconds)
+WHERE tenant_id = @tenant_id;

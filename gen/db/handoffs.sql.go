@@ -351,3 +351,33 @@ func (q *Queries) SetHandoffNotice(ctx context.Context, arg SetHandoffNoticePara
 	_, err := q.db.Exec(ctx, setHandoffNotice, arg.Notice, arg.TenantID, arg.ID)
 	return err
 }
+
+const updateHandoffTexts = `-- name: UpdateHandoffTexts :exec
+UPDATE tenant_settings SET handoff_waiting_en = $1, handoff_waiting_zh = $2,
+    handoff_fallback_en = $3, handoff_fallback_zh = $4,
+    handoff_wait_seconds = $5
+WHERE tenant_id = $6
+`
+
+type UpdateHandoffTextsParams struct {
+	WaitingEn   *string
+	WaitingZh   *string
+	FallbackEn  *string
+	FallbackZh  *string
+	WaitSeconds *int32
+	TenantID    string
+}
+
+// The tenant's waiting and fallback texts and wait, written with (in the
+// transaction of) the settings update that checked the version.
+func (q *Queries) UpdateHandoffTexts(ctx context.Context, arg UpdateHandoffTextsParams) error {
+	_, err := q.db.Exec(ctx, updateHandoffTexts,
+		arg.WaitingEn,
+		arg.WaitingZh,
+		arg.FallbackEn,
+		arg.FallbackZh,
+		arg.WaitSeconds,
+		arg.TenantID,
+	)
+	return err
+}

@@ -529,6 +529,11 @@ type TenantSetting struct {
 	HandoffMessageZh            *string
 	MonitoringRetentionDays     int32
 	MessageRetentionDays        *int32
+	HandoffWaitingEn            *string
+	HandoffWaitingZh            *string
+	HandoffFallbackEn           *string
+	HandoffFallbackZh           *string
+	HandoffWaitSeconds          *int32
 }
 
 type ToolTrace struct {
