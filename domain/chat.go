@@ -172,6 +172,9 @@ type Turn struct {
 	// Notice, when set, records what the waiting customer was told
 	// (NoticeWaiting, NoticeFallback).
 	Notice string
+	// Announce, when set, is a message of the session the store tells
+	// every replica of, for the session's watchers.
+	Announce string
 }
 
 // TurnRecords are the monitoring records of one message.

@@ -203,7 +203,7 @@ func (a *app) build(ctx context.Context) error {
 		Log: a.log, Chat: a.store, Tenants: a.tenants, Settings: a.settings, Metadata: a.fields,
 		Rules: a.intentRules, Flows: flows, Prompts: a.prompts, Guards: a.guards,
 		Answerer: answerer, Models: a.models, Telemetry: telemetry.NewDialogue(a.metrics, a.tracing),
-		Slots: a.slotRules, Decomposer: decomposer, Announcer: a.store,
+		Slots: a.slotRules, Decomposer: decomposer, Broadcast: true,
 	})
 	a.retention = retention.New(a.store, a.log)
 	a.dashboard = dashboard.New(a.store, a.log, nil)

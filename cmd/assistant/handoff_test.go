@@ -113,11 +113,11 @@ func TestHumanTakeover(t *testing.T) {
 	first := e.newChat("acme", nil)
 	second := e.newChat("acme", nil)
 
-	r := first.send(t, "Can I talk to a human please?")
+	r := first.post(t, "Can I talk to a human please?")
 	assert.Equal(t, true, r["shouldTransfer"])
 	assert.Equal(t, "customer_request", r["transferCode"])
 	assert.Equal(t, "waiting_for_agent", r["handoffState"])
-	r = second.send(t, "转人工")
+	r = second.post(t, "转人工")
 	assert.Equal(t, "waiting_for_agent", r["handoffState"])
 	assert.Contains(t, r["answer"], "人工")
 
@@ -138,9 +138,9 @@ func TestHumanTakeover(t *testing.T) {
 
 	watch := first.followMessages(t)
 	t.Run("while waiting the bot is silent but for the waiting text", func(t *testing.T) {
-		r := first.send(t, "How long do refunds take?")
+		r := first.post(t, "How long do refunds take?")
 		assert.Contains(t, r["answer"], "A member of our team")
-		r = first.send(t, "Hello?")
+		r = first.post(t, "Hello?")
 		assert.Equal(t, "", r["answer"])
 		assert.Equal(t, "waiting_for_agent", r["handoffState"])
 		var contents []string
@@ -185,7 +185,7 @@ func TestHumanTakeover(t *testing.T) {
 		assert.Equal(t, "agent:Hi, I am here to help.", watch.contents()[2])
 		msgs := first.messages(t)
 		assert.Equal(t, "agent", msgs[len(msgs)-1]["role"])
-		reply := first.send(t, "Thanks!")
+		reply := first.post(t, "Thanks!")
 		assert.Equal(t, "", reply["answer"], "with an agent the bot stays silent")
 		assert.Equal(t, "with_agent", reply["handoffState"])
 	})
@@ -198,7 +198,7 @@ func TestHumanTakeover(t *testing.T) {
 		r = first.agent("release", holder, nil)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		assert.Equal(t, "bot", r.JSON(t)["state"])
-		reply := first.send(t, "hello")
+		reply := first.post(t, "hello")
 		assert.NotEqual(t, "", reply["answer"], "released, the bot answers again")
 		for _, m := range first.messages(t) {
 			assert.NotContains(t, m["content"], "checking", "notes are never shown to the customer")
@@ -252,13 +252,13 @@ func TestHandoffTexts(t *testing.T) {
 	assert.EqualValues(t, 60, r.JSON(t)["handoffWaitSeconds"])
 
 	c := e.newChat("acme", nil)
-	c.send(t, "我要人工客服")
-	assert.Equal(t, "请稍等，同事马上来。", c.send(t, "在吗")["answer"])
-	assert.Equal(t, "", c.send(t, "在吗")["answer"], "the waiting text is said once")
+	c.post(t, "我要人工客服")
+	assert.Equal(t, "请稍等，同事马上来。", c.post(t, "在吗")["answer"])
+	assert.Equal(t, "", c.post(t, "在吗")["answer"], "the waiting text is said once")
 	_, err := e.db.Exec(context.Background(), "UPDATE chat_sessions SET handoff_requested_at = now() - interval '2 minutes' WHERE id = $1", c.session)
 	require.NoError(t, err)
-	assert.Equal(t, "同事都在忙，请留言。", c.send(t, "在吗")["answer"])
-	assert.Equal(t, "", c.send(t, "在吗")["answer"], "the fallback text is said once")
+	assert.Equal(t, "同事都在忙，请留言。", c.post(t, "在吗")["answer"])
+	assert.Equal(t, "", c.post(t, "在吗")["answer"], "the fallback text is said once")
 	s := e.do(req{method: "GET", path: "/api/v1/admin/settings", tenant: "acme"}).JSON(t)
 	assert.Equal(t, map[string]any{"en": nil, "zh": "同事都在忙，请留言。"}, s["handoffFallback"])
 }

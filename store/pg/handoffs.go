@@ -27,7 +27,12 @@ func writeHandoff(ctx context.Context, q *db.Queries, t domain.Turn) error {
 		}
 	}
 	if t.Notice != "" {
-		return q.SetHandoffNotice(ctx, db.SetHandoffNoticeParams{Notice: t.Notice, TenantID: tenant, ID: id})
+		if err := q.SetHandoffNotice(ctx, db.SetHandoffNoticeParams{Notice: t.Notice, TenantID: tenant, ID: id}); err != nil {
+			return err
+		}
+	}
+	if t.Announce != "" {
+		return q.NotifySessionMessage(ctx, strings.Join([]string{tenant, id, t.Announce}, "\x1f"))
 	}
 	return nil
 }
@@ -210,10 +215,4 @@ func keyRef(id string) *string {
 		return nil
 	}
 	return &id
-}
-
-// AnnounceMessage implements turn.Announcer: every replica's listener
-// (ListenSessionMessages) hears of the message.
-func (s *Store) AnnounceMessage(ctx context.Context, tenant domain.TenantID, session, messageID string) error {
-	return mapError(s.q.NotifySessionMessage(ctx, strings.Join([]string{string(tenant), session, messageID}, "\x1f")), "")
 }

@@ -56,13 +56,6 @@ type Tenants interface {
 	Resolve(ctx context.Context, id domain.TenantID) (domain.Tenant, error)
 }
 
-// Announcer tells every replica's watchers of a session that a message
-// joined it outside a reply (*pg.Store, through LISTEN/NOTIFY; the
-// listener publishes it with Observer.PublishMessage).
-type Announcer interface {
-	AnnounceMessage(ctx context.Context, tenant domain.TenantID, session, messageID string) error
-}
-
 // Deps are the runner's collaborators.
 type Deps struct {
 	Log      *slog.Logger
@@ -90,9 +83,11 @@ type Deps struct {
 	// Telemetry, when set, observes stages and gives replies the
 	// request's trace id.
 	Telemetry Telemetry
-	// Announcer, when set, carries the messages of handed-over sessions
-	// to every replica's watchers; nil publishes them on this replica.
-	Announcer Announcer
+	// Broadcast: the store tells every replica of a turn's Announce
+	// message (the customer's, in a session a person has), whose listener
+	// publishes it (Observer.PublishMessage); false publishes it on this
+	// replica.
+	Broadcast bool
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }

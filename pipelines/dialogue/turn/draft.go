@@ -26,6 +26,9 @@ type draft struct {
 	// says nothing, so no reply is stored.
 	notice string
 	silent bool
+	// announce: the customer's message goes to the session's watchers
+	// (the agent) on every replica, with the turn.
+	announce bool
 }
 
 // handOff makes d a hand-off for reason that says text (the tenant's

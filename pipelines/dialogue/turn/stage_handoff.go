@@ -18,19 +18,15 @@ const (
 // handoff is the "with a person" gate, before every stage that could
 // answer: while a person has or awaits the session the bot stays silent
 // (the customer's message, stored by stage 2, is the agent's to read), but
-// for the waiting text once and the fallback text once the wait ran out;
-// a customer who asks for a person is handed over at once.
+// for the waiting text once and the fallback text once the wait ran out.
+// (A customer who asks for a person is handed over by the intent stage,
+// after the tenant's own rules.)
 func (m msg) handoff(d draft) gateOutcome {
 	done := m.stage(StageHandoff)
 	h := m.ses.session.Handoff
 	if h.State.WithPerson() {
 		d = m.withPerson(d, h)
 		done(outcomeWithPerson, map[string]any{"state": string(h.State), "notice": d.notice})
-		return gateOutcome{draft: d, answered: true}
-	}
-	if asksForPerson(m.in.Message) {
-		d = m.handOff(d, ReasonCustomerRequest, "")
-		done("transfer", map[string]any{"reason": ReasonCustomerRequest})
 		return gateOutcome{draft: d, answered: true}
 	}
 	done(outcomeBot, nil)
@@ -56,9 +52,10 @@ func (m msg) withPerson(d draft, h domain.Handoff) draft {
 	default:
 		d.silent = true
 	}
-	if !m.dry {
-		m.announce(m.ses.user)
+	if !m.dry && !m.r.d.Broadcast {
+		m.r.d.Observer.PublishMessage(m.ses.user)
 	}
+	d.announce = !m.dry
 	return d
 }
 
@@ -109,17 +106,4 @@ func (m msg) handoffRequest(r Reply) *domain.HandoffRequest {
 		return nil
 	}
 	return &domain.HandoffRequest{Reason: deref(r.TransferReason), Language: analysis.Language(m.in.Message), At: m.now().UTC()}
-}
-
-// announce tells the session's watchers (the agent) of a customer's
-// message the bot will not answer: on every replica through the
-// announcer, else on this one.
-func (m msg) announce(u domain.SessionMessage) {
-	if a := m.r.d.Announcer; a != nil {
-		if err := a.AnnounceMessage(m.ctx, u.TenantID, u.SessionID, u.ID); err != nil {
-			m.r.d.Log.WarnContext(m.ctx, "message not announced", "session", u.SessionID, "err", err)
-		}
-		return
-	}
-	m.r.d.Observer.PublishMessage(u)
 }

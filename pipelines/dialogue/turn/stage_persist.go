@@ -37,6 +37,9 @@ func (m msg) persist(rep Reply, d draft) (Reply, error) {
 	stored.Monitoring = &rep.Monitoring
 	turn := domain.Turn{Session: s, Reply: stored, ToolTraces: rep.ToolTraces, Events: m.out.events, Records: m.log.records,
 		Handoff: m.handoffRequest(rep), Notice: d.notice}
+	if d.announce && m.r.d.Broadcast {
+		turn.Announce = m.ses.user.ID
+	}
 	if d.silent {
 		// Nothing was said: no reply, and nothing that would refer to it.
 		turn.Reply, turn.ToolTraces, turn.Events = domain.SessionMessage{}, nil, nil
