@@ -262,3 +262,26 @@ func TestHandoffTexts(t *testing.T) {
 	s := e.do(req{method: "GET", path: "/api/v1/admin/settings", tenant: "acme"}).JSON(t)
 	assert.Equal(t, map[string]any{"en": nil, "zh": "同事都在忙，请留言。"}, s["handoffFallback"])
 }
+
+// TestHandoffAcrossReplicas: the customer watches on one replica, the
+// agent works on another; the agent sees the customer's message and the
+// customer the agent's reply (LISTEN/NOTIFY carries both).
+func TestHandoffAcrossReplicas(t *testing.T) {
+	one := newEnv(t)
+	two := startEnv(t, one.cfg)
+	two.root = one.root
+	one.waitReplicasListening(2)
+	customer := one.newChat("acme", nil)
+	agentSide := &chat{e: two, tenant: "acme", session: customer.session}
+	customer.post(t, "I want to talk to a human")
+	onAgent := agentSide.followMessages(t)
+	onCustomer := customer.followMessages(t)
+	customer.post(t, "My parcel never came.")
+	require.Eventually(t, func() bool { return len(onAgent.contents()) == 1 }, 10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, []string{"user:My parcel never came."}, onAgent.contents())
+	require.Equal(t, http.StatusOK, agentSide.agent("claim", "agent-dana", nil).Status)
+	r := agentSide.agent("messages", "agent-dana", map[string]any{"text": "Let me check that for you."})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	require.Eventually(t, func() bool { return len(onCustomer.contents()) == 2 }, 10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, []string{"user:My parcel never came.", "agent:Let me check that for you."}, onCustomer.contents())
+}
