@@ -35,14 +35,18 @@ type ChatSession struct {
 	FlowState    []byte
 	FlowDeadline *time.Time
 	MessageCount int
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// Handoff is where the session stands between the bot and a person.
+	Handoff   Handoff
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Message roles.
 const (
 	RoleUser      = "user"
 	RoleAssistant = "assistant"
+	// RoleAgent is a person's reply to a handed-over conversation.
+	RoleAgent = "agent"
 )
 
 // MessageStatus says whether an assistant message was delivered whole.
@@ -162,6 +166,15 @@ type Turn struct {
 	ToolTraces []ToolTrace
 	Events     []ReplyEvent
 	Records    TurnRecords
+	// Handoff, when set, puts the session in the agents' queue (unless a
+	// person already has or awaits it).
+	Handoff *HandoffRequest
+	// Notice, when set, records what the waiting customer was told
+	// (NoticeWaiting, NoticeFallback).
+	Notice string
+	// Announce, when set, is a message of the session the store tells
+	// every replica of, for the session's watchers.
+	Announce string
 }
 
 // TurnRecords are the monitoring records of one message.

@@ -68,6 +68,11 @@ const (
 	CodeDeviceMismatch ErrorCode = "device_mismatch"
 	// CodeShareGone: a share link has expired or was revoked.
 	CodeShareGone ErrorCode = "share_gone"
+	// CodeHandoffClaimed: another agent already claimed the conversation.
+	CodeHandoffClaimed ErrorCode = "handoff_claimed"
+	// CodeHandoffState: the conversation is not in the hand-off state the
+	// step needs (not waiting, or not with this agent).
+	CodeHandoffState ErrorCode = "handoff_state"
 	// CodeUnavailable: a dependency (the database) is unreachable or too slow.
 	CodeUnavailable ErrorCode = "unavailable"
 	// CodeInternal: anything unexpected. Its details go to the log, never to the client.

@@ -40,6 +40,9 @@ type TenantSettings struct {
 	// built-in text (DefaultHandoffMessage).
 	HandoffMessageEN *string
 	HandoffMessageZH *string
+	// Handoff holds the texts and the wait of a conversation waiting for
+	// a person.
+	Handoff HandoffTexts
 	// Retention is how long the tenant's monitoring records and messages
 	// are kept.
 	Retention Retention

@@ -40,7 +40,8 @@ WITH s AS (
     SELECT @id, s.tenant_id, s.id, @role, @content, false, '[]', @trace_id, @status, @created_at FROM s
 )
 SELECT s.id, s.tenant_id, s.channel, s.customer_ref, s.slots, s.summary, s.summarized_up_to, s.flow_state,
-    s.flow_deadline, s.message_count, s.created_at, s.updated_at,
+    s.flow_deadline, s.message_count, s.created_at, s.updated_at, s.handoff_state, s.handoff_reason,
+    s.handoff_language, s.handoff_requested_at, s.handoff_agent, s.handoff_notice,
     (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', r.id, 'role', r.role, 'content', r.content, 'status', r.status,
             'traceId', r.trace_id, 'createdAt', r.created_at) ORDER BY r.id), '[]')
         FROM (SELECT id, role, content, status, trace_id, created_at FROM chat_messages

@@ -157,6 +157,16 @@ func (h *handlers) WatchChatSession(ctx context.Context, r api.WatchChatSessionR
 				if !ok {
 					return nil
 				}
+				if ev.Message != nil {
+					data, err := json.Marshal(toAPISessionWatchMessage(*ev.Message))
+					if err != nil {
+						return err
+					}
+					if err := s.write(ev.MessageID, "message", data); err != nil {
+						return nil
+					}
+					continue
+				}
 				data, err := json.Marshal(toAPIStageEvent(ev.SessionID, ev.MessageID, ev.TraceID, ev.Stage))
 				if err != nil {
 					return err

@@ -133,6 +133,7 @@ func toAPIChatSession(s domain.ChatSession) api.ChatSession {
 	return api.ChatSession{
 		Id: s.ID, TenantId: string(s.TenantID), Channel: s.Channel, CustomerRef: s.CustomerRef, Slots: slotsOrEmpty(s.Slots),
 		MessageCount: int32(s.MessageCount), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
+		HandoffState: toAPIHandoffState(s.Handoff.State),
 	}
 }
 

@@ -260,6 +260,9 @@ type Deps struct {
 	Decomposition DecompositionTemplates
 	// Chat keeps sessions, messages, tool traces and reply events.
 	Chat domain.ChatStore
+	// Handoffs keeps the hand-off state of sessions: the agents' queue,
+	// claims, replies, notes and the log.
+	Handoffs domain.HandoffStore
 	// Dashboard computes the dashboard's figures.
 	Dashboard Dashboard
 	// Conversations searches, traces and exports conversations.

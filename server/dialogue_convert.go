@@ -11,7 +11,8 @@ func toAPIChatReply(r turn.Reply) api.ChatReply {
 		Thought: r.Thought, ResponseType: api.ChatReplyResponseType(r.ResponseType), Confidence: r.Confidence,
 		ShouldTransfer: r.ShouldTransfer, TransferReason: r.TransferReason,
 		TransferCode: enumPtr[api.ChatReplyTransferCode](turn.TransferCode(r.TransferReason)),
-		Sources:      convertAll(r.Sources, toAPIReplySource), Status: api.ChatReplyStatus(r.Status), CreatedAt: r.CreatedAt}
+		Sources:      convertAll(r.Sources, toAPIReplySource), Status: api.ChatReplyStatus(r.Status), CreatedAt: r.CreatedAt,
+		HandoffState: toAPIHandoffState(r.HandoffState)}
 	if r.Flow != nil {
 		out.Flow = &api.ReplyFlow{FlowId: r.Flow.FlowID, Step: r.Flow.StepNo, Waiting: r.Flow.Waiting}
 	}

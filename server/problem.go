@@ -33,7 +33,7 @@ func statusOf(code domain.ErrorCode) int {
 	case domain.CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed
 	case domain.CodeConflict, domain.CodeVersionConflict, domain.CodeKeyRevoked, domain.CodeInvalidTransition,
-		domain.CodeJobActive:
+		domain.CodeJobActive, domain.CodeHandoffClaimed, domain.CodeHandoffState:
 		return http.StatusConflict
 	case domain.CodeRequestTimeout:
 		return http.StatusRequestTimeout

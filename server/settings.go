@@ -50,6 +50,14 @@ func (h *handlers) UpdateTenantSettings(ctx context.Context, r api.UpdateTenantS
 		in.Timezone, in.HandoffMessageEN, in.HandoffMessageZH = cur.Timezone, cur.HandoffMessageEN, cur.HandoffMessageZH
 		in.Retention = cur.Retention
 	}
+	if b.HandoffWaiting == nil || b.HandoffFallback == nil || b.HandoffWaitSeconds == nil {
+		cur, err := h.d.Settings.GetSettings(ctx, tenant)
+		if err != nil {
+			return nil, err
+		}
+		in.Handoff = cur.Handoff
+	}
+	in.Handoff = handoffTextsFrom(b, in.Handoff)
 	if r := b.Retention; r != nil {
 		in.Retention = domain.Retention{MonitoringDays: r.MonitoringDays, MessageDays: r.MessageDays}
 	}
@@ -87,6 +95,9 @@ func (h *handlers) toAPISettings(s domain.TenantSettings) api.TenantSettings {
 		KbVectorLogPath:             s.KBVectorLogPath,
 		Timezone:                    s.Timezone,
 		HandoffMessages:             api.HandoffMessages{En: s.HandoffMessageEN, Zh: s.HandoffMessageZH},
+		HandoffWaiting:              api.HandoffWaitingMessages{En: s.Handoff.WaitingEN, Zh: s.Handoff.WaitingZH},
+		HandoffFallback:             api.HandoffFallbackMessages{En: s.Handoff.FallbackEN, Zh: s.Handoff.FallbackZH},
+		HandoffWaitSeconds:          int32(s.Handoff.WaitLimit().Seconds()),
 		Retention:                   api.TenantRetention{MonitoringDays: s.Retention.MonitoringDays, MessageDays: s.Retention.MessageDays},
 		Version:                     s.Version,
 		UpdatedAt:                   s.UpdatedAt,

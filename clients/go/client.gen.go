@@ -48,6 +48,7 @@ func (e AdminChatMessageResponseType) Valid() bool {
 
 // Defines values for AdminChatMessageRole.
 const (
+	AdminChatMessageRoleAgent     AdminChatMessageRole = "agent"
 	AdminChatMessageRoleAssistant AdminChatMessageRole = "assistant"
 	AdminChatMessageRoleUser      AdminChatMessageRole = "user"
 )
@@ -55,6 +56,8 @@ const (
 // Valid indicates whether the value is a known member of the AdminChatMessageRole enum.
 func (e AdminChatMessageRole) Valid() bool {
 	switch e {
+	case AdminChatMessageRoleAgent:
+		return true
 	case AdminChatMessageRoleAssistant:
 		return true
 	case AdminChatMessageRoleUser:
@@ -85,6 +88,7 @@ func (e AdminChatMessageStatus) Valid() bool {
 // Defines values for AdminChatMessageTransferCode.
 const (
 	AdminChatMessageTransferCodeBehaviourRule        AdminChatMessageTransferCode = "behaviour_rule"
+	AdminChatMessageTransferCodeCustomerRequest      AdminChatMessageTransferCode = "customer_request"
 	AdminChatMessageTransferCodeFlowTransfer         AdminChatMessageTransferCode = "flow_transfer"
 	AdminChatMessageTransferCodeForbiddenWord        AdminChatMessageTransferCode = "forbidden_word"
 	AdminChatMessageTransferCodeHighRisk             AdminChatMessageTransferCode = "high_risk"
@@ -105,6 +109,8 @@ const (
 func (e AdminChatMessageTransferCode) Valid() bool {
 	switch e {
 	case AdminChatMessageTransferCodeBehaviourRule:
+		return true
+	case AdminChatMessageTransferCodeCustomerRequest:
 		return true
 	case AdminChatMessageTransferCodeFlowTransfer:
 		return true
@@ -228,6 +234,7 @@ func (e ChatMessageResponseType) Valid() bool {
 
 // Defines values for ChatMessageRole.
 const (
+	ChatMessageRoleAgent     ChatMessageRole = "agent"
 	ChatMessageRoleAssistant ChatMessageRole = "assistant"
 	ChatMessageRoleUser      ChatMessageRole = "user"
 )
@@ -235,6 +242,8 @@ const (
 // Valid indicates whether the value is a known member of the ChatMessageRole enum.
 func (e ChatMessageRole) Valid() bool {
 	switch e {
+	case ChatMessageRoleAgent:
+		return true
 	case ChatMessageRoleAssistant:
 		return true
 	case ChatMessageRoleUser:
@@ -265,6 +274,7 @@ func (e ChatMessageStatus) Valid() bool {
 // Defines values for ChatMessageTransferCode.
 const (
 	ChatMessageTransferCodeBehaviourRule        ChatMessageTransferCode = "behaviour_rule"
+	ChatMessageTransferCodeCustomerRequest      ChatMessageTransferCode = "customer_request"
 	ChatMessageTransferCodeFlowTransfer         ChatMessageTransferCode = "flow_transfer"
 	ChatMessageTransferCodeForbiddenWord        ChatMessageTransferCode = "forbidden_word"
 	ChatMessageTransferCodeHighRisk             ChatMessageTransferCode = "high_risk"
@@ -285,6 +295,8 @@ const (
 func (e ChatMessageTransferCode) Valid() bool {
 	switch e {
 	case ChatMessageTransferCodeBehaviourRule:
+		return true
+	case ChatMessageTransferCodeCustomerRequest:
 		return true
 	case ChatMessageTransferCodeFlowTransfer:
 		return true
@@ -364,6 +376,7 @@ func (e ChatReplyStatus) Valid() bool {
 // Defines values for ChatReplyTransferCode.
 const (
 	ChatReplyTransferCodeBehaviourRule        ChatReplyTransferCode = "behaviour_rule"
+	ChatReplyTransferCodeCustomerRequest      ChatReplyTransferCode = "customer_request"
 	ChatReplyTransferCodeFlowTransfer         ChatReplyTransferCode = "flow_transfer"
 	ChatReplyTransferCodeForbiddenWord        ChatReplyTransferCode = "forbidden_word"
 	ChatReplyTransferCodeHighRisk             ChatReplyTransferCode = "high_risk"
@@ -384,6 +397,8 @@ const (
 func (e ChatReplyTransferCode) Valid() bool {
 	switch e {
 	case ChatReplyTransferCodeBehaviourRule:
+		return true
+	case ChatReplyTransferCodeCustomerRequest:
 		return true
 	case ChatReplyTransferCodeFlowTransfer:
 		return true
@@ -592,6 +607,7 @@ func (e ConversationExportRowStatus) Valid() bool {
 // Defines values for ConversationExportRowTransferCode.
 const (
 	ConversationExportRowTransferCodeBehaviourRule        ConversationExportRowTransferCode = "behaviour_rule"
+	ConversationExportRowTransferCodeCustomerRequest      ConversationExportRowTransferCode = "customer_request"
 	ConversationExportRowTransferCodeFlowTransfer         ConversationExportRowTransferCode = "flow_transfer"
 	ConversationExportRowTransferCodeForbiddenWord        ConversationExportRowTransferCode = "forbidden_word"
 	ConversationExportRowTransferCodeHighRisk             ConversationExportRowTransferCode = "high_risk"
@@ -612,6 +628,8 @@ const (
 func (e ConversationExportRowTransferCode) Valid() bool {
 	switch e {
 	case ConversationExportRowTransferCodeBehaviourRule:
+		return true
+	case ConversationExportRowTransferCodeCustomerRequest:
 		return true
 	case ConversationExportRowTransferCodeFlowTransfer:
 		return true
@@ -667,6 +685,7 @@ func (e DashboardGranularity) Valid() bool {
 // Defines values for DashboardHandoffReasonTransferCode.
 const (
 	DashboardHandoffReasonTransferCodeBehaviourRule        DashboardHandoffReasonTransferCode = "behaviour_rule"
+	DashboardHandoffReasonTransferCodeCustomerRequest      DashboardHandoffReasonTransferCode = "customer_request"
 	DashboardHandoffReasonTransferCodeFlowTransfer         DashboardHandoffReasonTransferCode = "flow_transfer"
 	DashboardHandoffReasonTransferCodeForbiddenWord        DashboardHandoffReasonTransferCode = "forbidden_word"
 	DashboardHandoffReasonTransferCodeHighRisk             DashboardHandoffReasonTransferCode = "high_risk"
@@ -686,6 +705,8 @@ const (
 func (e DashboardHandoffReasonTransferCode) Valid() bool {
 	switch e {
 	case DashboardHandoffReasonTransferCodeBehaviourRule:
+		return true
+	case DashboardHandoffReasonTransferCodeCustomerRequest:
 		return true
 	case DashboardHandoffReasonTransferCodeFlowTransfer:
 		return true
@@ -795,19 +816,19 @@ func (e DialogueGuardHitStage) Valid() bool {
 
 // Defines values for DialogueToolTraceTool.
 const (
-	Handoff  DialogueToolTraceTool = "handoff"
-	KbSearch DialogueToolTraceTool = "kb_search"
-	SlotFill DialogueToolTraceTool = "slot_fill"
+	DialogueToolTraceToolHandoff  DialogueToolTraceTool = "handoff"
+	DialogueToolTraceToolKbSearch DialogueToolTraceTool = "kb_search"
+	DialogueToolTraceToolSlotFill DialogueToolTraceTool = "slot_fill"
 )
 
 // Valid indicates whether the value is a known member of the DialogueToolTraceTool enum.
 func (e DialogueToolTraceTool) Valid() bool {
 	switch e {
-	case Handoff:
+	case DialogueToolTraceToolHandoff:
 		return true
-	case KbSearch:
+	case DialogueToolTraceToolKbSearch:
 		return true
-	case SlotFill:
+	case DialogueToolTraceToolSlotFill:
 		return true
 	default:
 		return false
@@ -997,6 +1018,60 @@ func (e GuardStage) Valid() bool {
 	case GuardStageInput:
 		return true
 	case GuardStageOutput:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HandoffEventKind.
+const (
+	HandoffEventKindClaimed   HandoffEventKind = "claimed"
+	HandoffEventKindNote      HandoffEventKind = "note"
+	HandoffEventKindReleased  HandoffEventKind = "released"
+	HandoffEventKindReplied   HandoffEventKind = "replied"
+	HandoffEventKindRequested HandoffEventKind = "requested"
+	HandoffEventKindResolved  HandoffEventKind = "resolved"
+)
+
+// Valid indicates whether the value is a known member of the HandoffEventKind enum.
+func (e HandoffEventKind) Valid() bool {
+	switch e {
+	case HandoffEventKindClaimed:
+		return true
+	case HandoffEventKindNote:
+		return true
+	case HandoffEventKindReleased:
+		return true
+	case HandoffEventKindReplied:
+		return true
+	case HandoffEventKindRequested:
+		return true
+	case HandoffEventKindResolved:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HandoffState.
+const (
+	HandoffStateBot             HandoffState = "bot"
+	HandoffStateResolved        HandoffState = "resolved"
+	HandoffStateWaitingForAgent HandoffState = "waiting_for_agent"
+	HandoffStateWithAgent       HandoffState = "with_agent"
+)
+
+// Valid indicates whether the value is a known member of the HandoffState enum.
+func (e HandoffState) Valid() bool {
+	switch e {
+	case HandoffStateBot:
+		return true
+	case HandoffStateResolved:
+		return true
+	case HandoffStateWaitingForAgent:
+		return true
+	case HandoffStateWithAgent:
 		return true
 	default:
 		return false
@@ -1300,6 +1375,8 @@ const (
 	ProblemCodeDeviceLimit          ProblemCode = "device_limit"
 	ProblemCodeDeviceMismatch       ProblemCode = "device_mismatch"
 	ProblemCodeForbidden            ProblemCode = "forbidden"
+	ProblemCodeHandoffClaimed       ProblemCode = "handoff_claimed"
+	ProblemCodeHandoffState         ProblemCode = "handoff_state"
 	ProblemCodeHeaderTooLarge       ProblemCode = "header_too_large"
 	ProblemCodeIdempotencyMismatch  ProblemCode = "idempotency_mismatch"
 	ProblemCodeInternal             ProblemCode = "internal"
@@ -1338,6 +1415,10 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeDeviceMismatch:
 		return true
 	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeHandoffClaimed:
+		return true
+	case ProblemCodeHandoffState:
 		return true
 	case ProblemCodeHeaderTooLarge:
 		return true
@@ -1774,6 +1855,39 @@ func (e ScriptFlowTargetKind) Valid() bool {
 	}
 }
 
+// Defines values for SessionWatchMessageRole.
+const (
+	SessionWatchMessageRoleAgent SessionWatchMessageRole = "agent"
+	SessionWatchMessageRoleUser  SessionWatchMessageRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the SessionWatchMessageRole enum.
+func (e SessionWatchMessageRole) Valid() bool {
+	switch e {
+	case SessionWatchMessageRoleAgent:
+		return true
+	case SessionWatchMessageRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SessionWatchMessageEventEvent.
+const (
+	Message SessionWatchMessageEventEvent = "message"
+)
+
+// Valid indicates whether the value is a known member of the SessionWatchMessageEventEvent enum.
+func (e SessionWatchMessageEventEvent) Valid() bool {
+	switch e {
+	case Message:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SessionWatchReadyEventEvent.
 const (
 	SessionWatchReadyEventEventReady SessionWatchReadyEventEvent = "ready"
@@ -1875,6 +1989,7 @@ const (
 	StageEventStageAuth        StageEventStage = "auth"
 	StageEventStageFlow        StageEventStage = "flow"
 	StageEventStageGeneration  StageEventStage = "generation"
+	StageEventStageHandoff     StageEventStage = "handoff"
 	StageEventStageInputGuard  StageEventStage = "input_guard"
 	StageEventStageIntent      StageEventStage = "intent"
 	StageEventStageOutputGuard StageEventStage = "output_guard"
@@ -1892,6 +2007,8 @@ func (e StageEventStage) Valid() bool {
 	case StageEventStageFlow:
 		return true
 	case StageEventStageGeneration:
+		return true
+	case StageEventStageHandoff:
 		return true
 	case StageEventStageInputGuard:
 		return true
@@ -2116,6 +2233,24 @@ func (e ExportConversationsParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ListHandoffsParamsState.
+const (
+	ListHandoffsParamsStateWaitingForAgent ListHandoffsParamsState = "waiting_for_agent"
+	ListHandoffsParamsStateWithAgent       ListHandoffsParamsState = "with_agent"
+)
+
+// Valid indicates whether the value is a known member of the ListHandoffsParamsState enum.
+func (e ListHandoffsParamsState) Valid() bool {
+	switch e {
+	case ListHandoffsParamsStateWaitingForAgent:
+		return true
+	case ListHandoffsParamsStateWithAgent:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdminChatMessage A message with, for the assistant's replies, its monitoring.
 type AdminChatMessage struct {
 	// Confidence Example: 0.72
@@ -2139,7 +2274,9 @@ type AdminChatMessage struct {
 	// Example: rag
 	ResponseType *AdminChatMessageResponseType `json:"responseType"`
 
-	// Role Example: assistant
+	// Role `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+	//
+	// Example: assistant
 	Role AdminChatMessageRole `json:"role"`
 
 	// ShouldTransfer Example: false
@@ -2177,7 +2314,9 @@ type AdminChatMessage struct {
 // Example: rag
 type AdminChatMessageResponseType string
 
-// AdminChatMessageRole Example: assistant
+// AdminChatMessageRole `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+//
+// Example: assistant
 type AdminChatMessageRole string
 
 // AdminChatMessageStatus `interrupted`: the client left mid-stream; the content is what had been generated by then.
@@ -2207,6 +2346,28 @@ type AdminSessionDetail struct {
 	//
 	// Example:
 	Summary string `json:"summary"`
+}
+
+// AgentId The agent's own id in the tenant's help desk (free-form).
+//
+// Example: agent-dana
+type AgentId = string
+
+// AgentMessageRequest Example: {"agentId":"agent-dana","text":"Hello, I am Dana from the returns team. Let me look at your order."}
+type AgentMessageRequest struct {
+	// AgentId The agent's own id in the tenant's help desk (free-form).
+	//
+	// Example: agent-dana
+	AgentId AgentId `json:"agentId"`
+	Text    string  `json:"text"`
+}
+
+// AgentRequest Example: {"agentId":"agent-dana"}
+type AgentRequest struct {
+	// AgentId The agent's own id in the tenant's help desk (free-form).
+	//
+	// Example: agent-dana
+	AgentId AgentId `json:"agentId"`
 }
 
 // ApiKey defines model for ApiKey.
@@ -2461,7 +2622,9 @@ type ChatMessage struct {
 	// Example: rag
 	ResponseType *ChatMessageResponseType `json:"responseType"`
 
-	// Role Example: assistant
+	// Role `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+	//
+	// Example: assistant
 	Role ChatMessageRole `json:"role"`
 
 	// ShouldTransfer Example: false
@@ -2499,7 +2662,9 @@ type ChatMessage struct {
 // Example: rag
 type ChatMessageResponseType string
 
-// ChatMessageRole Example: assistant
+// ChatMessageRole `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+//
+// Example: assistant
 type ChatMessageRole string
 
 // ChatMessageStatus `interrupted`: the client left mid-stream; the content is what had been generated by then.
@@ -2577,7 +2742,7 @@ type ChatMessageSource struct {
 	Score float64 `json:"score"`
 }
 
-// ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
+// ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 type ChatReply struct {
 	// Answer The text to show, after the output guardrails.
 	Answer     string    `json:"answer"`
@@ -2588,6 +2753,15 @@ type ChatReply struct {
 	//
 	// Example: {"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true}
 	Flow *ReplyFlow `json:"flow"`
+
+	// HandoffState Where the session stands between the bot and a person: `bot` (the bot answers),
+	// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+	// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+	// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+	//
+	//
+	// Example: waiting_for_agent
+	HandoffState HandoffState `json:"handoffState"`
 
 	// MessageId The reply's message id (not stored in a complete-flow test).
 	MessageId    string                `json:"messageId"`
@@ -2618,8 +2792,13 @@ type ChatReply struct {
 
 	// TransferReason Why a human should take over: a retrieval reason (`no_evidence`, `low_score`,
 	// `low_answerability`, `insufficient_evidence`, `low_confidence`), `provider_unavailable`, a guardrail's
-	// `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, or a flow's
-	// (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own).
+	// `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, a flow's
+	// (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own), or `customer_request`
+	// (the customer asked for a person). While a person has or awaits the session (`handoffState`
+	// `waiting_for_agent` or `with_agent`) every reply carries the reason of the hand-off; the bot
+	// then says only the tenant's waiting text (once) and its fallback text (once, when no agent
+	// claimed the session in time), and otherwise answers nothing: `answer` is empty and no reply
+	// is stored (its `messageId` names no message).
 	TransferReason *string `json:"transferReason"`
 }
 
@@ -2650,6 +2829,15 @@ type ChatSession struct {
 
 	// CustomerRef Example: crm-42
 	CustomerRef *string `json:"customerRef"`
+
+	// HandoffState Where the session stands between the bot and a person: `bot` (the bot answers),
+	// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+	// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+	// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+	//
+	//
+	// Example: waiting_for_agent
+	HandoffState HandoffState `json:"handoffState"`
 
 	// Id Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	Id SessionId `json:"id"`
@@ -2752,7 +2940,7 @@ type ChatStreamDeltaEventEvent string
 
 // ChatStreamDoneEvent The `done` event: `event: done`, `id`, and `data` (one JSON object) as parsed by a client.
 type ChatStreamDoneEvent struct {
-	// Data Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
+	// Data Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 	Data  ChatReply                `json:"data"`
 	Event ChatStreamDoneEventEvent `json:"event"`
 
@@ -3706,14 +3894,14 @@ type DialogueTestRequest struct {
 	Values *TemplateValues `json:"values,omitempty"`
 }
 
-// DialogueTestResult Example: {"flowId":null,"flowStep":null,"guardHits":[],"model":null,"reply":{"answer":"Hello! How can I help?","confidence":1,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"fixed","sessionId":"","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null},"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","slots":{},"stages":[],"templateId":null,"templateVersion":null,"tokensIn":0,"tokensOut":0,"toolTraces":[]}
+// DialogueTestResult Example: {"flowId":null,"flowStep":null,"guardHits":[],"model":null,"reply":{"answer":"Hello! How can I help?","confidence":1,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"fixed","sessionId":"","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null},"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","slots":{},"stages":[],"templateId":null,"templateVersion":null,"tokensIn":0,"tokensOut":0,"toolTraces":[]}
 type DialogueTestResult struct {
 	FlowId    *string            `json:"flowId"`
 	FlowStep  *int               `json:"flowStep"`
 	GuardHits []DialogueGuardHit `json:"guardHits"`
 	Model     *string            `json:"model"`
 
-	// Reply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
+	// Reply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 	Reply  ChatReply `json:"reply"`
 	RuleId *string   `json:"ruleId"`
 
@@ -4525,6 +4713,88 @@ type GuardrailWordStats struct {
 	WordId string `json:"wordId"`
 }
 
+// Handoff defines model for Handoff.
+type Handoff struct {
+	// AgentId The agent who has the session (`with_agent` only).
+	AgentId *string `json:"agentId"`
+
+	// Language The customer's language at the hand-off (`en`, `zh`).
+	//
+	// Example: en
+	Language *string `json:"language"`
+
+	// Reason The transfer reason of the hand-off (as a reply's `transferReason`); null when never handed over.
+	//
+	// Example: customer_request
+	Reason *string `json:"reason"`
+
+	// RequestedAt Example: 2026-11-22T08:03:10Z
+	RequestedAt *time.Time `json:"requestedAt"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+
+	// State Where the session stands between the bot and a person: `bot` (the bot answers),
+	// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+	// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+	// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+	//
+	//
+	// Example: waiting_for_agent
+	State HandoffState `json:"state"`
+}
+
+// HandoffEvent defines model for HandoffEvent.
+type HandoffEvent struct {
+	// Actor `bot` for a hand-off the dialogue requested, else the agent id.
+	//
+	// Example: agent-dana
+	Actor string `json:"actor"`
+
+	// At Example: 2026-11-22T08:03:10Z
+	At time.Time `json:"at"`
+
+	// Detail requested: the reason; resolved: the outcome; note: its text; replied: the message id; else empty.
+	//
+	// Example:
+	Detail string `json:"detail"`
+
+	// Id Example: hoe_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id string `json:"id"`
+
+	// KeyId The API key that made the step; null for the bot's.
+	KeyId *string `json:"keyId"`
+
+	// Kind The step. Extensible.
+	//
+	// Example: claimed
+	Kind HandoffEventKind `json:"kind"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+}
+
+// HandoffEventKind The step. Extensible.
+//
+// Example: claimed
+type HandoffEventKind string
+
+// HandoffEventList defines model for HandoffEventList.
+type HandoffEventList struct {
+	Items      []HandoffEvent `json:"items"`
+	NextCursor *string        `json:"nextCursor"`
+}
+
+// HandoffFallbackMessages What a waiting customer reads, once, at the first message after `handoffWaitSeconds` passed
+// with no agent; `null` is the built-in text. Optional in an update: absent keeps the current texts.
+//
+// Example: {"en":"Our team is busy; leave your question and we will write back.","zh":null}
+type HandoffFallbackMessages struct {
+	// En Example: Our team is busy; leave your question and we will write back.
+	En *string `json:"en"`
+	Zh *string `json:"zh"`
+}
+
 // HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
 // (told from the message's script: Chinese when Han characters make up at least a fifth of its
 // letters, else English). `null` is the built-in text of that language. In a settings update,
@@ -4536,6 +4806,61 @@ type HandoffMessages struct {
 	En *string `json:"en"`
 
 	// Zh Example: 请稍候，正在为您转接人工客服。
+	Zh *string `json:"zh"`
+}
+
+// HandoffQueue defines model for HandoffQueue.
+type HandoffQueue struct {
+	Items      []HandoffQueueItem `json:"items"`
+	NextCursor *string            `json:"nextCursor"`
+}
+
+// HandoffQueueItem defines model for HandoffQueueItem.
+type HandoffQueueItem struct {
+	Handoff Handoff `json:"handoff"`
+
+	// LastMessages The session's newest messages (up to 10), oldest first.
+	LastMessages []ChatMessage `json:"lastMessages"`
+
+	// WaitSeconds Seconds since the hand-off was requested.
+	//
+	// Example: 42
+	WaitSeconds int64 `json:"waitSeconds"`
+}
+
+// HandoffResolveRequest Example: {"agentId":"agent-dana","outcome":"refund_issued"}
+type HandoffResolveRequest struct {
+	// AgentId The agent's own id in the tenant's help desk (free-form).
+	//
+	// Example: agent-dana
+	AgentId AgentId `json:"agentId"`
+
+	// Outcome How the conversation ended, in the agent's words or a code of the help desk.
+	Outcome string `json:"outcome"`
+}
+
+// HandoffState Where the session stands between the bot and a person: `bot` (the bot answers),
+// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+//
+// Example: waiting_for_agent
+type HandoffState string
+
+// HandoffWaitSeconds How long a handed-over customer waits for an agent before the fallback text (default 300).
+// Optional in an update: absent keeps the current wait.
+//
+// Example: 300
+type HandoffWaitSeconds = int32
+
+// HandoffWaitingMessages What a customer waiting for a person reads, once, at the first message after the hand-off,
+// in the language of the hand-off; `null` is the built-in text. Optional in an update: absent
+// keeps the current texts.
+//
+// Example: {"en":"A colleague will be with you shortly.","zh":null}
+type HandoffWaitingMessages struct {
+	// En Example: A colleague will be with you shortly.
+	En *string `json:"en"`
 	Zh *string `json:"zh"`
 }
 
@@ -6818,10 +7143,43 @@ type ScriptFlowUpdateRequest struct {
 type SessionId = string
 
 // SessionWatchEvent One event of `GET /chat/sessions/{sessionId}/events`: `ready` first, then a `stage` per stage
-// of every message. Extensible: ignore an event name you do not know.
+// of every message, and a `message` for every message that joins the session outside a bot's
+// reply: the customer's while a person has or awaits the session, and an agent's reply.
+// Extensible: ignore an event name you do not know.
 type SessionWatchEvent struct {
 	union json.RawMessage
 }
+
+// SessionWatchMessage A message that joined the session outside a bot's reply.
+//
+// Example: {"content":"Hello, I am Dana from the returns team. Let me look at your order.","createdAt":"2026-11-22T08:03:10Z","messageId":"msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","role":"agent","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+type SessionWatchMessage struct {
+	Content   string    `json:"content"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// MessageId Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MessageId MessageId               `json:"messageId"`
+	Role      SessionWatchMessageRole `json:"role"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+}
+
+// SessionWatchMessageRole defines model for SessionWatchMessage.Role.
+type SessionWatchMessageRole string
+
+// SessionWatchMessageEvent The `message` event: `event: message`, `id` (the message id), and `data` (one JSON object) as parsed by a client.
+type SessionWatchMessageEvent struct {
+	// Data A message that joined the session outside a bot's reply.
+	//
+	// Example: {"content":"Hello, I am Dana from the returns team. Let me look at your order.","createdAt":"2026-11-22T08:03:10Z","messageId":"msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","role":"agent","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+	Data  SessionWatchMessage           `json:"data"`
+	Event SessionWatchMessageEventEvent `json:"event"`
+	Id    string                        `json:"id"`
+}
+
+// SessionWatchMessageEventEvent defines model for SessionWatchMessageEvent.Event.
+type SessionWatchMessageEventEvent string
 
 // SessionWatchReady Watching has begun; later messages of the session will be seen.
 type SessionWatchReady struct {
@@ -7519,6 +7877,13 @@ type TenantSettings struct {
 	// Example: http://localhost:3000
 	FrontendBaseUrl string `json:"frontend_base_url"`
 
+	// HandoffFallback What a waiting customer reads, once, at the first message after `handoffWaitSeconds` passed
+	// with no agent; `null` is the built-in text. Optional in an update: absent keeps the current texts.
+	//
+	//
+	// Example: {"en":"Our team is busy; leave your question and we will write back.","zh":null}
+	HandoffFallback HandoffFallbackMessages `json:"handoffFallback"`
+
 	// HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
 	// (told from the message's script: Chinese when Han characters make up at least a fifth of its
 	// letters, else English). `null` is the built-in text of that language. In a settings update,
@@ -7527,6 +7892,21 @@ type TenantSettings struct {
 	//
 	// Example: {"en":"One moment, a colleague will take over.","zh":null}
 	HandoffMessages HandoffMessages `json:"handoffMessages"`
+
+	// HandoffWaitSeconds How long a handed-over customer waits for an agent before the fallback text (default 300).
+	// Optional in an update: absent keeps the current wait.
+	//
+	//
+	// Example: 300
+	HandoffWaitSeconds HandoffWaitSeconds `json:"handoffWaitSeconds"`
+
+	// HandoffWaiting What a customer waiting for a person reads, once, at the first message after the hand-off,
+	// in the language of the hand-off; `null` is the built-in text. Optional in an update: absent
+	// keeps the current texts.
+	//
+	//
+	// Example: {"en":"A colleague will be with you shortly.","zh":null}
+	HandoffWaiting HandoffWaitingMessages `json:"handoffWaiting"`
 
 	// KbVectorLogEnabled Log every vector this tenant indexes (one JSON line per chunk, with time, knowledge base, document, chunk, model, dimensions and norm) to `kb_vector_log_path`.
 	//
@@ -7603,6 +7983,13 @@ type TenantSettingsUpdateRequest struct {
 	// Example: https://support.acme.example
 	FrontendBaseUrl *string `json:"frontend_base_url"`
 
+	// HandoffFallback What a waiting customer reads, once, at the first message after `handoffWaitSeconds` passed
+	// with no agent; `null` is the built-in text. Optional in an update: absent keeps the current texts.
+	//
+	//
+	// Example: {"en":"Our team is busy; leave your question and we will write back.","zh":null}
+	HandoffFallback *HandoffFallbackMessages `json:"handoffFallback,omitempty"`
+
 	// HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
 	// (told from the message's script: Chinese when Han characters make up at least a fifth of its
 	// letters, else English). `null` is the built-in text of that language. In a settings update,
@@ -7611,6 +7998,21 @@ type TenantSettingsUpdateRequest struct {
 	//
 	// Example: {"en":"One moment, a colleague will take over.","zh":null}
 	HandoffMessages *HandoffMessages `json:"handoffMessages,omitempty"`
+
+	// HandoffWaitSeconds How long a handed-over customer waits for an agent before the fallback text (default 300).
+	// Optional in an update: absent keeps the current wait.
+	//
+	//
+	// Example: 300
+	HandoffWaitSeconds *HandoffWaitSeconds `json:"handoffWaitSeconds,omitempty"`
+
+	// HandoffWaiting What a customer waiting for a person reads, once, at the first message after the hand-off,
+	// in the language of the hand-off; `null` is the built-in text. Optional in an update: absent
+	// keeps the current texts.
+	//
+	//
+	// Example: {"en":"A colleague will be with you shortly.","zh":null}
+	HandoffWaiting *HandoffWaitingMessages `json:"handoffWaiting,omitempty"`
 
 	// KbVectorLogEnabled Example: false
 	KbVectorLogEnabled bool `json:"kb_vector_log_enabled"`
@@ -8323,6 +8725,66 @@ type UpdateGuardrailSettingsParams struct {
 
 // TestGuardrailsParams defines parameters for TestGuardrails.
 type TestGuardrailsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListHandoffsParams defines parameters for ListHandoffs.
+type ListHandoffsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// State The state to list.
+	State *ListHandoffsParamsState `form:"state,omitempty" json:"state,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListHandoffsParamsState defines parameters for ListHandoffs.
+type ListHandoffsParamsState string
+
+// ClaimHandoffParams defines parameters for ClaimHandoff.
+type ClaimHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListHandoffEventsParams defines parameters for ListHandoffEvents.
+type ListHandoffEventsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ReplyHandoffParams defines parameters for ReplyHandoff.
+type ReplyHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// NoteHandoffParams defines parameters for NoteHandoff.
+type NoteHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ReleaseHandoffParams defines parameters for ReleaseHandoff.
+type ReleaseHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ResolveHandoffParams defines parameters for ResolveHandoff.
+type ResolveHandoffParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -9137,6 +9599,21 @@ type UpdateGuardrailSettingsJSONRequestBody = GuardrailSettingsUpdateRequest
 // TestGuardrailsJSONRequestBody defines body for TestGuardrails for application/json ContentType.
 type TestGuardrailsJSONRequestBody = GuardrailTestRequest
 
+// ClaimHandoffJSONRequestBody defines body for ClaimHandoff for application/json ContentType.
+type ClaimHandoffJSONRequestBody = AgentRequest
+
+// ReplyHandoffJSONRequestBody defines body for ReplyHandoff for application/json ContentType.
+type ReplyHandoffJSONRequestBody = AgentMessageRequest
+
+// NoteHandoffJSONRequestBody defines body for NoteHandoff for application/json ContentType.
+type NoteHandoffJSONRequestBody = AgentMessageRequest
+
+// ReleaseHandoffJSONRequestBody defines body for ReleaseHandoff for application/json ContentType.
+type ReleaseHandoffJSONRequestBody = AgentRequest
+
+// ResolveHandoffJSONRequestBody defines body for ResolveHandoff for application/json ContentType.
+type ResolveHandoffJSONRequestBody = HandoffResolveRequest
+
 // CreateIntentRuleJSONRequestBody defines body for CreateIntentRule for application/json ContentType.
 type CreateIntentRuleJSONRequestBody = IntentRuleCreateRequest
 
@@ -9794,6 +10271,40 @@ func (t *SessionWatchEvent) MergeSessionWatchStageEvent(v SessionWatchStageEvent
 	return err
 }
 
+// AsSessionWatchMessageEvent returns the union data inside the SessionWatchEvent as a SessionWatchMessageEvent
+func (t SessionWatchEvent) AsSessionWatchMessageEvent() (SessionWatchMessageEvent, error) {
+	var body SessionWatchMessageEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSessionWatchMessageEvent overwrites any union data inside the SessionWatchEvent as the provided SessionWatchMessageEvent
+func (t *SessionWatchEvent) FromSessionWatchMessageEvent(v SessionWatchMessageEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"message"}`))
+	t.union = b
+	return err
+}
+
+// MergeSessionWatchMessageEvent performs a merge with any union data inside the SessionWatchEvent, using the provided SessionWatchMessageEvent
+func (t *SessionWatchEvent) MergeSessionWatchMessageEvent(v SessionWatchMessageEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"message"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t SessionWatchEvent) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"event"`
@@ -9808,6 +10319,8 @@ func (t SessionWatchEvent) ValueByDiscriminator() (interface{}, error) {
 		return nil, err
 	}
 	switch discriminator {
+	case "message":
+		return t.AsSessionWatchMessageEvent()
 	case "ready":
 		return t.AsSessionWatchReadyEvent()
 	case "stage":
@@ -10396,6 +10909,117 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /admin/guardrails/test (the `TestGuardrails` operationId).
 	TestGuardrails(ctx context.Context, params *TestGuardrailsParams, body TestGuardrailsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListHandoffs The agents' queue of handed-over conversations
+	//
+	// The tenant's sessions in one hand-off state (`waiting_for_agent` by default, or `with_agent`),
+	// **oldest request first**, each with its reason, language, wait and newest messages.
+	//
+	// Corresponds with GET /admin/handoffs (the `ListHandoffs` operationId).
+	ListHandoffs(ctx context.Context, params *ListHandoffsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ClaimHandoffWithBody Claim a waiting conversation
+	//
+	// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+	// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+	ClaimHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ClaimHandoff Claim a waiting conversation
+	//
+	// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+	// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+	ClaimHandoff(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, body ClaimHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListHandoffEvents The hand-off's log
+	//
+	// Every step (request, claim, reply, note, release, resolve) with who and when, oldest first.
+	//
+	// Corresponds with GET /admin/handoffs/{sessionId}/events (the `ListHandoffEvents` operationId).
+	ListHandoffEvents(ctx context.Context, sessionId SessionIdPath, params *ListHandoffEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplyHandoffWithBody Reply to the customer as the agent
+	//
+	// Stored as a message of role `agent` (in the session's message list) and sent on the
+	// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+	// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+	ReplyHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplyHandoff Reply to the customer as the agent
+	//
+	// Stored as a message of role `agent` (in the session's message list) and sent on the
+	// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+	// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+	ReplyHandoff(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, body ReplyHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// NoteHandoffWithBody Add an internal note
+	//
+	// Recorded in the hand-off's log; never shown to the customer.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+	NoteHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// NoteHandoff Add an internal note
+	//
+	// Recorded in the hand-off's log; never shown to the customer.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+	NoteHandoff(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, body NoteHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReleaseHandoffWithBody Give the conversation back to the bot
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+	ReleaseHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReleaseHandoff Give the conversation back to the bot
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+	ReleaseHandoff(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, body ReleaseHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResolveHandoffWithBody Close the conversation with an outcome
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+	ResolveHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResolveHandoff Close the conversation with an outcome
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+	ResolveHandoff(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, body ResolveHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListIntentRules List intent rules
 	//
@@ -12666,6 +13290,237 @@ func (c *Client) TestGuardrailsWithBody(ctx context.Context, params *TestGuardra
 // Corresponds with POST /admin/guardrails/test (the `TestGuardrails` operationId).
 func (c *Client) TestGuardrails(ctx context.Context, params *TestGuardrailsParams, body TestGuardrailsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestGuardrailsRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListHandoffs The agents' queue of handed-over conversations
+//
+// The tenant's sessions in one hand-off state (`waiting_for_agent` by default, or `with_agent`),
+// **oldest request first**, each with its reason, language, wait and newest messages.
+//
+// Corresponds with GET /admin/handoffs (the `ListHandoffs` operationId).
+func (c *Client) ListHandoffs(ctx context.Context, params *ListHandoffsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListHandoffsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ClaimHandoffWithBody Claim a waiting conversation
+//
+// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+func (c *Client) ClaimHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewClaimHandoffRequestWithBody(c.Server, sessionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ClaimHandoff Claim a waiting conversation
+//
+// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+func (c *Client) ClaimHandoff(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, body ClaimHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewClaimHandoffRequest(c.Server, sessionId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListHandoffEvents The hand-off's log
+//
+// Every step (request, claim, reply, note, release, resolve) with who and when, oldest first.
+//
+// Corresponds with GET /admin/handoffs/{sessionId}/events (the `ListHandoffEvents` operationId).
+func (c *Client) ListHandoffEvents(ctx context.Context, sessionId SessionIdPath, params *ListHandoffEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListHandoffEventsRequest(c.Server, sessionId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplyHandoffWithBody Reply to the customer as the agent
+//
+// Stored as a message of role `agent` (in the session's message list) and sent on the
+// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+func (c *Client) ReplyHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplyHandoffRequestWithBody(c.Server, sessionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplyHandoff Reply to the customer as the agent
+//
+// Stored as a message of role `agent` (in the session's message list) and sent on the
+// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+func (c *Client) ReplyHandoff(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, body ReplyHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplyHandoffRequest(c.Server, sessionId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NoteHandoffWithBody Add an internal note
+//
+// Recorded in the hand-off's log; never shown to the customer.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+func (c *Client) NoteHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewNoteHandoffRequestWithBody(c.Server, sessionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NoteHandoff Add an internal note
+//
+// Recorded in the hand-off's log; never shown to the customer.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+func (c *Client) NoteHandoff(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, body NoteHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewNoteHandoffRequest(c.Server, sessionId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReleaseHandoffWithBody Give the conversation back to the bot
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+func (c *Client) ReleaseHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReleaseHandoffRequestWithBody(c.Server, sessionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReleaseHandoff Give the conversation back to the bot
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+func (c *Client) ReleaseHandoff(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, body ReleaseHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReleaseHandoffRequest(c.Server, sessionId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResolveHandoffWithBody Close the conversation with an outcome
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+func (c *Client) ResolveHandoffWithBody(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResolveHandoffRequestWithBody(c.Server, sessionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResolveHandoff Close the conversation with an outcome
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+func (c *Client) ResolveHandoff(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, body ResolveHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResolveHandoffRequest(c.Server, sessionId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -17423,6 +18278,483 @@ func NewTestGuardrailsRequestWithBody(server string, params *TestGuardrailsParam
 	}
 
 	operationPath := fmt.Sprintf("/admin/guardrails/test")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewListHandoffsRequest constructs an http.Request for the ListHandoffs method
+func NewListHandoffsRequest(server string, params *ListHandoffsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/handoffs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.State != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "state", *params.State, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewClaimHandoffRequest calls the generic ClaimHandoff builder with application/json body
+func NewClaimHandoffRequest(server string, sessionId SessionIdPath, params *ClaimHandoffParams, body ClaimHandoffJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewClaimHandoffRequestWithBody(server, sessionId, params, "application/json", bodyReader)
+}
+
+// NewClaimHandoffRequestWithBody constructs an http.Request for the ClaimHandoff method, with any body, and a specified content type
+func NewClaimHandoffRequestWithBody(server string, sessionId SessionIdPath, params *ClaimHandoffParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/handoffs/%s/claim", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewListHandoffEventsRequest constructs an http.Request for the ListHandoffEvents method
+func NewListHandoffEventsRequest(server string, sessionId SessionIdPath, params *ListHandoffEventsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/handoffs/%s/events", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewReplyHandoffRequest calls the generic ReplyHandoff builder with application/json body
+func NewReplyHandoffRequest(server string, sessionId SessionIdPath, params *ReplyHandoffParams, body ReplyHandoffJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReplyHandoffRequestWithBody(server, sessionId, params, "application/json", bodyReader)
+}
+
+// NewReplyHandoffRequestWithBody constructs an http.Request for the ReplyHandoff method, with any body, and a specified content type
+func NewReplyHandoffRequestWithBody(server string, sessionId SessionIdPath, params *ReplyHandoffParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/handoffs/%s/messages", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewNoteHandoffRequest calls the generic NoteHandoff builder with application/json body
+func NewNoteHandoffRequest(server string, sessionId SessionIdPath, params *NoteHandoffParams, body NoteHandoffJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewNoteHandoffRequestWithBody(server, sessionId, params, "application/json", bodyReader)
+}
+
+// NewNoteHandoffRequestWithBody constructs an http.Request for the NoteHandoff method, with any body, and a specified content type
+func NewNoteHandoffRequestWithBody(server string, sessionId SessionIdPath, params *NoteHandoffParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/handoffs/%s/notes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewReleaseHandoffRequest calls the generic ReleaseHandoff builder with application/json body
+func NewReleaseHandoffRequest(server string, sessionId SessionIdPath, params *ReleaseHandoffParams, body ReleaseHandoffJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReleaseHandoffRequestWithBody(server, sessionId, params, "application/json", bodyReader)
+}
+
+// NewReleaseHandoffRequestWithBody constructs an http.Request for the ReleaseHandoff method, with any body, and a specified content type
+func NewReleaseHandoffRequestWithBody(server string, sessionId SessionIdPath, params *ReleaseHandoffParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/handoffs/%s/release", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Tenant-Id", params.XTenantId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Tenant-Id", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewResolveHandoffRequest calls the generic ResolveHandoff builder with application/json body
+func NewResolveHandoffRequest(server string, sessionId SessionIdPath, params *ResolveHandoffParams, body ResolveHandoffJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewResolveHandoffRequestWithBody(server, sessionId, params, "application/json", bodyReader)
+}
+
+// NewResolveHandoffRequestWithBody constructs an http.Request for the ResolveHandoff method, with any body, and a specified content type
+func NewResolveHandoffRequestWithBody(server string, sessionId SessionIdPath, params *ResolveHandoffParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/handoffs/%s/resolve", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -23665,6 +24997,121 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /admin/guardrails/test (the `TestGuardrails` operationId).
 	TestGuardrailsWithResponse(ctx context.Context, params *TestGuardrailsParams, body TestGuardrailsJSONRequestBody, reqEditors ...RequestEditorFn) (*TestGuardrailsResponse, error)
 
+	// ListHandoffsWithResponse The agents' queue of handed-over conversations
+	//
+	// The tenant's sessions in one hand-off state (`waiting_for_agent` by default, or `with_agent`),
+	// **oldest request first**, each with its reason, language, wait and newest messages.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/handoffs (the `ListHandoffs` operationId).
+	ListHandoffsWithResponse(ctx context.Context, params *ListHandoffsParams, reqEditors ...RequestEditorFn) (*ListHandoffsResponse, error)
+
+	// ClaimHandoffWithBodyWithResponse Claim a waiting conversation
+	//
+	// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+	// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+	ClaimHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ClaimHandoffResponse, error)
+
+	// ClaimHandoffWithResponse Claim a waiting conversation
+	//
+	// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+	// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+	ClaimHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, body ClaimHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ClaimHandoffResponse, error)
+
+	// ListHandoffEventsWithResponse The hand-off's log
+	//
+	// Every step (request, claim, reply, note, release, resolve) with who and when, oldest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/handoffs/{sessionId}/events (the `ListHandoffEvents` operationId).
+	ListHandoffEventsWithResponse(ctx context.Context, sessionId SessionIdPath, params *ListHandoffEventsParams, reqEditors ...RequestEditorFn) (*ListHandoffEventsResponse, error)
+
+	// ReplyHandoffWithBodyWithResponse Reply to the customer as the agent
+	//
+	// Stored as a message of role `agent` (in the session's message list) and sent on the
+	// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+	// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+	ReplyHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplyHandoffResponse, error)
+
+	// ReplyHandoffWithResponse Reply to the customer as the agent
+	//
+	// Stored as a message of role `agent` (in the session's message list) and sent on the
+	// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+	// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+	ReplyHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, body ReplyHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplyHandoffResponse, error)
+
+	// NoteHandoffWithBodyWithResponse Add an internal note
+	//
+	// Recorded in the hand-off's log; never shown to the customer.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+	NoteHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*NoteHandoffResponse, error)
+
+	// NoteHandoffWithResponse Add an internal note
+	//
+	// Recorded in the hand-off's log; never shown to the customer.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+	NoteHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, body NoteHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*NoteHandoffResponse, error)
+
+	// ReleaseHandoffWithBodyWithResponse Give the conversation back to the bot
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+	ReleaseHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReleaseHandoffResponse, error)
+
+	// ReleaseHandoffWithResponse Give the conversation back to the bot
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+	ReleaseHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, body ReleaseHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ReleaseHandoffResponse, error)
+
+	// ResolveHandoffWithBodyWithResponse Close the conversation with an outcome
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+	ResolveHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResolveHandoffResponse, error)
+
+	// ResolveHandoffWithResponse Close the conversation with an outcome
+	//
+	// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+	ResolveHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, body ResolveHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ResolveHandoffResponse, error)
+
 	// ListIntentRulesWithResponse List intent rules
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -28903,6 +30350,832 @@ func (r TestGuardrailsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r TestGuardrailsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListHandoffsResponse429Headers the declared response headers of an HTTP 429 response for ListHandoffs
+type ListHandoffsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ListHandoffsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *HandoffQueue
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListHandoffsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListHandoffsResponse) GetJSON200() *HandoffQueue {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListHandoffsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListHandoffsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListHandoffsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListHandoffsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListHandoffsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListHandoffsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListHandoffsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListHandoffsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListHandoffsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListHandoffsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ClaimHandoffResponse429Headers the declared response headers of an HTTP 429 response for ClaimHandoff
+type ClaimHandoffResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ClaimHandoffResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Handoff
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ClaimHandoffResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ClaimHandoffResponse) GetJSON200() *Handoff {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ClaimHandoffResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ClaimHandoffResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ClaimHandoffResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ClaimHandoffResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ClaimHandoffResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListHandoffEventsResponse429Headers the declared response headers of an HTTP 429 response for ListHandoffEvents
+type ListHandoffEventsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ListHandoffEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *HandoffEventList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListHandoffEventsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListHandoffEventsResponse) GetJSON200() *HandoffEventList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListHandoffEventsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListHandoffEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListHandoffEventsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListHandoffEventsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListHandoffEventsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListHandoffEventsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListHandoffEventsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListHandoffEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListHandoffEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListHandoffEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListHandoffEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReplyHandoffResponse429Headers the declared response headers of an HTTP 429 response for ReplyHandoff
+type ReplyHandoffResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ReplyHandoffResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ChatMessage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReplyHandoffResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ReplyHandoffResponse) GetJSON201() *ChatMessage {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReplyHandoffResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReplyHandoffResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReplyHandoffResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReplyHandoffResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReplyHandoffResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// NoteHandoffResponse429Headers the declared response headers of an HTTP 429 response for NoteHandoff
+type NoteHandoffResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type NoteHandoffResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *HandoffEvent
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *NoteHandoffResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r NoteHandoffResponse) GetJSON201() *HandoffEvent {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r NoteHandoffResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r NoteHandoffResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r NoteHandoffResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r NoteHandoffResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r NoteHandoffResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReleaseHandoffResponse429Headers the declared response headers of an HTTP 429 response for ReleaseHandoff
+type ReleaseHandoffResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ReleaseHandoffResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Handoff
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReleaseHandoffResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReleaseHandoffResponse) GetJSON200() *Handoff {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReleaseHandoffResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReleaseHandoffResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReleaseHandoffResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReleaseHandoffResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReleaseHandoffResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResolveHandoffResponse429Headers the declared response headers of an HTTP 429 response for ResolveHandoff
+type ResolveHandoffResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+}
+
+type ResolveHandoffResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Handoff
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResolveHandoffResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResolveHandoffResponse) GetJSON200() *Handoff {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResolveHandoffResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResolveHandoffResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResolveHandoffResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResolveHandoffResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResolveHandoffResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -39395,6 +41668,193 @@ func (c *ClientWithResponses) TestGuardrailsWithResponse(ctx context.Context, pa
 	return ParseTestGuardrailsResponse(rsp)
 }
 
+// ListHandoffsWithResponse The agents' queue of handed-over conversations
+//
+// The tenant's sessions in one hand-off state (`waiting_for_agent` by default, or `with_agent`),
+// **oldest request first**, each with its reason, language, wait and newest messages.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/handoffs (the `ListHandoffs` operationId).
+func (c *ClientWithResponses) ListHandoffsWithResponse(ctx context.Context, params *ListHandoffsParams, reqEditors ...RequestEditorFn) (*ListHandoffsResponse, error) {
+	rsp, err := c.ListHandoffs(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListHandoffsResponse(rsp)
+}
+
+// ClaimHandoffWithBodyWithResponse Claim a waiting conversation
+//
+// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+func (c *ClientWithResponses) ClaimHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ClaimHandoffResponse, error) {
+	rsp, err := c.ClaimHandoffWithBody(ctx, sessionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseClaimHandoffResponse(rsp)
+}
+
+// ClaimHandoffWithResponse Claim a waiting conversation
+//
+// One agent at a time: the first claim wins; a claim of a session another agent has is 409
+// `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/claim (the `ClaimHandoff` operationId).
+func (c *ClientWithResponses) ClaimHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ClaimHandoffParams, body ClaimHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ClaimHandoffResponse, error) {
+	rsp, err := c.ClaimHandoff(ctx, sessionId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseClaimHandoffResponse(rsp)
+}
+
+// ListHandoffEventsWithResponse The hand-off's log
+//
+// Every step (request, claim, reply, note, release, resolve) with who and when, oldest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/handoffs/{sessionId}/events (the `ListHandoffEvents` operationId).
+func (c *ClientWithResponses) ListHandoffEventsWithResponse(ctx context.Context, sessionId SessionIdPath, params *ListHandoffEventsParams, reqEditors ...RequestEditorFn) (*ListHandoffEventsResponse, error) {
+	rsp, err := c.ListHandoffEvents(ctx, sessionId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListHandoffEventsResponse(rsp)
+}
+
+// ReplyHandoffWithBodyWithResponse Reply to the customer as the agent
+//
+// Stored as a message of role `agent` (in the session's message list) and sent on the
+// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+func (c *ClientWithResponses) ReplyHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplyHandoffResponse, error) {
+	rsp, err := c.ReplyHandoffWithBody(ctx, sessionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplyHandoffResponse(rsp)
+}
+
+// ReplyHandoffWithResponse Reply to the customer as the agent
+//
+// Stored as a message of role `agent` (in the session's message list) and sent on the
+// session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+// replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/messages (the `ReplyHandoff` operationId).
+func (c *ClientWithResponses) ReplyHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReplyHandoffParams, body ReplyHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplyHandoffResponse, error) {
+	rsp, err := c.ReplyHandoff(ctx, sessionId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplyHandoffResponse(rsp)
+}
+
+// NoteHandoffWithBodyWithResponse Add an internal note
+//
+// Recorded in the hand-off's log; never shown to the customer.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+func (c *ClientWithResponses) NoteHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*NoteHandoffResponse, error) {
+	rsp, err := c.NoteHandoffWithBody(ctx, sessionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseNoteHandoffResponse(rsp)
+}
+
+// NoteHandoffWithResponse Add an internal note
+//
+// Recorded in the hand-off's log; never shown to the customer.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/notes (the `NoteHandoff` operationId).
+func (c *ClientWithResponses) NoteHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *NoteHandoffParams, body NoteHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*NoteHandoffResponse, error) {
+	rsp, err := c.NoteHandoff(ctx, sessionId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseNoteHandoffResponse(rsp)
+}
+
+// ReleaseHandoffWithBodyWithResponse Give the conversation back to the bot
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+func (c *ClientWithResponses) ReleaseHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReleaseHandoffResponse, error) {
+	rsp, err := c.ReleaseHandoffWithBody(ctx, sessionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReleaseHandoffResponse(rsp)
+}
+
+// ReleaseHandoffWithResponse Give the conversation back to the bot
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/release (the `ReleaseHandoff` operationId).
+func (c *ClientWithResponses) ReleaseHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ReleaseHandoffParams, body ReleaseHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ReleaseHandoffResponse, error) {
+	rsp, err := c.ReleaseHandoff(ctx, sessionId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReleaseHandoffResponse(rsp)
+}
+
+// ResolveHandoffWithBodyWithResponse Close the conversation with an outcome
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+func (c *ClientWithResponses) ResolveHandoffWithBodyWithResponse(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResolveHandoffResponse, error) {
+	rsp, err := c.ResolveHandoffWithBody(ctx, sessionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResolveHandoffResponse(rsp)
+}
+
+// ResolveHandoffWithResponse Close the conversation with an outcome
+//
+// Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /admin/handoffs/{sessionId}/resolve (the `ResolveHandoff` operationId).
+func (c *ClientWithResponses) ResolveHandoffWithResponse(ctx context.Context, sessionId SessionIdPath, params *ResolveHandoffParams, body ResolveHandoffJSONRequestBody, reqEditors ...RequestEditorFn) (*ResolveHandoffResponse, error) {
+	rsp, err := c.ResolveHandoff(ctx, sessionId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResolveHandoffResponse(rsp)
+}
+
 // ListIntentRulesWithResponse List intent rules
 //
 // Returns a wrapper object for the known response body format(s).
@@ -45693,6 +48153,895 @@ func ParseTestGuardrailsResponse(rsp *http.Response) (*TestGuardrailsResponse, e
 	switch {
 	case rsp.StatusCode == 429:
 		var headers TestGuardrailsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListHandoffsResponse parses an HTTP response from a ListHandoffsWithResponse call
+func ParseListHandoffsResponse(rsp *http.Response) (*ListHandoffsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListHandoffsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest HandoffQueue
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListHandoffsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseClaimHandoffResponse parses an HTTP response from a ClaimHandoffWithResponse call
+func ParseClaimHandoffResponse(rsp *http.Response) (*ClaimHandoffResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ClaimHandoffResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Handoff
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ClaimHandoffResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListHandoffEventsResponse parses an HTTP response from a ListHandoffEventsWithResponse call
+func ParseListHandoffEventsResponse(rsp *http.Response) (*ListHandoffEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListHandoffEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest HandoffEventList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListHandoffEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReplyHandoffResponse parses an HTTP response from a ReplyHandoffWithResponse call
+func ParseReplyHandoffResponse(rsp *http.Response) (*ReplyHandoffResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReplyHandoffResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ChatMessage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ReplyHandoffResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseNoteHandoffResponse parses an HTTP response from a NoteHandoffWithResponse call
+func ParseNoteHandoffResponse(rsp *http.Response) (*NoteHandoffResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &NoteHandoffResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest HandoffEvent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers NoteHandoffResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReleaseHandoffResponse parses an HTTP response from a ReleaseHandoffWithResponse call
+func ParseReleaseHandoffResponse(rsp *http.Response) (*ReleaseHandoffResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReleaseHandoffResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Handoff
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ReleaseHandoffResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResolveHandoffResponse parses an HTTP response from a ResolveHandoffWithResponse call
+func ParseResolveHandoffResponse(rsp *http.Response) (*ResolveHandoffResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResolveHandoffResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Handoff
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ResolveHandoffResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

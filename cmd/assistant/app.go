@@ -213,7 +213,7 @@ func (a *app) build(ctx context.Context) error {
 		Log: a.log, Chat: a.store, Tenants: a.tenants, Settings: a.settings, Metadata: a.fields,
 		Rules: a.intentRules, Flows: flow.NewCache(a.store, tenantcache.DefaultTTL, a.invalidations), Prompts: a.prompts, Guards: a.guards,
 		Answerer: answerer, Models: a.models, Telemetry: telemetry.NewDialogue(a.metrics, a.tracing),
-		Slots: a.slotRules, Decomposer: decomposer,
+		Slots: a.slotRules, Decomposer: decomposer, Broadcast: true,
 	})
 	a.retention = retention.New(a.store, a.log)
 	a.dashboard = dashboard.New(a.store, a.log, nil)
@@ -230,7 +230,7 @@ func (a *app) build(ctx context.Context) error {
 		ScriptFlows:     flows,
 		PromptTemplates: prompts,
 		Guardrails:      guard.NewService(a.store, a.guards, a.invalidations),
-		Chat:            a.store, Dialogue: a.dialogue,
+		Chat:            a.store, Dialogue: a.dialogue, Handoffs: a.store,
 		Dashboard: a.dashboard, Conversations: a.store,
 		Slots: slots.NewService(a.store, a.store, a.slotRules, a.invalidations), Decomposition: decompose.NewService(a.store, decomposer, a.invalidations),
 		Answerer:     answerer,
@@ -380,6 +380,7 @@ func (a *app) startBackground(ctx context.Context) {
 	a.background.Go(func() { a.retention.Run(bg) })
 	a.background.Go(func() { a.server.RunIdempotencyPurge(bg) })
 	a.background.Go(func() { a.store.ListenJobs(bg, a.worker.Wake) })
+	a.background.Go(func() { a.followSessionMessages(bg) })
 	if a.index != nil {
 		a.background.Go(func() { a.index.Follow(bg, a.store) })
 	}

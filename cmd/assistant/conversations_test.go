@@ -46,7 +46,7 @@ func TestConversationsOfAScriptedDay(t *testing.T) {
 			stages = append(stages, s.(map[string]any)["stage"].(string))
 			total += s.(map[string]any)["durationMs"].(float64)
 		}
-		assert.Equal(t, []string{"auth", "session", "input_guard", "flow", "intent", "retrieval", "prompt", "generation", "output_guard", "persist"}, stages)
+		assert.Equal(t, []string{"auth", "session", "handoff", "input_guard", "flow", "intent", "retrieval", "prompt", "generation", "output_guard", "persist"}, stages)
 		assert.InDelta(t, total, tr["latencyMs"], 1e-6)
 		require.NotEmpty(t, mon["guardHits"])
 		hit := mon["guardHits"].([]any)[0].(map[string]any)

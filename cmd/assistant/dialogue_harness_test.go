@@ -30,8 +30,24 @@ func (e *env) newChat(tenant string, slots map[string]string) *chat {
 
 func (c *chat) path(rest string) string { return "/api/v1/chat/sessions/" + c.session + rest }
 
-// send posts a message and returns the JSON reply.
+// send posts a message and returns the JSON reply. A reply that hands
+// the session over is followed by an agent who claims it and gives it
+// straight back, so that a scripted conversation goes on with the bot
+// (TestHumanTakeover, with post, is the one that keeps it waiting).
 func (c *chat) send(t *testing.T, message string) map[string]any {
+	t.Helper()
+	reply := c.post(t, message)
+	if reply["handoffState"] == "waiting_for_agent" {
+		for _, step := range []string{"claim", "release"} {
+			r := c.agent(step, "agent-harness", nil)
+			require.Equal(t, http.StatusOK, r.Status, "%s %s", step, r.Body)
+		}
+	}
+	return reply
+}
+
+// post posts a message and returns the JSON reply.
+func (c *chat) post(t *testing.T, message string) map[string]any {
 	t.Helper()
 	r := c.e.do(req{method: "POST", path: c.path("/messages"), tenant: c.tenant, body: map[string]any{"message": message}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)

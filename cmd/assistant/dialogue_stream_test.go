@@ -215,7 +215,7 @@ func TestCompleteFlowTestWritesNothing(t *testing.T) {
 		st := s.(map[string]any)
 		stages = append(stages, st["stage"].(string)+":"+st["outcome"].(string))
 	}
-	assert.Equal(t, []string{"auth:authenticated", "session:loaded", "input_guard:pass", "flow:none", "intent:flow_started",
+	assert.Equal(t, []string{"auth:authenticated", "session:loaded", "handoff:bot", "input_guard:pass", "flow:none", "intent:flow_started",
 		"output_guard:pass", "retrieval:skipped", "prompt:skipped", "generation:skipped", "persist:dry_run"}, stages)
 	assert.Empty(t, c.messages(t), "no message stored")
 	hits := e.do(req{method: "GET", path: "/api/v1/admin/monitoring/intent-rules/" + ids["orderRule"] + "/hits", tenant: "acme"}).JSON(t)

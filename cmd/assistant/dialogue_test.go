@@ -151,7 +151,7 @@ func TestScriptedConversation(t *testing.T) {
 		assert.Equal(t, ids["template"], rag["templateId"])
 		assert.Equal(t, 1.0, rag["templateVersion"])
 		assert.Equal(t, "offline-extractive-v1", rag["model"])
-		assert.Len(t, rag["stages"], 10, "all ten stages")
+		assert.Len(t, rag["stages"], 11, "all eleven stages")
 		require.NotNil(t, fixed)
 		assert.Equal(t, ids["greeting"], fixed["ruleId"])
 	})

@@ -143,9 +143,10 @@ func startEnvLogging(t testing.TB, cfg config.Config, w io.Writer) *env {
 // that is lost (in production the caches' TTLs cover that start-up gap).
 func (e *env) waitReplicasListening(replicas int) {
 	e.t.Helper()
-	perReplica := 4
+	// Jobs, invalidations, session messages, and the index feed.
+	perReplica := 5
 	if e.app.index == nil {
-		perReplica = 3
+		perReplica = 4
 	}
 	require.Eventually(e.t, func() bool {
 		var got int

@@ -208,3 +208,27 @@ func streamPercentile(ds []time.Duration, p float64) time.Duration {
 
 // streamMiB formats a byte count in MiB.
 func streamMiB(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// handBack claims a handed-over session as an agent and releases it.
+func (c *sseClient) handBack(ctx context.Context, base, session string) error {
+	for _, step := range []string{"claim", "release"} {
+		hr, err := http.NewRequestWithContext(ctx, "POST", base+"/api/v1/admin/handoffs/"+session+"/"+step,
+			strings.NewReader(`{"agentId":"agent-load"}`))
+		if err != nil {
+			return err
+		}
+		hr.Header.Set("Content-Type", "application/json")
+		hr.Header.Set("X-API-Key", c.key)
+		hr.Header.Set("X-Tenant-Id", c.tenant)
+		res, err := c.http.Do(hr)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s of %s answered %d", step, session, res.StatusCode)
+		}
+	}
+	return nil
+}

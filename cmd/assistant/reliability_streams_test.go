@@ -144,6 +144,13 @@ func streamConverse(ctx context.Context, c *sseClient, base, session string, n i
 			continue
 		}
 		out.latencies = append(out.latencies, r.endAt.Sub(start))
+		if r.last().data["handoffState"] == "waiting_for_agent" {
+			// An agent takes the handed-over session and gives it back, so
+			// the conversation goes on with the bot.
+			if err := c.handBack(replyCtx, base, session); err != nil {
+				out.errs = append(out.errs, err)
+			}
+		}
 	}
 	return out
 }

@@ -44,6 +44,15 @@ func (e *env) controlRun(t *testing.T, spec specOps, cases []replayCase, a *tena
 		if _, ok := controlExceptions()[c.op.ID]; ok {
 			key = ""
 		}
+		if c.op.ID == "resolveHandoff" {
+			// releaseHandoff (before it in the contract) gave the session
+			// back to the bot: an agent claims it again (the customer asks
+			// again) so that it can be resolved.
+			e.do(req{method: "POST", path: "/api/v1/chat/sessions/" + a.ids["sessionId"] + "/messages", key: keyA, tenant: a.tenant,
+				body: map[string]any{"message": "I want to talk to a human"}})
+			e.do(req{method: "POST", path: "/api/v1/admin/handoffs/" + a.ids["sessionId"] + "/claim", key: keyA, tenant: a.tenant,
+				body: map[string]any{"agentId": "agent-dana"}})
+		}
 		r := c.build(t, e, spec, a.idSource, 1000+i)
 		got := e.sendWire(r.wire(key, a.tenant))
 		if got.err != nil || got.contract != nil || got.Status < 200 || got.Status > 299 {

@@ -127,6 +127,11 @@ func buildTenantFixtures(t *testing.T, e *env, spec specOps, tenant string) *ten
 		body: map[string]any{"message": "How long does a refund take? " + f.marker}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	f.put(r.JSON(t)["traceId"].(string), "traceId") // the reply's, for the conversation trace
+	// The customer asks for a person: the session waits in the agents'
+	// queue, for the hand-off operations.
+	r = e.do(req{method: "POST", path: "/api/v1/chat/sessions/" + f.ids["sessionId"] + "/messages", tenant: tenant,
+		body: map[string]any{"message": "I want to talk to a human"}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	f.slotFixtures(t, e, spec)
 	return f
 }

@@ -111,7 +111,11 @@ func customer(stop, sending context.Context, s *service, cfg Config, msgs []stri
 			t.firstDelta = append(t.firstDelta, r.firstDelta)
 		}
 		if r.transfer {
+			// Handed over, the session waits for a person and the bot no
+			// longer answers in it: the customer's next question opens a
+			// new conversation.
 			t.transferred++
+			session = ""
 		}
 		pause(sending, cfg.Think)
 	}

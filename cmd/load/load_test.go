@@ -123,7 +123,10 @@ func TestLoadAgainstTheRealService(t *testing.T) {
 	assert.Positive(t, rep.KB.Took)
 	assert.Contains(t, rep.Limits, "raised to 1000000 per key")
 	assert.Empty(t, rep.Errors, "no errors: %v", rep.Errors)
-	assert.Equal(t, cfg.Customers, rep.Sessions, "one session per customer")
+	// One session per customer, and a new one after each hand-off (the
+	// handed-over session waits for a person).
+	assert.GreaterOrEqual(t, rep.Sessions, cfg.Customers, "one session per customer")
+	assert.LessOrEqual(t, rep.Sessions, cfg.Customers+rep.Transferred, "a new session only after a hand-off")
 	assert.Greater(t, rep.Messages, 2*cfg.Customers, "several replies per customer in 3 s")
 	assert.Positive(t, rep.Transferred, "the uncovered questions are handed over")
 	assert.Greater(t, rep.Messages-rep.Transferred, rep.Transferred, "most questions are covered and answered")

@@ -48,6 +48,7 @@ func (e AdminChatMessageResponseType) Valid() bool {
 
 // Defines values for AdminChatMessageRole.
 const (
+	AdminChatMessageRoleAgent     AdminChatMessageRole = "agent"
 	AdminChatMessageRoleAssistant AdminChatMessageRole = "assistant"
 	AdminChatMessageRoleUser      AdminChatMessageRole = "user"
 )
@@ -55,6 +56,8 @@ const (
 // Valid indicates whether the value is a known member of the AdminChatMessageRole enum.
 func (e AdminChatMessageRole) Valid() bool {
 	switch e {
+	case AdminChatMessageRoleAgent:
+		return true
 	case AdminChatMessageRoleAssistant:
 		return true
 	case AdminChatMessageRoleUser:
@@ -85,6 +88,7 @@ func (e AdminChatMessageStatus) Valid() bool {
 // Defines values for AdminChatMessageTransferCode.
 const (
 	AdminChatMessageTransferCodeBehaviourRule        AdminChatMessageTransferCode = "behaviour_rule"
+	AdminChatMessageTransferCodeCustomerRequest      AdminChatMessageTransferCode = "customer_request"
 	AdminChatMessageTransferCodeFlowTransfer         AdminChatMessageTransferCode = "flow_transfer"
 	AdminChatMessageTransferCodeForbiddenWord        AdminChatMessageTransferCode = "forbidden_word"
 	AdminChatMessageTransferCodeHighRisk             AdminChatMessageTransferCode = "high_risk"
@@ -105,6 +109,8 @@ const (
 func (e AdminChatMessageTransferCode) Valid() bool {
 	switch e {
 	case AdminChatMessageTransferCodeBehaviourRule:
+		return true
+	case AdminChatMessageTransferCodeCustomerRequest:
 		return true
 	case AdminChatMessageTransferCodeFlowTransfer:
 		return true
@@ -228,6 +234,7 @@ func (e ChatMessageResponseType) Valid() bool {
 
 // Defines values for ChatMessageRole.
 const (
+	ChatMessageRoleAgent     ChatMessageRole = "agent"
 	ChatMessageRoleAssistant ChatMessageRole = "assistant"
 	ChatMessageRoleUser      ChatMessageRole = "user"
 )
@@ -235,6 +242,8 @@ const (
 // Valid indicates whether the value is a known member of the ChatMessageRole enum.
 func (e ChatMessageRole) Valid() bool {
 	switch e {
+	case ChatMessageRoleAgent:
+		return true
 	case ChatMessageRoleAssistant:
 		return true
 	case ChatMessageRoleUser:
@@ -265,6 +274,7 @@ func (e ChatMessageStatus) Valid() bool {
 // Defines values for ChatMessageTransferCode.
 const (
 	ChatMessageTransferCodeBehaviourRule        ChatMessageTransferCode = "behaviour_rule"
+	ChatMessageTransferCodeCustomerRequest      ChatMessageTransferCode = "customer_request"
 	ChatMessageTransferCodeFlowTransfer         ChatMessageTransferCode = "flow_transfer"
 	ChatMessageTransferCodeForbiddenWord        ChatMessageTransferCode = "forbidden_word"
 	ChatMessageTransferCodeHighRisk             ChatMessageTransferCode = "high_risk"
@@ -285,6 +295,8 @@ const (
 func (e ChatMessageTransferCode) Valid() bool {
 	switch e {
 	case ChatMessageTransferCodeBehaviourRule:
+		return true
+	case ChatMessageTransferCodeCustomerRequest:
 		return true
 	case ChatMessageTransferCodeFlowTransfer:
 		return true
@@ -364,6 +376,7 @@ func (e ChatReplyStatus) Valid() bool {
 // Defines values for ChatReplyTransferCode.
 const (
 	ChatReplyTransferCodeBehaviourRule        ChatReplyTransferCode = "behaviour_rule"
+	ChatReplyTransferCodeCustomerRequest      ChatReplyTransferCode = "customer_request"
 	ChatReplyTransferCodeFlowTransfer         ChatReplyTransferCode = "flow_transfer"
 	ChatReplyTransferCodeForbiddenWord        ChatReplyTransferCode = "forbidden_word"
 	ChatReplyTransferCodeHighRisk             ChatReplyTransferCode = "high_risk"
@@ -384,6 +397,8 @@ const (
 func (e ChatReplyTransferCode) Valid() bool {
 	switch e {
 	case ChatReplyTransferCodeBehaviourRule:
+		return true
+	case ChatReplyTransferCodeCustomerRequest:
 		return true
 	case ChatReplyTransferCodeFlowTransfer:
 		return true
@@ -592,6 +607,7 @@ func (e ConversationExportRowStatus) Valid() bool {
 // Defines values for ConversationExportRowTransferCode.
 const (
 	ConversationExportRowTransferCodeBehaviourRule        ConversationExportRowTransferCode = "behaviour_rule"
+	ConversationExportRowTransferCodeCustomerRequest      ConversationExportRowTransferCode = "customer_request"
 	ConversationExportRowTransferCodeFlowTransfer         ConversationExportRowTransferCode = "flow_transfer"
 	ConversationExportRowTransferCodeForbiddenWord        ConversationExportRowTransferCode = "forbidden_word"
 	ConversationExportRowTransferCodeHighRisk             ConversationExportRowTransferCode = "high_risk"
@@ -612,6 +628,8 @@ const (
 func (e ConversationExportRowTransferCode) Valid() bool {
 	switch e {
 	case ConversationExportRowTransferCodeBehaviourRule:
+		return true
+	case ConversationExportRowTransferCodeCustomerRequest:
 		return true
 	case ConversationExportRowTransferCodeFlowTransfer:
 		return true
@@ -667,6 +685,7 @@ func (e DashboardGranularity) Valid() bool {
 // Defines values for DashboardHandoffReasonTransferCode.
 const (
 	DashboardHandoffReasonTransferCodeBehaviourRule        DashboardHandoffReasonTransferCode = "behaviour_rule"
+	DashboardHandoffReasonTransferCodeCustomerRequest      DashboardHandoffReasonTransferCode = "customer_request"
 	DashboardHandoffReasonTransferCodeFlowTransfer         DashboardHandoffReasonTransferCode = "flow_transfer"
 	DashboardHandoffReasonTransferCodeForbiddenWord        DashboardHandoffReasonTransferCode = "forbidden_word"
 	DashboardHandoffReasonTransferCodeHighRisk             DashboardHandoffReasonTransferCode = "high_risk"
@@ -686,6 +705,8 @@ const (
 func (e DashboardHandoffReasonTransferCode) Valid() bool {
 	switch e {
 	case DashboardHandoffReasonTransferCodeBehaviourRule:
+		return true
+	case DashboardHandoffReasonTransferCodeCustomerRequest:
 		return true
 	case DashboardHandoffReasonTransferCodeFlowTransfer:
 		return true
@@ -795,19 +816,19 @@ func (e DialogueGuardHitStage) Valid() bool {
 
 // Defines values for DialogueToolTraceTool.
 const (
-	Handoff  DialogueToolTraceTool = "handoff"
-	KbSearch DialogueToolTraceTool = "kb_search"
-	SlotFill DialogueToolTraceTool = "slot_fill"
+	DialogueToolTraceToolHandoff  DialogueToolTraceTool = "handoff"
+	DialogueToolTraceToolKbSearch DialogueToolTraceTool = "kb_search"
+	DialogueToolTraceToolSlotFill DialogueToolTraceTool = "slot_fill"
 )
 
 // Valid indicates whether the value is a known member of the DialogueToolTraceTool enum.
 func (e DialogueToolTraceTool) Valid() bool {
 	switch e {
-	case Handoff:
+	case DialogueToolTraceToolHandoff:
 		return true
-	case KbSearch:
+	case DialogueToolTraceToolKbSearch:
 		return true
-	case SlotFill:
+	case DialogueToolTraceToolSlotFill:
 		return true
 	default:
 		return false
@@ -997,6 +1018,60 @@ func (e GuardStage) Valid() bool {
 	case GuardStageInput:
 		return true
 	case GuardStageOutput:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HandoffEventKind.
+const (
+	HandoffEventKindClaimed   HandoffEventKind = "claimed"
+	HandoffEventKindNote      HandoffEventKind = "note"
+	HandoffEventKindReleased  HandoffEventKind = "released"
+	HandoffEventKindReplied   HandoffEventKind = "replied"
+	HandoffEventKindRequested HandoffEventKind = "requested"
+	HandoffEventKindResolved  HandoffEventKind = "resolved"
+)
+
+// Valid indicates whether the value is a known member of the HandoffEventKind enum.
+func (e HandoffEventKind) Valid() bool {
+	switch e {
+	case HandoffEventKindClaimed:
+		return true
+	case HandoffEventKindNote:
+		return true
+	case HandoffEventKindReleased:
+		return true
+	case HandoffEventKindReplied:
+		return true
+	case HandoffEventKindRequested:
+		return true
+	case HandoffEventKindResolved:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HandoffState.
+const (
+	HandoffStateBot             HandoffState = "bot"
+	HandoffStateResolved        HandoffState = "resolved"
+	HandoffStateWaitingForAgent HandoffState = "waiting_for_agent"
+	HandoffStateWithAgent       HandoffState = "with_agent"
+)
+
+// Valid indicates whether the value is a known member of the HandoffState enum.
+func (e HandoffState) Valid() bool {
+	switch e {
+	case HandoffStateBot:
+		return true
+	case HandoffStateResolved:
+		return true
+	case HandoffStateWaitingForAgent:
+		return true
+	case HandoffStateWithAgent:
 		return true
 	default:
 		return false
@@ -1300,6 +1375,8 @@ const (
 	ProblemCodeDeviceLimit          ProblemCode = "device_limit"
 	ProblemCodeDeviceMismatch       ProblemCode = "device_mismatch"
 	ProblemCodeForbidden            ProblemCode = "forbidden"
+	ProblemCodeHandoffClaimed       ProblemCode = "handoff_claimed"
+	ProblemCodeHandoffState         ProblemCode = "handoff_state"
 	ProblemCodeHeaderTooLarge       ProblemCode = "header_too_large"
 	ProblemCodeIdempotencyMismatch  ProblemCode = "idempotency_mismatch"
 	ProblemCodeInternal             ProblemCode = "internal"
@@ -1338,6 +1415,10 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeDeviceMismatch:
 		return true
 	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeHandoffClaimed:
+		return true
+	case ProblemCodeHandoffState:
 		return true
 	case ProblemCodeHeaderTooLarge:
 		return true
@@ -1774,6 +1855,39 @@ func (e ScriptFlowTargetKind) Valid() bool {
 	}
 }
 
+// Defines values for SessionWatchMessageRole.
+const (
+	SessionWatchMessageRoleAgent SessionWatchMessageRole = "agent"
+	SessionWatchMessageRoleUser  SessionWatchMessageRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the SessionWatchMessageRole enum.
+func (e SessionWatchMessageRole) Valid() bool {
+	switch e {
+	case SessionWatchMessageRoleAgent:
+		return true
+	case SessionWatchMessageRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SessionWatchMessageEventEvent.
+const (
+	Message SessionWatchMessageEventEvent = "message"
+)
+
+// Valid indicates whether the value is a known member of the SessionWatchMessageEventEvent enum.
+func (e SessionWatchMessageEventEvent) Valid() bool {
+	switch e {
+	case Message:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SessionWatchReadyEventEvent.
 const (
 	SessionWatchReadyEventEventReady SessionWatchReadyEventEvent = "ready"
@@ -1875,6 +1989,7 @@ const (
 	StageEventStageAuth        StageEventStage = "auth"
 	StageEventStageFlow        StageEventStage = "flow"
 	StageEventStageGeneration  StageEventStage = "generation"
+	StageEventStageHandoff     StageEventStage = "handoff"
 	StageEventStageInputGuard  StageEventStage = "input_guard"
 	StageEventStageIntent      StageEventStage = "intent"
 	StageEventStageOutputGuard StageEventStage = "output_guard"
@@ -1892,6 +2007,8 @@ func (e StageEventStage) Valid() bool {
 	case StageEventStageFlow:
 		return true
 	case StageEventStageGeneration:
+		return true
+	case StageEventStageHandoff:
 		return true
 	case StageEventStageInputGuard:
 		return true
@@ -2116,6 +2233,24 @@ func (e ExportConversationsParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ListHandoffsParamsState.
+const (
+	ListHandoffsParamsStateWaitingForAgent ListHandoffsParamsState = "waiting_for_agent"
+	ListHandoffsParamsStateWithAgent       ListHandoffsParamsState = "with_agent"
+)
+
+// Valid indicates whether the value is a known member of the ListHandoffsParamsState enum.
+func (e ListHandoffsParamsState) Valid() bool {
+	switch e {
+	case ListHandoffsParamsStateWaitingForAgent:
+		return true
+	case ListHandoffsParamsStateWithAgent:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdminChatMessage A message with, for the assistant's replies, its monitoring.
 type AdminChatMessage struct {
 	// Confidence Example: 0.72
@@ -2139,7 +2274,9 @@ type AdminChatMessage struct {
 	// Example: rag
 	ResponseType *AdminChatMessageResponseType `json:"responseType"`
 
-	// Role Example: assistant
+	// Role `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+	//
+	// Example: assistant
 	Role AdminChatMessageRole `json:"role"`
 
 	// ShouldTransfer Example: false
@@ -2177,7 +2314,9 @@ type AdminChatMessage struct {
 // Example: rag
 type AdminChatMessageResponseType string
 
-// AdminChatMessageRole Example: assistant
+// AdminChatMessageRole `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+//
+// Example: assistant
 type AdminChatMessageRole string
 
 // AdminChatMessageStatus `interrupted`: the client left mid-stream; the content is what had been generated by then.
@@ -2207,6 +2346,28 @@ type AdminSessionDetail struct {
 	//
 	// Example:
 	Summary string `json:"summary"`
+}
+
+// AgentId The agent's own id in the tenant's help desk (free-form).
+//
+// Example: agent-dana
+type AgentId = string
+
+// AgentMessageRequest Example: {"agentId":"agent-dana","text":"Hello, I am Dana from the returns team. Let me look at your order."}
+type AgentMessageRequest struct {
+	// AgentId The agent's own id in the tenant's help desk (free-form).
+	//
+	// Example: agent-dana
+	AgentId AgentId `json:"agentId"`
+	Text    string  `json:"text"`
+}
+
+// AgentRequest Example: {"agentId":"agent-dana"}
+type AgentRequest struct {
+	// AgentId The agent's own id in the tenant's help desk (free-form).
+	//
+	// Example: agent-dana
+	AgentId AgentId `json:"agentId"`
 }
 
 // ApiKey defines model for ApiKey.
@@ -2461,7 +2622,9 @@ type ChatMessage struct {
 	// Example: rag
 	ResponseType *ChatMessageResponseType `json:"responseType"`
 
-	// Role Example: assistant
+	// Role `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+	//
+	// Example: assistant
 	Role ChatMessageRole `json:"role"`
 
 	// ShouldTransfer Example: false
@@ -2499,7 +2662,9 @@ type ChatMessage struct {
 // Example: rag
 type ChatMessageResponseType string
 
-// ChatMessageRole Example: assistant
+// ChatMessageRole `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
+//
+// Example: assistant
 type ChatMessageRole string
 
 // ChatMessageStatus `interrupted`: the client left mid-stream; the content is what had been generated by then.
@@ -2577,7 +2742,7 @@ type ChatMessageSource struct {
 	Score float64 `json:"score"`
 }
 
-// ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
+// ChatReply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 type ChatReply struct {
 	// Answer The text to show, after the output guardrails.
 	Answer     string    `json:"answer"`
@@ -2588,6 +2753,15 @@ type ChatReply struct {
 	//
 	// Example: {"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true}
 	Flow *ReplyFlow `json:"flow"`
+
+	// HandoffState Where the session stands between the bot and a person: `bot` (the bot answers),
+	// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+	// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+	// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+	//
+	//
+	// Example: waiting_for_agent
+	HandoffState HandoffState `json:"handoffState"`
 
 	// MessageId The reply's message id (not stored in a complete-flow test).
 	MessageId    string                `json:"messageId"`
@@ -2618,8 +2792,13 @@ type ChatReply struct {
 
 	// TransferReason Why a human should take over: a retrieval reason (`no_evidence`, `low_score`,
 	// `low_answerability`, `insufficient_evidence`, `low_confidence`), `provider_unavailable`, a guardrail's
-	// `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, or a flow's
-	// (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own).
+	// `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, a flow's
+	// (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own), or `customer_request`
+	// (the customer asked for a person). While a person has or awaits the session (`handoffState`
+	// `waiting_for_agent` or `with_agent`) every reply carries the reason of the hand-off; the bot
+	// then says only the tenant's waiting text (once) and its fallback text (once, when no agent
+	// claimed the session in time), and otherwise answers nothing: `answer` is empty and no reply
+	// is stored (its `messageId` names no message).
 	TransferReason *string `json:"transferReason"`
 }
 
@@ -2650,6 +2829,15 @@ type ChatSession struct {
 
 	// CustomerRef Example: crm-42
 	CustomerRef *string `json:"customerRef"`
+
+	// HandoffState Where the session stands between the bot and a person: `bot` (the bot answers),
+	// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+	// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+	// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+	//
+	//
+	// Example: waiting_for_agent
+	HandoffState HandoffState `json:"handoffState"`
 
 	// Id Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
 	Id SessionId `json:"id"`
@@ -2752,7 +2940,7 @@ type ChatStreamDeltaEventEvent string
 
 // ChatStreamDoneEvent The `done` event: `event: done`, `id`, and `data` (one JSON object) as parsed by a client.
 type ChatStreamDoneEvent struct {
-	// Data Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
+	// Data Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 	Data  ChatReply                `json:"data"`
 	Event ChatStreamDoneEventEvent `json:"event"`
 
@@ -3706,14 +3894,14 @@ type DialogueTestRequest struct {
 	Values *TemplateValues `json:"values,omitempty"`
 }
 
-// DialogueTestResult Example: {"flowId":null,"flowStep":null,"guardHits":[],"model":null,"reply":{"answer":"Hello! How can I help?","confidence":1,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"fixed","sessionId":"","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null},"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","slots":{},"stages":[],"templateId":null,"templateVersion":null,"tokensIn":0,"tokensOut":0,"toolTraces":[]}
+// DialogueTestResult Example: {"flowId":null,"flowStep":null,"guardHits":[],"model":null,"reply":{"answer":"Hello! How can I help?","confidence":1,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":1,"waiting":true},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"fixed","sessionId":"","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null},"ruleId":"rule_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","slots":{},"stages":[],"templateId":null,"templateVersion":null,"tokensIn":0,"tokensOut":0,"toolTraces":[]}
 type DialogueTestResult struct {
 	FlowId    *string            `json:"flowId"`
 	FlowStep  *int               `json:"flowStep"`
 	GuardHits []DialogueGuardHit `json:"guardHits"`
 	Model     *string            `json:"model"`
 
-	// Reply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
+	// Reply Example: {"answer":"Orders ship within 2 days [1].","confidence":0.71,"createdAt":"2026-11-22T10:00:00Z","flow":{"flowId":"flow_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","step":2,"waiting":false},"handoffState":"bot","messageId":"msg_0192f3b4c5d67e8f9a0b1c2d3e4f5a6c","responseType":"rag","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b","shouldTransfer":false,"sources":[],"status":"complete","thought":null,"traceId":"trc_0192f3b4c5d67e8f9a0b1c2d3e4f5a6d","transferCode":null,"transferReason":null}
 	Reply  ChatReply `json:"reply"`
 	RuleId *string   `json:"ruleId"`
 
@@ -4525,6 +4713,88 @@ type GuardrailWordStats struct {
 	WordId string `json:"wordId"`
 }
 
+// Handoff defines model for Handoff.
+type Handoff struct {
+	// AgentId The agent who has the session (`with_agent` only).
+	AgentId *string `json:"agentId"`
+
+	// Language The customer's language at the hand-off (`en`, `zh`).
+	//
+	// Example: en
+	Language *string `json:"language"`
+
+	// Reason The transfer reason of the hand-off (as a reply's `transferReason`); null when never handed over.
+	//
+	// Example: customer_request
+	Reason *string `json:"reason"`
+
+	// RequestedAt Example: 2026-11-22T08:03:10Z
+	RequestedAt *time.Time `json:"requestedAt"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+
+	// State Where the session stands between the bot and a person: `bot` (the bot answers),
+	// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+	// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+	// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+	//
+	//
+	// Example: waiting_for_agent
+	State HandoffState `json:"state"`
+}
+
+// HandoffEvent defines model for HandoffEvent.
+type HandoffEvent struct {
+	// Actor `bot` for a hand-off the dialogue requested, else the agent id.
+	//
+	// Example: agent-dana
+	Actor string `json:"actor"`
+
+	// At Example: 2026-11-22T08:03:10Z
+	At time.Time `json:"at"`
+
+	// Detail requested: the reason; resolved: the outcome; note: its text; replied: the message id; else empty.
+	//
+	// Example:
+	Detail string `json:"detail"`
+
+	// Id Example: hoe_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	Id string `json:"id"`
+
+	// KeyId The API key that made the step; null for the bot's.
+	KeyId *string `json:"keyId"`
+
+	// Kind The step. Extensible.
+	//
+	// Example: claimed
+	Kind HandoffEventKind `json:"kind"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+}
+
+// HandoffEventKind The step. Extensible.
+//
+// Example: claimed
+type HandoffEventKind string
+
+// HandoffEventList defines model for HandoffEventList.
+type HandoffEventList struct {
+	Items      []HandoffEvent `json:"items"`
+	NextCursor *string        `json:"nextCursor"`
+}
+
+// HandoffFallbackMessages What a waiting customer reads, once, at the first message after `handoffWaitSeconds` passed
+// with no agent; `null` is the built-in text. Optional in an update: absent keeps the current texts.
+//
+// Example: {"en":"Our team is busy; leave your question and we will write back.","zh":null}
+type HandoffFallbackMessages struct {
+	// En Example: Our team is busy; leave your question and we will write back.
+	En *string `json:"en"`
+	Zh *string `json:"zh"`
+}
+
 // HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
 // (told from the message's script: Chinese when Han characters make up at least a fifth of its
 // letters, else English). `null` is the built-in text of that language. In a settings update,
@@ -4536,6 +4806,61 @@ type HandoffMessages struct {
 	En *string `json:"en"`
 
 	// Zh Example: 请稍候，正在为您转接人工客服。
+	Zh *string `json:"zh"`
+}
+
+// HandoffQueue defines model for HandoffQueue.
+type HandoffQueue struct {
+	Items      []HandoffQueueItem `json:"items"`
+	NextCursor *string            `json:"nextCursor"`
+}
+
+// HandoffQueueItem defines model for HandoffQueueItem.
+type HandoffQueueItem struct {
+	Handoff Handoff `json:"handoff"`
+
+	// LastMessages The session's newest messages (up to 10), oldest first.
+	LastMessages []ChatMessage `json:"lastMessages"`
+
+	// WaitSeconds Seconds since the hand-off was requested.
+	//
+	// Example: 42
+	WaitSeconds int64 `json:"waitSeconds"`
+}
+
+// HandoffResolveRequest Example: {"agentId":"agent-dana","outcome":"refund_issued"}
+type HandoffResolveRequest struct {
+	// AgentId The agent's own id in the tenant's help desk (free-form).
+	//
+	// Example: agent-dana
+	AgentId AgentId `json:"agentId"`
+
+	// Outcome How the conversation ended, in the agent's words or a code of the help desk.
+	Outcome string `json:"outcome"`
+}
+
+// HandoffState Where the session stands between the bot and a person: `bot` (the bot answers),
+// `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+// (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+// a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+//
+// Example: waiting_for_agent
+type HandoffState string
+
+// HandoffWaitSeconds How long a handed-over customer waits for an agent before the fallback text (default 300).
+// Optional in an update: absent keeps the current wait.
+//
+// Example: 300
+type HandoffWaitSeconds = int32
+
+// HandoffWaitingMessages What a customer waiting for a person reads, once, at the first message after the hand-off,
+// in the language of the hand-off; `null` is the built-in text. Optional in an update: absent
+// keeps the current texts.
+//
+// Example: {"en":"A colleague will be with you shortly.","zh":null}
+type HandoffWaitingMessages struct {
+	// En Example: A colleague will be with you shortly.
+	En *string `json:"en"`
 	Zh *string `json:"zh"`
 }
 
@@ -6818,10 +7143,43 @@ type ScriptFlowUpdateRequest struct {
 type SessionId = string
 
 // SessionWatchEvent One event of `GET /chat/sessions/{sessionId}/events`: `ready` first, then a `stage` per stage
-// of every message. Extensible: ignore an event name you do not know.
+// of every message, and a `message` for every message that joins the session outside a bot's
+// reply: the customer's while a person has or awaits the session, and an agent's reply.
+// Extensible: ignore an event name you do not know.
 type SessionWatchEvent struct {
 	union json.RawMessage
 }
+
+// SessionWatchMessage A message that joined the session outside a bot's reply.
+//
+// Example: {"content":"Hello, I am Dana from the returns team. Let me look at your order.","createdAt":"2026-11-22T08:03:10Z","messageId":"msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","role":"agent","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+type SessionWatchMessage struct {
+	Content   string    `json:"content"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// MessageId Example: msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	MessageId MessageId               `json:"messageId"`
+	Role      SessionWatchMessageRole `json:"role"`
+
+	// SessionId Example: ses_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c
+	SessionId SessionId `json:"sessionId"`
+}
+
+// SessionWatchMessageRole defines model for SessionWatchMessage.Role.
+type SessionWatchMessageRole string
+
+// SessionWatchMessageEvent The `message` event: `event: message`, `id` (the message id), and `data` (one JSON object) as parsed by a client.
+type SessionWatchMessageEvent struct {
+	// Data A message that joined the session outside a bot's reply.
+	//
+	// Example: {"content":"Hello, I am Dana from the returns team. Let me look at your order.","createdAt":"2026-11-22T08:03:10Z","messageId":"msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c","role":"agent","sessionId":"ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b"}
+	Data  SessionWatchMessage           `json:"data"`
+	Event SessionWatchMessageEventEvent `json:"event"`
+	Id    string                        `json:"id"`
+}
+
+// SessionWatchMessageEventEvent defines model for SessionWatchMessageEvent.Event.
+type SessionWatchMessageEventEvent string
 
 // SessionWatchReady Watching has begun; later messages of the session will be seen.
 type SessionWatchReady struct {
@@ -7519,6 +7877,13 @@ type TenantSettings struct {
 	// Example: http://localhost:3000
 	FrontendBaseUrl string `json:"frontend_base_url"`
 
+	// HandoffFallback What a waiting customer reads, once, at the first message after `handoffWaitSeconds` passed
+	// with no agent; `null` is the built-in text. Optional in an update: absent keeps the current texts.
+	//
+	//
+	// Example: {"en":"Our team is busy; leave your question and we will write back.","zh":null}
+	HandoffFallback HandoffFallbackMessages `json:"handoffFallback"`
+
 	// HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
 	// (told from the message's script: Chinese when Han characters make up at least a fifth of its
 	// letters, else English). `null` is the built-in text of that language. In a settings update,
@@ -7527,6 +7892,21 @@ type TenantSettings struct {
 	//
 	// Example: {"en":"One moment, a colleague will take over.","zh":null}
 	HandoffMessages HandoffMessages `json:"handoffMessages"`
+
+	// HandoffWaitSeconds How long a handed-over customer waits for an agent before the fallback text (default 300).
+	// Optional in an update: absent keeps the current wait.
+	//
+	//
+	// Example: 300
+	HandoffWaitSeconds HandoffWaitSeconds `json:"handoffWaitSeconds"`
+
+	// HandoffWaiting What a customer waiting for a person reads, once, at the first message after the hand-off,
+	// in the language of the hand-off; `null` is the built-in text. Optional in an update: absent
+	// keeps the current texts.
+	//
+	//
+	// Example: {"en":"A colleague will be with you shortly.","zh":null}
+	HandoffWaiting HandoffWaitingMessages `json:"handoffWaiting"`
 
 	// KbVectorLogEnabled Log every vector this tenant indexes (one JSON line per chunk, with time, knowledge base, document, chunk, model, dimensions and norm) to `kb_vector_log_path`.
 	//
@@ -7603,6 +7983,13 @@ type TenantSettingsUpdateRequest struct {
 	// Example: https://support.acme.example
 	FrontendBaseUrl *string `json:"frontend_base_url"`
 
+	// HandoffFallback What a waiting customer reads, once, at the first message after `handoffWaitSeconds` passed
+	// with no agent; `null` is the built-in text. Optional in an update: absent keeps the current texts.
+	//
+	//
+	// Example: {"en":"Our team is busy; leave your question and we will write back.","zh":null}
+	HandoffFallback *HandoffFallbackMessages `json:"handoffFallback,omitempty"`
+
 	// HandoffMessages What a customer reads when the assistant hands over, by the language the customer wrote in
 	// (told from the message's script: Chinese when Han characters make up at least a fifth of its
 	// letters, else English). `null` is the built-in text of that language. In a settings update,
@@ -7611,6 +7998,21 @@ type TenantSettingsUpdateRequest struct {
 	//
 	// Example: {"en":"One moment, a colleague will take over.","zh":null}
 	HandoffMessages *HandoffMessages `json:"handoffMessages,omitempty"`
+
+	// HandoffWaitSeconds How long a handed-over customer waits for an agent before the fallback text (default 300).
+	// Optional in an update: absent keeps the current wait.
+	//
+	//
+	// Example: 300
+	HandoffWaitSeconds *HandoffWaitSeconds `json:"handoffWaitSeconds,omitempty"`
+
+	// HandoffWaiting What a customer waiting for a person reads, once, at the first message after the hand-off,
+	// in the language of the hand-off; `null` is the built-in text. Optional in an update: absent
+	// keeps the current texts.
+	//
+	//
+	// Example: {"en":"A colleague will be with you shortly.","zh":null}
+	HandoffWaiting *HandoffWaitingMessages `json:"handoffWaiting,omitempty"`
 
 	// KbVectorLogEnabled Example: false
 	KbVectorLogEnabled bool `json:"kb_vector_log_enabled"`
@@ -8323,6 +8725,66 @@ type UpdateGuardrailSettingsParams struct {
 
 // TestGuardrailsParams defines parameters for TestGuardrails.
 type TestGuardrailsParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListHandoffsParams defines parameters for ListHandoffs.
+type ListHandoffsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// State The state to list.
+	State *ListHandoffsParamsState `form:"state,omitempty" json:"state,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListHandoffsParamsState defines parameters for ListHandoffs.
+type ListHandoffsParamsState string
+
+// ClaimHandoffParams defines parameters for ClaimHandoff.
+type ClaimHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ListHandoffEventsParams defines parameters for ListHandoffEvents.
+type ListHandoffEventsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `nextCursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ReplyHandoffParams defines parameters for ReplyHandoff.
+type ReplyHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// NoteHandoffParams defines parameters for NoteHandoff.
+type NoteHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ReleaseHandoffParams defines parameters for ReleaseHandoff.
+type ReleaseHandoffParams struct {
+	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
+	XTenantId TenantHeader `json:"X-Tenant-Id"`
+}
+
+// ResolveHandoffParams defines parameters for ResolveHandoff.
+type ResolveHandoffParams struct {
 	// XTenantId The tenant to act in; created on first use when well-formed and unknown.
 	XTenantId TenantHeader `json:"X-Tenant-Id"`
 }
@@ -9137,6 +9599,21 @@ type UpdateGuardrailSettingsJSONRequestBody = GuardrailSettingsUpdateRequest
 // TestGuardrailsJSONRequestBody defines body for TestGuardrails for application/json ContentType.
 type TestGuardrailsJSONRequestBody = GuardrailTestRequest
 
+// ClaimHandoffJSONRequestBody defines body for ClaimHandoff for application/json ContentType.
+type ClaimHandoffJSONRequestBody = AgentRequest
+
+// ReplyHandoffJSONRequestBody defines body for ReplyHandoff for application/json ContentType.
+type ReplyHandoffJSONRequestBody = AgentMessageRequest
+
+// NoteHandoffJSONRequestBody defines body for NoteHandoff for application/json ContentType.
+type NoteHandoffJSONRequestBody = AgentMessageRequest
+
+// ReleaseHandoffJSONRequestBody defines body for ReleaseHandoff for application/json ContentType.
+type ReleaseHandoffJSONRequestBody = AgentRequest
+
+// ResolveHandoffJSONRequestBody defines body for ResolveHandoff for application/json ContentType.
+type ResolveHandoffJSONRequestBody = HandoffResolveRequest
+
 // CreateIntentRuleJSONRequestBody defines body for CreateIntentRule for application/json ContentType.
 type CreateIntentRuleJSONRequestBody = IntentRuleCreateRequest
 
@@ -9794,6 +10271,40 @@ func (t *SessionWatchEvent) MergeSessionWatchStageEvent(v SessionWatchStageEvent
 	return err
 }
 
+// AsSessionWatchMessageEvent returns the union data inside the SessionWatchEvent as a SessionWatchMessageEvent
+func (t SessionWatchEvent) AsSessionWatchMessageEvent() (SessionWatchMessageEvent, error) {
+	var body SessionWatchMessageEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSessionWatchMessageEvent overwrites any union data inside the SessionWatchEvent as the provided SessionWatchMessageEvent
+func (t *SessionWatchEvent) FromSessionWatchMessageEvent(v SessionWatchMessageEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"message"}`))
+	t.union = b
+	return err
+}
+
+// MergeSessionWatchMessageEvent performs a merge with any union data inside the SessionWatchEvent, using the provided SessionWatchMessageEvent
+func (t *SessionWatchEvent) MergeSessionWatchMessageEvent(v SessionWatchMessageEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"message"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t SessionWatchEvent) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"event"`
@@ -9808,6 +10319,8 @@ func (t SessionWatchEvent) ValueByDiscriminator() (interface{}, error) {
 		return nil, err
 	}
 	switch discriminator {
+	case "message":
+		return t.AsSessionWatchMessageEvent()
 	case "ready":
 		return t.AsSessionWatchReadyEvent()
 	case "stage":
@@ -9937,6 +10450,27 @@ type ServerInterface interface {
 	// TestGuardrails Check a text with the tenant's guardrails
 	// (POST /admin/guardrails/test)
 	TestGuardrails(ctx echo.Context, params TestGuardrailsParams) error
+	// ListHandoffs The agents' queue of handed-over conversations
+	// (GET /admin/handoffs)
+	ListHandoffs(ctx echo.Context, params ListHandoffsParams) error
+	// ClaimHandoff Claim a waiting conversation
+	// (POST /admin/handoffs/{sessionId}/claim)
+	ClaimHandoff(ctx echo.Context, sessionId SessionIdPath, params ClaimHandoffParams) error
+	// ListHandoffEvents The hand-off's log
+	// (GET /admin/handoffs/{sessionId}/events)
+	ListHandoffEvents(ctx echo.Context, sessionId SessionIdPath, params ListHandoffEventsParams) error
+	// ReplyHandoff Reply to the customer as the agent
+	// (POST /admin/handoffs/{sessionId}/messages)
+	ReplyHandoff(ctx echo.Context, sessionId SessionIdPath, params ReplyHandoffParams) error
+	// NoteHandoff Add an internal note
+	// (POST /admin/handoffs/{sessionId}/notes)
+	NoteHandoff(ctx echo.Context, sessionId SessionIdPath, params NoteHandoffParams) error
+	// ReleaseHandoff Give the conversation back to the bot
+	// (POST /admin/handoffs/{sessionId}/release)
+	ReleaseHandoff(ctx echo.Context, sessionId SessionIdPath, params ReleaseHandoffParams) error
+	// ResolveHandoff Close the conversation with an outcome
+	// (POST /admin/handoffs/{sessionId}/resolve)
+	ResolveHandoff(ctx echo.Context, sessionId SessionIdPath, params ResolveHandoffParams) error
 	// ListIntentRules List intent rules
 	// (GET /admin/intent-rules)
 	ListIntentRules(ctx echo.Context, params ListIntentRulesParams) error
@@ -11620,6 +12154,298 @@ func (w *ServerInterfaceWrapper) TestGuardrails(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TestGuardrails(ctx, params)
+	return err
+}
+
+// ListHandoffs converts echo context to params.
+func (w *ServerInterfaceWrapper) ListHandoffs(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListHandoffsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "state" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "state", ctx.QueryParams(), &params.State, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter state: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListHandoffs(ctx, params)
+	return err
+}
+
+// ClaimHandoff converts echo context to params.
+func (w *ServerInterfaceWrapper) ClaimHandoff(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ClaimHandoffParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ClaimHandoff(ctx, sessionId, params)
+	return err
+}
+
+// ListHandoffEvents converts echo context to params.
+func (w *ServerInterfaceWrapper) ListHandoffEvents(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListHandoffEventsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListHandoffEvents(ctx, sessionId, params)
+	return err
+}
+
+// ReplyHandoff converts echo context to params.
+func (w *ServerInterfaceWrapper) ReplyHandoff(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReplyHandoffParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ReplyHandoff(ctx, sessionId, params)
+	return err
+}
+
+// NoteHandoff converts echo context to params.
+func (w *ServerInterfaceWrapper) NoteHandoff(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params NoteHandoffParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.NoteHandoff(ctx, sessionId, params)
+	return err
+}
+
+// ReleaseHandoff converts echo context to params.
+func (w *ServerInterfaceWrapper) ReleaseHandoff(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReleaseHandoffParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ReleaseHandoff(ctx, sessionId, params)
+	return err
+}
+
+// ResolveHandoff converts echo context to params.
+func (w *ServerInterfaceWrapper) ResolveHandoff(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "sessionId" -------------
+	var sessionId SessionIdPath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "sessionId", ctx.Param("sessionId"), &sessionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sessionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ResolveHandoffParams
+
+	headers := ctx.Request().Header
+	// ------------- Required header parameter "X-Tenant-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Tenant-Id")]; found {
+		var XTenantId TenantHeader
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for X-Tenant-Id, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Tenant-Id", valueList[0], &XTenantId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter X-Tenant-Id: %s", err))
+		}
+
+		params.XTenantId = XTenantId
+	} else {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-Tenant-Id is required, but not found"))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ResolveHandoff(ctx, sessionId, params)
 	return err
 }
 
@@ -15355,6 +16181,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/admin/llm/config/:usageType/test", wrapper.TestLlmConfig, options.OperationMiddlewares["testLlmConfig"]...)
 	router.POST(options.BaseURL+"/admin/rag/experiments/run", wrapper.RunRagExperiment, options.OperationMiddlewares["runRagExperiment"]...)
 	router.POST(options.BaseURL+"/admin/rag/experiments/stream", wrapper.StreamRagExperiment, options.OperationMiddlewares["streamRagExperiment"]...)
+	router.GET(options.BaseURL+"/admin/handoffs", wrapper.ListHandoffs, options.OperationMiddlewares["listHandoffs"]...)
+	router.POST(options.BaseURL+"/admin/handoffs/:sessionId/claim", wrapper.ClaimHandoff, options.OperationMiddlewares["claimHandoff"]...)
+	router.POST(options.BaseURL+"/admin/handoffs/:sessionId/messages", wrapper.ReplyHandoff, options.OperationMiddlewares["replyHandoff"]...)
+	router.POST(options.BaseURL+"/admin/handoffs/:sessionId/notes", wrapper.NoteHandoff, options.OperationMiddlewares["noteHandoff"]...)
+	router.POST(options.BaseURL+"/admin/handoffs/:sessionId/release", wrapper.ReleaseHandoff, options.OperationMiddlewares["releaseHandoff"]...)
+	router.POST(options.BaseURL+"/admin/handoffs/:sessionId/resolve", wrapper.ResolveHandoff, options.OperationMiddlewares["resolveHandoff"]...)
+	router.GET(options.BaseURL+"/admin/handoffs/:sessionId/events", wrapper.ListHandoffEvents, options.OperationMiddlewares["listHandoffEvents"]...)
 	router.GET(options.BaseURL+"/chat/sessions/:sessionId/events", wrapper.WatchChatSession, options.OperationMiddlewares["watchChatSession"]...)
 	router.POST(options.BaseURL+"/admin/dialogue/test", wrapper.TestDialogue, options.OperationMiddlewares["testDialogue"]...)
 	router.GET(options.BaseURL+"/admin/intent-rules", wrapper.ListIntentRules, options.OperationMiddlewares["listIntentRules"]...)
@@ -21397,6 +22230,1327 @@ type TestGuardrails503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response TestGuardrails503ApplicationProblemPlusJSONResponse) VisitTestGuardrailsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffsRequestObject struct {
+	Params ListHandoffsParams
+}
+
+type ListHandoffsResponseObject interface {
+	VisitListHandoffsResponse(w http.ResponseWriter) error
+}
+
+type ListHandoffs200JSONResponse HandoffQueue
+
+func (response ListHandoffs200JSONResponse) VisitListHandoffsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffs400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffs400ApplicationProblemPlusJSONResponse) VisitListHandoffsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffs401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffs401ApplicationProblemPlusJSONResponse) VisitListHandoffsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffs403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffs403ApplicationProblemPlusJSONResponse) VisitListHandoffsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffs429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffs429ApplicationProblemPlusJSONResponse) VisitListHandoffsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffs500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffs500ApplicationProblemPlusJSONResponse) VisitListHandoffsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffs503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffs503ApplicationProblemPlusJSONResponse) VisitListHandoffsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoffRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ClaimHandoffParams
+	Body      *ClaimHandoffJSONRequestBody
+}
+
+type ClaimHandoffResponseObject interface {
+	VisitClaimHandoffResponse(w http.ResponseWriter) error
+}
+
+type ClaimHandoff200JSONResponse Handoff
+
+func (response ClaimHandoff200JSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff400ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff401ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff403ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff404ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff408ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff409ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff413ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff415ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff429ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff500ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimHandoff503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ClaimHandoff503ApplicationProblemPlusJSONResponse) VisitClaimHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEventsRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ListHandoffEventsParams
+}
+
+type ListHandoffEventsResponseObject interface {
+	VisitListHandoffEventsResponse(w http.ResponseWriter) error
+}
+
+type ListHandoffEvents200JSONResponse HandoffEventList
+
+func (response ListHandoffEvents200JSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEvents400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffEvents400ApplicationProblemPlusJSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEvents401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffEvents401ApplicationProblemPlusJSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEvents403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffEvents403ApplicationProblemPlusJSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEvents404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffEvents404ApplicationProblemPlusJSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEvents429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffEvents429ApplicationProblemPlusJSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEvents500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffEvents500ApplicationProblemPlusJSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListHandoffEvents503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListHandoffEvents503ApplicationProblemPlusJSONResponse) VisitListHandoffEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoffRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ReplyHandoffParams
+	Body      *ReplyHandoffJSONRequestBody
+}
+
+type ReplyHandoffResponseObject interface {
+	VisitReplyHandoffResponse(w http.ResponseWriter) error
+}
+
+type ReplyHandoff201JSONResponse ChatMessage
+
+func (response ReplyHandoff201JSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff400ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff401ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff403ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff404ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff408ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff409ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff413ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff415ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff429ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff500ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplyHandoff503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReplyHandoff503ApplicationProblemPlusJSONResponse) VisitReplyHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoffRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    NoteHandoffParams
+	Body      *NoteHandoffJSONRequestBody
+}
+
+type NoteHandoffResponseObject interface {
+	VisitNoteHandoffResponse(w http.ResponseWriter) error
+}
+
+type NoteHandoff201JSONResponse HandoffEvent
+
+func (response NoteHandoff201JSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff400ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff401ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff403ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff404ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff408ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff413ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff415ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff429ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff500ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoteHandoff503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response NoteHandoff503ApplicationProblemPlusJSONResponse) VisitNoteHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoffRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ReleaseHandoffParams
+	Body      *ReleaseHandoffJSONRequestBody
+}
+
+type ReleaseHandoffResponseObject interface {
+	VisitReleaseHandoffResponse(w http.ResponseWriter) error
+}
+
+type ReleaseHandoff200JSONResponse Handoff
+
+func (response ReleaseHandoff200JSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff400ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff401ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff403ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff404ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff408ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff409ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff413ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff415ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff429ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff500ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReleaseHandoff503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReleaseHandoff503ApplicationProblemPlusJSONResponse) VisitReleaseHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoffRequestObject struct {
+	SessionId SessionIdPath `json:"sessionId"`
+	Params    ResolveHandoffParams
+	Body      *ResolveHandoffJSONRequestBody
+}
+
+type ResolveHandoffResponseObject interface {
+	VisitResolveHandoffResponse(w http.ResponseWriter) error
+}
+
+type ResolveHandoff200JSONResponse Handoff
+
+func (response ResolveHandoff200JSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff400ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff401ApplicationProblemPlusJSONResponse struct {
+	UnauthorizedApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff401ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff403ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff404ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff408ApplicationProblemPlusJSONResponse struct {
+	RequestTimeoutApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff408ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(408)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff409ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff413ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff415ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff429ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RateLimitLimit != nil {
+		w.Header().Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		w.Header().Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		w.Header().Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff500ApplicationProblemPlusJSONResponse struct {
+	InternalErrorApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff500ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolveHandoff503ApplicationProblemPlusJSONResponse struct {
+	UnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ResolveHandoff503ApplicationProblemPlusJSONResponse) VisitResolveHandoffResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -36269,6 +38423,27 @@ type StrictServerInterface interface {
 	// TestGuardrails Check a text with the tenant's guardrails
 	// (POST /admin/guardrails/test)
 	TestGuardrails(ctx context.Context, request TestGuardrailsRequestObject) (TestGuardrailsResponseObject, error)
+	// ListHandoffs The agents' queue of handed-over conversations
+	// (GET /admin/handoffs)
+	ListHandoffs(ctx context.Context, request ListHandoffsRequestObject) (ListHandoffsResponseObject, error)
+	// ClaimHandoff Claim a waiting conversation
+	// (POST /admin/handoffs/{sessionId}/claim)
+	ClaimHandoff(ctx context.Context, request ClaimHandoffRequestObject) (ClaimHandoffResponseObject, error)
+	// ListHandoffEvents The hand-off's log
+	// (GET /admin/handoffs/{sessionId}/events)
+	ListHandoffEvents(ctx context.Context, request ListHandoffEventsRequestObject) (ListHandoffEventsResponseObject, error)
+	// ReplyHandoff Reply to the customer as the agent
+	// (POST /admin/handoffs/{sessionId}/messages)
+	ReplyHandoff(ctx context.Context, request ReplyHandoffRequestObject) (ReplyHandoffResponseObject, error)
+	// NoteHandoff Add an internal note
+	// (POST /admin/handoffs/{sessionId}/notes)
+	NoteHandoff(ctx context.Context, request NoteHandoffRequestObject) (NoteHandoffResponseObject, error)
+	// ReleaseHandoff Give the conversation back to the bot
+	// (POST /admin/handoffs/{sessionId}/release)
+	ReleaseHandoff(ctx context.Context, request ReleaseHandoffRequestObject) (ReleaseHandoffResponseObject, error)
+	// ResolveHandoff Close the conversation with an outcome
+	// (POST /admin/handoffs/{sessionId}/resolve)
+	ResolveHandoff(ctx context.Context, request ResolveHandoffRequestObject) (ResolveHandoffResponseObject, error)
 	// ListIntentRules List intent rules
 	// (GET /admin/intent-rules)
 	ListIntentRules(ctx context.Context, request ListIntentRulesRequestObject) (ListIntentRulesResponseObject, error)
@@ -37786,6 +39961,302 @@ func (sh *strictHandler) TestGuardrails(ctx echo.Context, params TestGuardrailsP
 		return err
 	} else if validResponse, ok := response.(TestGuardrailsResponseObject); ok {
 		return validResponse.VisitTestGuardrailsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListHandoffs operation middleware
+func (sh *strictHandler) ListHandoffs(ctx echo.Context, params ListHandoffsParams) error {
+	var request ListHandoffsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListHandoffs(ctx.Request().Context(), request.(ListHandoffsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListHandoffs")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListHandoffsResponseObject); ok {
+		return validResponse.VisitListHandoffsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ClaimHandoff operation middleware
+func (sh *strictHandler) ClaimHandoff(ctx echo.Context, sessionId SessionIdPath, params ClaimHandoffParams) error {
+	var request ClaimHandoffRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body ClaimHandoffJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ClaimHandoff(ctx.Request().Context(), request.(ClaimHandoffRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ClaimHandoff")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ClaimHandoffResponseObject); ok {
+		return validResponse.VisitClaimHandoffResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListHandoffEvents operation middleware
+func (sh *strictHandler) ListHandoffEvents(ctx echo.Context, sessionId SessionIdPath, params ListHandoffEventsParams) error {
+	var request ListHandoffEventsRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListHandoffEvents(ctx.Request().Context(), request.(ListHandoffEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListHandoffEvents")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListHandoffEventsResponseObject); ok {
+		return validResponse.VisitListHandoffEventsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ReplyHandoff operation middleware
+func (sh *strictHandler) ReplyHandoff(ctx echo.Context, sessionId SessionIdPath, params ReplyHandoffParams) error {
+	var request ReplyHandoffRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body ReplyHandoffJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ReplyHandoff(ctx.Request().Context(), request.(ReplyHandoffRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReplyHandoff")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ReplyHandoffResponseObject); ok {
+		return validResponse.VisitReplyHandoffResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// NoteHandoff operation middleware
+func (sh *strictHandler) NoteHandoff(ctx echo.Context, sessionId SessionIdPath, params NoteHandoffParams) error {
+	var request NoteHandoffRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body NoteHandoffJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.NoteHandoff(ctx.Request().Context(), request.(NoteHandoffRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NoteHandoff")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(NoteHandoffResponseObject); ok {
+		return validResponse.VisitNoteHandoffResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ReleaseHandoff operation middleware
+func (sh *strictHandler) ReleaseHandoff(ctx echo.Context, sessionId SessionIdPath, params ReleaseHandoffParams) error {
+	var request ReleaseHandoffRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body ReleaseHandoffJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ReleaseHandoff(ctx.Request().Context(), request.(ReleaseHandoffRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReleaseHandoff")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ReleaseHandoffResponseObject); ok {
+		return validResponse.VisitReleaseHandoffResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ResolveHandoff operation middleware
+func (sh *strictHandler) ResolveHandoff(ctx echo.Context, sessionId SessionIdPath, params ResolveHandoffParams) error {
+	var request ResolveHandoffRequestObject
+
+	request.SessionId = sessionId
+	request.Params = params
+
+	var body ResolveHandoffJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ResolveHandoff(ctx.Request().Context(), request.(ResolveHandoffRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResolveHandoff")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ResolveHandoffResponseObject); ok {
+		return validResponse.VisitResolveHandoffResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

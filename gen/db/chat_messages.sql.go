@@ -157,13 +157,14 @@ const openChatTurn = `-- name: OpenChatTurn :one
 WITH s AS (
     UPDATE chat_sessions SET message_count = message_count + 1, updated_at = now()
     WHERE chat_sessions.tenant_id = $1 AND chat_sessions.id = $2
-    RETURNING id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at
+    RETURNING id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at, handoff_state, handoff_reason, handoff_language, handoff_requested_at, handoff_agent, handoff_notice
 ), m AS (
     INSERT INTO chat_messages (id, tenant_id, session_id, role, content, should_transfer, sources, trace_id, status, created_at)
     SELECT $4, s.tenant_id, s.id, $5, $6, false, '[]', $7, $8, $9 FROM s
 )
 SELECT s.id, s.tenant_id, s.channel, s.customer_ref, s.slots, s.summary, s.summarized_up_to, s.flow_state,
-    s.flow_deadline, s.message_count, s.created_at, s.updated_at,
+    s.flow_deadline, s.message_count, s.created_at, s.updated_at, s.handoff_state, s.handoff_reason,
+    s.handoff_language, s.handoff_requested_at, s.handoff_agent, s.handoff_notice,
     (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', r.id, 'role', r.role, 'content', r.content, 'status', r.status,
             'traceId', r.trace_id, 'createdAt', r.created_at) ORDER BY r.id), '[]')
         FROM (SELECT id, role, content, status, trace_id, created_at FROM chat_messages
@@ -185,19 +186,25 @@ type OpenChatTurnParams struct {
 }
 
 type OpenChatTurnRow struct {
-	ID             string
-	TenantID       string
-	Channel        string
-	CustomerRef    *string
-	Slots          []byte
-	Summary        string
-	SummarizedUpTo string
-	FlowState      []byte
-	FlowDeadline   *time.Time
-	MessageCount   int32
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	Recent         []byte
+	ID                 string
+	TenantID           string
+	Channel            string
+	CustomerRef        *string
+	Slots              []byte
+	Summary            string
+	SummarizedUpTo     string
+	FlowState          []byte
+	FlowDeadline       *time.Time
+	MessageCount       int32
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	HandoffState       string
+	HandoffReason      *string
+	HandoffLanguage    *string
+	HandoffRequestedAt *time.Time
+	HandoffAgent       *string
+	HandoffNotice      string
+	Recent             []byte
 }
 
 // A customer's message joins its session in one statement: the session is
@@ -230,6 +237,12 @@ func (q *Queries) OpenChatTurn(ctx context.Context, arg OpenChatTurnParams) (Ope
 		&i.MessageCount,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.HandoffState,
+		&i.HandoffReason,
+		&i.HandoffLanguage,
+		&i.HandoffRequestedAt,
+		&i.HandoffAgent,
+		&i.HandoffNotice,
 		&i.Recent,
 	)
 	return i, err

@@ -33,7 +33,7 @@ const createChatSession = `-- name: CreateChatSession :one
 
 INSERT INTO chat_sessions (id, tenant_id, channel, customer_ref, slots)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at
+RETURNING id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at, handoff_state, handoff_reason, handoff_language, handoff_requested_at, handoff_agent, handoff_notice
 `
 
 type CreateChatSessionParams struct {
@@ -68,12 +68,18 @@ func (q *Queries) CreateChatSession(ctx context.Context, arg CreateChatSessionPa
 		&i.MessageCount,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.HandoffState,
+		&i.HandoffReason,
+		&i.HandoffLanguage,
+		&i.HandoffRequestedAt,
+		&i.HandoffAgent,
+		&i.HandoffNotice,
 	)
 	return i, err
 }
 
 const getChatSession = `-- name: GetChatSession :one
-SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at FROM chat_sessions WHERE tenant_id = $1 AND id = $2
+SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at, handoff_state, handoff_reason, handoff_language, handoff_requested_at, handoff_agent, handoff_notice FROM chat_sessions WHERE tenant_id = $1 AND id = $2
 `
 
 type GetChatSessionParams struct {
@@ -97,12 +103,18 @@ func (q *Queries) GetChatSession(ctx context.Context, arg GetChatSessionParams) 
 		&i.MessageCount,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.HandoffState,
+		&i.HandoffReason,
+		&i.HandoffLanguage,
+		&i.HandoffRequestedAt,
+		&i.HandoffAgent,
+		&i.HandoffNotice,
 	)
 	return i, err
 }
 
 const listChatSessions = `-- name: ListChatSessions :many
-SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at FROM chat_sessions
+SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at, handoff_state, handoff_reason, handoff_language, handoff_requested_at, handoff_agent, handoff_notice FROM chat_sessions
 WHERE tenant_id = $1
   AND ($2::text IS NULL OR channel = $2)
   AND ($3::text = '' OR id < $3)
@@ -144,6 +156,12 @@ func (q *Queries) ListChatSessions(ctx context.Context, arg ListChatSessionsPara
 			&i.MessageCount,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.HandoffState,
+			&i.HandoffReason,
+			&i.HandoffLanguage,
+			&i.HandoffRequestedAt,
+			&i.HandoffAgent,
+			&i.HandoffNotice,
 		); err != nil {
 			return nil, err
 		}
@@ -156,7 +174,7 @@ func (q *Queries) ListChatSessions(ctx context.Context, arg ListChatSessionsPara
 }
 
 const listDueFlows = `-- name: ListDueFlows :many
-SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at FROM chat_sessions
+SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at, handoff_state, handoff_reason, handoff_language, handoff_requested_at, handoff_agent, handoff_notice FROM chat_sessions
 WHERE flow_deadline IS NOT NULL AND flow_deadline <= $1::timestamptz
 ORDER BY flow_deadline, id
 LIMIT $2
@@ -191,6 +209,12 @@ func (q *Queries) ListDueFlows(ctx context.Context, arg ListDueFlowsParams) ([]C
 			&i.MessageCount,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.HandoffState,
+			&i.HandoffReason,
+			&i.HandoffLanguage,
+			&i.HandoffRequestedAt,
+			&i.HandoffAgent,
+			&i.HandoffNotice,
 		); err != nil {
 			return nil, err
 		}
@@ -283,7 +307,7 @@ func (q *Queries) SaveChatSessionTurn(ctx context.Context, arg SaveChatSessionTu
 const updateChatSessionSlots = `-- name: UpdateChatSessionSlots :one
 UPDATE chat_sessions SET slots = $1, updated_at = now()
 WHERE tenant_id = $2 AND id = $3
-RETURNING id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at
+RETURNING id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at, handoff_state, handoff_reason, handoff_language, handoff_requested_at, handoff_agent, handoff_notice
 `
 
 type UpdateChatSessionSlotsParams struct {
@@ -308,6 +332,12 @@ func (q *Queries) UpdateChatSessionSlots(ctx context.Context, arg UpdateChatSess
 		&i.MessageCount,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.HandoffState,
+		&i.HandoffReason,
+		&i.HandoffLanguage,
+		&i.HandoffRequestedAt,
+		&i.HandoffAgent,
+		&i.HandoffNotice,
 	)
 	return i, err
 }

@@ -49,7 +49,7 @@ func (q *Queries) GetReplyByTrace(ctx context.Context, arg GetReplyByTraceParams
 }
 
 const listChatSessionsByID = `-- name: ListChatSessionsByID :many
-SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at FROM chat_sessions WHERE tenant_id = $1 AND id = ANY($2::text[])
+SELECT id, tenant_id, channel, customer_ref, slots, summary, summarized_up_to, flow_state, flow_deadline, message_count, created_at, updated_at, handoff_state, handoff_reason, handoff_language, handoff_requested_at, handoff_agent, handoff_notice FROM chat_sessions WHERE tenant_id = $1 AND id = ANY($2::text[])
 `
 
 type ListChatSessionsByIDParams struct {
@@ -79,6 +79,12 @@ func (q *Queries) ListChatSessionsByID(ctx context.Context, arg ListChatSessions
 			&i.MessageCount,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.HandoffState,
+			&i.HandoffReason,
+			&i.HandoffLanguage,
+			&i.HandoffRequestedAt,
+			&i.HandoffAgent,
+			&i.HandoffNotice,
 		); err != nil {
 			return nil, err
 		}

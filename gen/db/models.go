@@ -42,18 +42,24 @@ type ChatMessage struct {
 }
 
 type ChatSession struct {
-	ID             string
-	TenantID       string
-	Channel        string
-	CustomerRef    *string
-	Slots          []byte
-	Summary        string
-	SummarizedUpTo string
-	FlowState      []byte
-	FlowDeadline   *time.Time
-	MessageCount   int32
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	ID                 string
+	TenantID           string
+	Channel            string
+	CustomerRef        *string
+	Slots              []byte
+	Summary            string
+	SummarizedUpTo     string
+	FlowState          []byte
+	FlowDeadline       *time.Time
+	MessageCount       int32
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	HandoffState       string
+	HandoffReason      *string
+	HandoffLanguage    *string
+	HandoffRequestedAt *time.Time
+	HandoffAgent       *string
+	HandoffNotice      string
 }
 
 type Chunk struct {
@@ -227,6 +233,17 @@ type GuardSetting struct {
 	HighRisk            []byte
 	Version             int32
 	UpdatedAt           time.Time
+}
+
+type HandoffEvent struct {
+	ID        string
+	TenantID  string
+	SessionID string
+	Kind      string
+	Actor     string
+	KeyID     *string
+	Detail    string
+	CreatedAt time.Time
 }
 
 type IdempotencyKey struct {
@@ -529,6 +546,11 @@ type TenantSetting struct {
 	HandoffMessageZh            *string
 	MonitoringRetentionDays     int32
 	MessageRetentionDays        *int32
+	HandoffWaitingEn            *string
+	HandoffWaitingZh            *string
+	HandoffFallbackEn           *string
+	HandoffFallbackZh           *string
+	HandoffWaitSeconds          *int32
 }
 
 type ToolTrace struct {

@@ -10,7 +10,7 @@ import (
 )
 
 const getTenantSettings = `-- name: GetTenantSettings :one
-SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh, monitoring_retention_days, message_retention_days FROM tenant_settings WHERE tenant_id = $1
+SELECT tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh, monitoring_retention_days, message_retention_days, handoff_waiting_en, handoff_waiting_zh, handoff_fallback_en, handoff_fallback_zh, handoff_wait_seconds FROM tenant_settings WHERE tenant_id = $1
 `
 
 func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (TenantSetting, error) {
@@ -33,6 +33,11 @@ func (q *Queries) GetTenantSettings(ctx context.Context, tenantID string) (Tenan
 		&i.HandoffMessageZh,
 		&i.MonitoringRetentionDays,
 		&i.MessageRetentionDays,
+		&i.HandoffWaitingEn,
+		&i.HandoffWaitingZh,
+		&i.HandoffFallbackEn,
+		&i.HandoffFallbackZh,
+		&i.HandoffWaitSeconds,
 	)
 	return i, err
 }
@@ -55,7 +60,7 @@ SET transfer_confidence_threshold = $1,
     version = version + 1,
     updated_at = now()
 WHERE tenant_id = $14 AND version = $15
-RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh, monitoring_retention_days, message_retention_days
+RETURNING tenant_id, transfer_confidence_threshold, min_hits, min_top_score, min_evidence_tokens, retrieval_score_threshold, frontend_base_url, kb_vector_log_enabled, kb_vector_log_path, version, updated_at, timezone, handoff_message_en, handoff_message_zh, monitoring_retention_days, message_retention_days, handoff_waiting_en, handoff_waiting_zh, handoff_fallback_en, handoff_fallback_zh, handoff_wait_seconds
 `
 
 type UpdateTenantSettingsParams struct {
@@ -112,6 +117,11 @@ func (q *Queries) UpdateTenantSettings(ctx context.Context, arg UpdateTenantSett
 		&i.HandoffMessageZh,
 		&i.MonitoringRetentionDays,
 		&i.MessageRetentionDays,
+		&i.HandoffWaitingEn,
+		&i.HandoffWaitingZh,
+		&i.HandoffFallbackEn,
+		&i.HandoffFallbackZh,
+		&i.HandoffWaitSeconds,
 	)
 	return i, err
 }

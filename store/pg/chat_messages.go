@@ -36,6 +36,8 @@ func (s *Store) OpenTurn(ctx context.Context, m domain.SessionMessage, window in
 		ID: row.ID, TenantID: row.TenantID, Channel: row.Channel, CustomerRef: row.CustomerRef, Slots: row.Slots,
 		Summary: row.Summary, SummarizedUpTo: row.SummarizedUpTo, FlowState: row.FlowState, FlowDeadline: row.FlowDeadline,
 		MessageCount: row.MessageCount, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
+		HandoffState: row.HandoffState, HandoffReason: row.HandoffReason, HandoffLanguage: row.HandoffLanguage,
+		HandoffRequestedAt: row.HandoffRequestedAt, HandoffAgent: row.HandoffAgent, HandoffNotice: row.HandoffNotice,
 	})
 	if err != nil {
 		return domain.ChatSession{}, nil, err

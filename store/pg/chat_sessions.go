@@ -81,6 +81,8 @@ func sessionFromRow(r db.ChatSession) (domain.ChatSession, error) {
 		ID: r.ID, TenantID: domain.TenantID(r.TenantID), Channel: r.Channel, CustomerRef: r.CustomerRef, Slots: slots,
 		Summary: r.Summary, SummarizedUpTo: r.SummarizedUpTo, FlowState: r.FlowState, MessageCount: int(r.MessageCount),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Handoff: domain.Handoff{State: domain.HandoffState(r.HandoffState), Reason: r.HandoffReason, Language: r.HandoffLanguage,
+			RequestedAt: utcPtr(r.HandoffRequestedAt), AgentID: r.HandoffAgent, Notice: r.HandoffNotice},
 	}
 	if r.FlowDeadline != nil {
 		d := r.FlowDeadline.UTC()

@@ -24,6 +24,7 @@ func (s *Store) SaveTurn(ctx context.Context, t domain.Turn) error {
 		_, _ = q.SaveChatSessionTurn(ctx, db.SaveChatSessionTurnParams(w.session))
 		_ = w.insert(ctx, q)
 		_ = writeRecords(ctx, q, t.Session.TenantID, t.Records)
+		_ = writeHandoff(ctx, q, t)
 	})
 	if gone := missingParent(err, "_session_id_fkey", sessionNotFound); gone != nil {
 		return gone

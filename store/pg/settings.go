@@ -40,6 +40,12 @@ func (s *Store) UpdateSettings(ctx context.Context, in domain.TenantSettings) (d
 			Version:                     in.Version,
 		})
 		if err == nil {
+			if err := q.UpdateHandoffTexts(ctx, handoffTextsParams(in)); err != nil {
+				return err
+			}
+			row.HandoffWaitingEn, row.HandoffWaitingZh = in.Handoff.WaitingEN, in.Handoff.WaitingZH
+			row.HandoffFallbackEn, row.HandoffFallbackZh = in.Handoff.FallbackEN, in.Handoff.FallbackZH
+			row.HandoffWaitSeconds = handoffTextsParams(in).WaitSeconds
 			return notifyConfig(ctx, q, domain.ConfigSettings, in.TenantID)
 		}
 		if domain.ErrorCodeOf(mapError(err, "")) != domain.CodeNotFound {
@@ -70,6 +76,7 @@ func settingsFromRow(r db.TenantSetting) domain.TenantSettings {
 		Timezone:                    r.Timezone,
 		HandoffMessageEN:            r.HandoffMessageEn,
 		HandoffMessageZH:            r.HandoffMessageZh,
+		Handoff:                     handoffTextsFromRow(r),
 		Retention:                   domain.Retention{MonitoringDays: r.MonitoringRetentionDays, MessageDays: r.MessageRetentionDays},
 		Version:                     r.Version,
 		UpdatedAt:                   r.UpdatedAt.UTC(),

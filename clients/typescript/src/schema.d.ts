@@ -854,6 +854,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/handoffs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agents' queue of handed-over conversations
+         * @description The tenant's sessions in one hand-off state (`waiting_for_agent` by default, or `with_agent`),
+         *     **oldest request first**, each with its reason, language, wait and newest messages.
+         */
+        get: operations["listHandoffs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/handoffs/{sessionId}/claim": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a waiting conversation
+         * @description One agent at a time: the first claim wins; a claim of a session another agent has is 409
+         *     `handoff_claimed`, of a session not waiting 409 `handoff_state`.
+         */
+        post: operations["claimHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/handoffs/{sessionId}/messages": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to the customer as the agent
+         * @description Stored as a message of role `agent` (in the session's message list) and sent on the
+         *     session's event stream (`GET /chat/sessions/{sessionId}/events`, event `message`) on every
+         *     replica. Only the agent who claimed the session may reply (else 409 `handoff_state`).
+         */
+        post: operations["replyHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/handoffs/{sessionId}/notes": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an internal note
+         * @description Recorded in the hand-off's log; never shown to the customer.
+         */
+        post: operations["noteHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/handoffs/{sessionId}/release": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the conversation back to the bot
+         * @description Only the agent who claimed it (else 409 `handoff_state`); the state becomes `bot`.
+         */
+        post: operations["releaseHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/handoffs/{sessionId}/resolve": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the conversation with an outcome
+         * @description Only the agent who claimed it (else 409 `handoff_state`); the state becomes `resolved`.
+         */
+        post: operations["resolveHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/handoffs/{sessionId}/events": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The hand-off's log
+         * @description Every step (request, claim, reply, note, release, resolve) with who and when, oldest first.
+         */
+        get: operations["listHandoffEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chat/sessions/{sessionId}/events": {
         parameters: {
             query?: never;
@@ -3643,7 +3823,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "slot_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "quota_exceeded" | "idempotency_mismatch" | "device_limit" | "device_mismatch" | "share_gone" | "unavailable" | "internal";
+            code: "validation_failed" | "malformed_json" | "malformed_request" | "invalid_tenant_id" | "invalid_cursor" | "unauthorized" | "forbidden" | "tenant_forbidden" | "tenant_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "version_conflict" | "invalid_transition" | "key_revoked" | "job_active" | "metadata_invalid" | "slot_invalid" | "payload_too_large" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "quota_exceeded" | "idempotency_mismatch" | "device_limit" | "device_mismatch" | "share_gone" | "handoff_claimed" | "handoff_state" | "unavailable" | "internal";
             /**
              * @description A human-readable sentence about this occurrence.
              * @example Knowledge base not found.
@@ -4035,6 +4215,9 @@ export interface components {
             kb_vector_log_path: string;
             timezone: components["schemas"]["TenantTimezone"];
             handoffMessages: components["schemas"]["HandoffMessages"];
+            handoffWaiting: components["schemas"]["HandoffWaitingMessages"];
+            handoffFallback: components["schemas"]["HandoffFallbackMessages"];
+            handoffWaitSeconds: components["schemas"]["HandoffWaitSeconds"];
             retention: components["schemas"]["TenantRetention"];
             version: components["schemas"]["Version"];
             /**
@@ -4094,6 +4277,9 @@ export interface components {
             kb_vector_log_path: string;
             timezone?: components["schemas"]["TenantTimezone"];
             handoffMessages?: components["schemas"]["HandoffMessages"];
+            handoffWaiting?: components["schemas"]["HandoffWaitingMessages"];
+            handoffFallback?: components["schemas"]["HandoffFallbackMessages"];
+            handoffWaitSeconds?: components["schemas"]["HandoffWaitSeconds"];
             retention?: components["schemas"]["TenantRetention"];
             version: components["schemas"]["Version"];
         };
@@ -4297,10 +4483,12 @@ export interface components {
          *         "waiting": false
          *       },
          *       "status": "complete",
-         *       "createdAt": "2026-11-22T10:00:00Z"
+         *       "createdAt": "2026-11-22T10:00:00Z",
+         *       "handoffState": "bot"
          *     }
          */
         ChatReply: {
+            handoffState: components["schemas"]["HandoffState"];
             /** @description The session; empty in a complete-flow test without one. */
             sessionId: string;
             /** @description The reply's message id (not stored in a complete-flow test). */
@@ -4323,8 +4511,13 @@ export interface components {
             /**
              * @description Why a human should take over: a retrieval reason (`no_evidence`, `low_score`,
              *     `low_answerability`, `insufficient_evidence`, `low_confidence`), `provider_unavailable`, a guardrail's
-             *     `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, or a flow's
-             *     (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own).
+             *     `high_risk:<category>`, `word:<id>` or `rule:<id>`, an intent rule's reason, a flow's
+             *     (`flow_transfer`, `invalid_input`, `timed_out`, or the step's own), or `customer_request`
+             *     (the customer asked for a person). While a person has or awaits the session (`handoffState`
+             *     `waiting_for_agent` or `with_agent`) every reply carries the reason of the hand-off; the bot
+             *     then says only the tenant's waiting text (once) and its fallback text (once, when no agent
+             *     claimed the session in time), and otherwise answers nothing: `answer` is empty and no reply
+             *     is stored (its `messageId` names no message).
              */
             transferReason: string | null;
             /**
@@ -4338,7 +4531,7 @@ export interface components {
              * @example null
              * @enum {string|null}
              */
-            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | null;
+            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | "customer_request" | null;
             sources: components["schemas"]["ReplySource"][];
             flow: components["schemas"]["ReplyFlow"];
             /** @enum {string} */
@@ -4565,9 +4758,11 @@ export interface components {
         };
         /**
          * @description One event of `GET /chat/sessions/{sessionId}/events`: `ready` first, then a `stage` per stage
-         *     of every message. Extensible: ignore an event name you do not know.
+         *     of every message, and a `message` for every message that joins the session outside a bot's
+         *     reply: the customer's while a person has or awaits the session, and an agent's reply.
+         *     Extensible: ignore an event name you do not know.
          */
-        SessionWatchEvent: components["schemas"]["SessionWatchReadyEvent"] | components["schemas"]["SessionWatchStageEvent"];
+        SessionWatchEvent: components["schemas"]["SessionWatchReadyEvent"] | components["schemas"]["SessionWatchStageEvent"] | components["schemas"]["SessionWatchMessageEvent"];
         /**
          * @example {
          *       "sessionId": "ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b",
@@ -4587,7 +4782,7 @@ export interface components {
             messageId: string;
             traceId: string;
             /** @enum {string} */
-            stage: "auth" | "session" | "input_guard" | "flow" | "intent" | "retrieval" | "prompt" | "generation" | "output_guard" | "persist";
+            stage: "auth" | "session" | "handoff" | "input_guard" | "flow" | "intent" | "retrieval" | "prompt" | "generation" | "output_guard" | "persist";
             /** @description What the stage decided (`skipped` when an earlier stage answered). */
             outcome: string;
             /** Format: date-time */
@@ -4691,7 +4886,8 @@ export interface components {
          *           "waiting": true
          *         },
          *         "status": "complete",
-         *         "createdAt": "2026-11-22T10:00:00Z"
+         *         "createdAt": "2026-11-22T10:00:00Z",
+         *         "handoffState": "bot"
          *       },
          *       "stages": [],
          *       "toolTraces": [],
@@ -6924,6 +7120,7 @@ export interface components {
             slots?: components["schemas"]["SlotValues"];
         };
         ChatSession: {
+            handoffState: components["schemas"]["HandoffState"];
             id: components["schemas"]["SessionId"];
             tenantId: components["schemas"]["TenantId"];
             channel: components["schemas"]["ChatChannel"];
@@ -6992,10 +7189,11 @@ export interface components {
         ChatMessage: {
             id: components["schemas"]["MessageId"];
             /**
+             * @description `user` the customer, `assistant` the bot, `agent` a person who took the conversation over.
              * @example assistant
              * @enum {string}
              */
-            role: "user" | "assistant";
+            role: "user" | "assistant" | "agent";
             /**
              * @description The customer's text, or the reply's answer.
              * @example Refunds reach your account within 3 working days.
@@ -7035,7 +7233,7 @@ export interface components {
              * @example null
              * @enum {string|null}
              */
-            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | null;
+            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | "customer_request" | null;
             sources: components["schemas"]["ChatMessageSource"][];
             flow?: components["schemas"]["ChatMessageFlow"];
             /**
@@ -7324,7 +7522,7 @@ export interface components {
              * @example low_score
              * @enum {string}
              */
-            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason";
+            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | "customer_request";
             /**
              * Format: int64
              * @example 12
@@ -7732,7 +7930,7 @@ export interface components {
              * @example null
              * @enum {string|null}
              */
-            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | null;
+            transferCode: "no_evidence" | "low_score" | "low_answerability" | "insufficient_evidence" | "low_confidence" | "provider_unavailable" | "high_risk" | "forbidden_word" | "behaviour_rule" | "intent_rule" | "flow_transfer" | "invalid_input" | "timed_out" | "operator_reason" | "customer_request" | null;
             /** @example null */
             ruleId: string | null;
             /** @example null */
@@ -7944,6 +8142,190 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
+        };
+        /**
+         * @description What a customer waiting for a person reads, once, at the first message after the hand-off,
+         *     in the language of the hand-off; `null` is the built-in text. Optional in an update: absent
+         *     keeps the current texts.
+         * @example {
+         *       "en": "A colleague will be with you shortly.",
+         *       "zh": null
+         *     }
+         */
+        HandoffWaitingMessages: {
+            /** @example A colleague will be with you shortly. */
+            en: string | null;
+            /** @example null */
+            zh: string | null;
+        };
+        /**
+         * @description What a waiting customer reads, once, at the first message after `handoffWaitSeconds` passed
+         *     with no agent; `null` is the built-in text. Optional in an update: absent keeps the current texts.
+         * @example {
+         *       "en": "Our team is busy; leave your question and we will write back.",
+         *       "zh": null
+         *     }
+         */
+        HandoffFallbackMessages: {
+            /** @example Our team is busy; leave your question and we will write back. */
+            en: string | null;
+            /** @example null */
+            zh: string | null;
+        };
+        /**
+         * Format: int32
+         * @description How long a handed-over customer waits for an agent before the fallback text (default 300).
+         *     Optional in an update: absent keeps the current wait.
+         * @example 300
+         */
+        HandoffWaitSeconds: number;
+        /**
+         * @description Where the session stands between the bot and a person: `bot` (the bot answers),
+         *     `waiting_for_agent` (handed over, in the agents' queue; the bot is silent), `with_agent`
+         *     (claimed by an agent, who replies), `resolved` (an agent closed it; the bot answers again and
+         *     a new hand-off queues it again). Extensible: treat an unknown state as `with_agent`.
+         * @example waiting_for_agent
+         * @enum {string}
+         */
+        HandoffState: "bot" | "waiting_for_agent" | "with_agent" | "resolved";
+        Handoff: {
+            sessionId: components["schemas"]["SessionId"];
+            state: components["schemas"]["HandoffState"];
+            /**
+             * @description The transfer reason of the hand-off (as a reply's `transferReason`); null when never handed over.
+             * @example customer_request
+             */
+            reason: string | null;
+            /**
+             * @description The customer's language at the hand-off (`en`, `zh`).
+             * @example en
+             */
+            language: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:03:10Z
+             */
+            requestedAt: string | null;
+            /**
+             * @description The agent who has the session (`with_agent` only).
+             * @example null
+             */
+            agentId: string | null;
+        };
+        HandoffQueueItem: {
+            handoff: components["schemas"]["Handoff"];
+            /**
+             * Format: int64
+             * @description Seconds since the hand-off was requested.
+             * @example 42
+             */
+            waitSeconds: number;
+            /** @description The session's newest messages (up to 10), oldest first. */
+            lastMessages: components["schemas"]["ChatMessage"][];
+        };
+        HandoffQueue: {
+            items: components["schemas"]["HandoffQueueItem"][];
+            /** @example null */
+            nextCursor: string | null;
+        };
+        /**
+         * @description The agent's own id in the tenant's help desk (free-form).
+         * @example agent-dana
+         */
+        AgentId: string;
+        /**
+         * @example {
+         *       "agentId": "agent-dana"
+         *     }
+         */
+        AgentRequest: {
+            agentId: components["schemas"]["AgentId"];
+        };
+        /**
+         * @example {
+         *       "agentId": "agent-dana",
+         *       "text": "Hello, I am Dana from the returns team. Let me look at your order."
+         *     }
+         */
+        AgentMessageRequest: {
+            agentId: components["schemas"]["AgentId"];
+            text: string;
+        };
+        HandoffEvent: {
+            /** @example hoe_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c */
+            id: string;
+            sessionId: components["schemas"]["SessionId"];
+            /**
+             * @description The step. Extensible.
+             * @example claimed
+             * @enum {string}
+             */
+            kind: "requested" | "claimed" | "replied" | "note" | "released" | "resolved";
+            /**
+             * @description `bot` for a hand-off the dialogue requested, else the agent id.
+             * @example agent-dana
+             */
+            actor: string;
+            /**
+             * @description The API key that made the step; null for the bot's.
+             * @example null
+             */
+            keyId: string | null;
+            /**
+             * @description requested: the reason; resolved: the outcome; note: its text; replied: the message id; else empty.
+             * @example
+             */
+            detail: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:03:10Z
+             */
+            at: string;
+        };
+        /**
+         * @example {
+         *       "agentId": "agent-dana",
+         *       "outcome": "refund_issued"
+         *     }
+         */
+        HandoffResolveRequest: {
+            agentId: components["schemas"]["AgentId"];
+            /** @description How the conversation ended, in the agent's words or a code of the help desk. */
+            outcome: string;
+        };
+        HandoffEventList: {
+            items: components["schemas"]["HandoffEvent"][];
+            /** @example null */
+            nextCursor: string | null;
+        };
+        /**
+         * @description A message that joined the session outside a bot's reply.
+         * @example {
+         *       "sessionId": "ses_0192f3b4c5d67e8f9a0b1c2d3e4f5a6b",
+         *       "messageId": "msg_0193a0c4e3b87d2a9f1c4b5e6d7a8b9c",
+         *       "role": "agent",
+         *       "content": "Hello, I am Dana from the returns team. Let me look at your order.",
+         *       "createdAt": "2026-11-22T08:03:10Z"
+         *     }
+         */
+        SessionWatchMessage: {
+            sessionId: components["schemas"]["SessionId"];
+            messageId: components["schemas"]["MessageId"];
+            /** @enum {string} */
+            role: "user" | "agent";
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description The `message` event: `event: message`, `id` (the message id), and `data` (one JSON object) as parsed by a client. */
+        SessionWatchMessageEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "message";
+            id: string;
+            data: components["schemas"]["SessionWatchMessage"];
         };
     };
     responses: {
@@ -10178,6 +10560,284 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["QuotaTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listHandoffs: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description The state to list. */
+                state?: "waiting_for_agent" | "with_agent";
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the queue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffQueue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    claimHandoff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is the agent's. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handoff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    replyHandoff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored reply. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    noteHandoff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The recorded note. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    releaseHandoff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is the bot's again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handoff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resolveHandoff: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandoffResolveRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is resolved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handoff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listHandoffEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header: {
+                /** @description The tenant to act in; created on first use when well-formed and unknown. */
+                "X-Tenant-Id": components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /** @description A chat session id. */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -107,7 +107,7 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
 // unions: a name added or removed there fails the compile in make test.
 const chatNames = ["meta", "thought", "delta", "sources", "done", "error"] as const satisfies readonly ChatStreamEvent["event"][];
 const ragNames = ["meta", "sources", "thought", "delta", "done", "error"] as const satisfies readonly RagStreamEvent["event"][];
-const watchNames = ["ready", "stage"] as const satisfies readonly SessionWatchEvent["event"][];
+const watchNames = ["ready", "stage", "message"] as const satisfies readonly SessionWatchEvent["event"][];
 type Unlisted<E extends { event: string }, L extends readonly string[]> = Exclude<E["event"], L[number]>;
 const everyChatName: [Unlisted<ChatStreamEvent, typeof chatNames>] extends [never] ? true : never = true;
 const everyRagName: [Unlisted<RagStreamEvent, typeof ragNames>] extends [never] ? true : never = true;

@@ -84,6 +84,11 @@ type Deps struct {
 	// Telemetry, when set, observes stages and gives replies the
 	// request's trace id.
 	Telemetry Telemetry
+	// Broadcast: the store tells every replica of a turn's Announce
+	// message (the customer's, in a session a person has), whose listener
+	// publishes it (Observer.PublishMessage); false publishes it on this
+	// replica.
+	Broadcast bool
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }

@@ -21,6 +21,14 @@ type draft struct {
 	slots map[string]string
 	// flow is the session's flow instance; nil when none runs.
 	flow *flow.State
+	// notice is what a waiting customer is told by this reply
+	// (domain.Notice*); silent: a person has the session and the bot
+	// says nothing, so no reply is stored.
+	notice string
+	silent bool
+	// announce: the customer's message goes to the session's watchers
+	// (the agent) on every replica, with the turn.
+	announce bool
 }
 
 // handOff makes d a hand-off for reason that says text (the tenant's

@@ -89,5 +89,6 @@ func (m msg) reply(d draft) Reply {
 		r.Monitoring.RuleID = &hit.RuleID
 	}
 	r.ToolTraces = m.log.tools
+	r.HandoffState, r.Silent = m.handoffAfter(r), d.silent
 	return r
 }

@@ -15,6 +15,16 @@ type StageEvent struct {
 	MessageID string
 	TraceID   string
 	Stage     domain.StageTrace
+	// Message, when set, makes the event a message that joined the
+	// session (a customer's to a person, or an agent's reply); Stage is
+	// then zero.
+	Message *domain.SessionMessage `json:",omitempty"`
+}
+
+// PublishMessage tells this replica's watchers of the message's session
+// that it joined the session.
+func (o *Observer) PublishMessage(m domain.SessionMessage) {
+	o.publish(m.TenantID, StageEvent{SessionID: m.SessionID, MessageID: m.ID, TraceID: m.TraceID, Message: &m})
 }
 
 // observerBuffer is how many events a slow watcher may lag behind before

@@ -46,6 +46,11 @@ type Reply struct {
 	ToolTraces []domain.ToolTrace
 	// Slots are the session's slots after the message.
 	Slots map[string]string
+	// HandoffState is the session's hand-off state after the message.
+	HandoffState domain.HandoffState
+	// Silent: a person has the session; the bot said nothing and stored
+	// no reply (MessageID names no message).
+	Silent bool
 }
 
 // HistoryTurn is one earlier message of a dry run's session.

@@ -74,9 +74,12 @@ func (m msg) answer() (final, error) {
 		return final{draft: m.ses.draft()}, err
 	}
 	m.guard = g
-	gate, err := m.gate(m.ses.draft()) // StageInputGuard, StageFlow, StageIntent
+	gate, err := m.gate(m.ses.draft()) // StageHandoff … StageIntent
 	if err != nil {
 		return final{draft: gate.draft}, err
+	}
+	if gate.silent {
+		return final{draft: gate.draft}, nil
 	}
 	if gate.answered {
 		return m.checkText(gate.draft), nil // StageOutputGuard
@@ -100,8 +103,12 @@ func (m msg) answer() (final, error) {
 }
 
 // gate runs the stages that may decide the reply before retrieval: the
-// input guard, the session's running flow, the intent rules.
+// hand-off gate, the input guard, the session's running flow, the intent
+// rules.
 func (m msg) gate(d draft) (gateOutcome, error) {
+	if ho := m.handoff(d); ho.answered { // StageHandoff
+		return ho, nil
+	}
 	in := m.inputGuard(d) // StageInputGuard
 	if in.answered {
 		return in, nil

@@ -17,6 +17,13 @@ func (m msg) intent(in gateOutcome) (gateOutcome, error) {
 	}
 	m.log.records.IntentEvaluated, m.log.records.IntentAt = true, m.ses.user.CreatedAt
 	match, ok := mt.Best(m.in.Message)
+	if !ok && asksForPerson(m.in.Message) {
+		// The built-in intent, after the tenant's own rules: a customer
+		// asking for a person is handed over.
+		in.draft = m.handOff(in.draft, ReasonCustomerRequest, "")
+		done("transfer", map[string]any{"reason": ReasonCustomerRequest})
+		return gateOutcome{draft: in.draft, answered: true}, nil
+	}
 	if !ok {
 		done("no_match", nil)
 		return in, nil

@@ -35,7 +35,15 @@ func (m msg) persist(rep Reply, d draft) (Reply, error) {
 		Detail: map[string]any{"toolTraces": len(rep.ToolTraces), "events": len(m.out.events)}}
 	rep.Monitoring.Stages = append(rep.Monitoring.Stages, st)
 	stored.Monitoring = &rep.Monitoring
-	turn := domain.Turn{Session: s, Reply: stored, ToolTraces: rep.ToolTraces, Events: m.out.events, Records: m.log.records}
+	turn := domain.Turn{Session: s, Reply: stored, ToolTraces: rep.ToolTraces, Events: m.out.events, Records: m.log.records,
+		Handoff: m.handoffRequest(rep), Notice: d.notice}
+	if d.announce && m.r.d.Broadcast {
+		turn.Announce = m.ses.user.ID
+	}
+	if d.silent {
+		// Nothing was said: no reply, and nothing that would refer to it.
+		turn.Reply, turn.ToolTraces, turn.Events = domain.SessionMessage{}, nil, nil
+	}
 	if err := m.r.d.Chat.SaveTurn(ctx, turn); err != nil {
 		return Reply{}, err
 	}

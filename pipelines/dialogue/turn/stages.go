@@ -5,6 +5,7 @@ package turn
 const (
 	StageAuth        = "auth"
 	StageSession     = "session"
+	StageHandoff     = "handoff"
 	StageInputGuard  = "input_guard"
 	StageFlow        = "flow"
 	StageIntent      = "intent"
@@ -17,7 +18,7 @@ const (
 
 // Stages lists the stage names in order.
 func Stages() []string {
-	return []string{StageAuth, StageSession, StageInputGuard, StageFlow, StageIntent,
+	return []string{StageAuth, StageSession, StageHandoff, StageInputGuard, StageFlow, StageIntent,
 		StageRetrieval, StagePrompt, StageGeneration, StageOutputGuard, StagePersist}
 }
 

@@ -36,7 +36,7 @@ func transferCode(reason string) string {
 	case confidence.ReasonNoEvidence, confidence.ReasonLowScore, confidence.ReasonLowAnswerability,
 		confidence.ReasonInsufficientEvidence, confidence.ReasonLowConfidence,
 		answer.ReasonProviderUnavailable, ReasonIntentRule,
-		flow.ReasonFlowTransfer, flow.ReasonInvalidInput, flow.ReasonTimedOut:
+		flow.ReasonFlowTransfer, flow.ReasonInvalidInput, flow.ReasonTimedOut, ReasonCustomerRequest:
 		return reason
 	}
 	switch {
