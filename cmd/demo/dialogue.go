@@ -8,7 +8,9 @@ import (
 
 // conversation holds a short customer conversation: a greeting answered by
 // a fixed rule, a covered question answered from the FAQ, an uncovered one
-// and a high-risk one handed over, then the first reply's stage trace.
+// handed over (the bot then waits for a person, whom the agent API brings
+// in), a high-risk one handed over in a session of its own, then the first
+// reply's stage trace.
 func (c client) conversation() {
 	step("Add an intent rule for greetings, then hold a conversation")
 	rule := map[string]any{"name": "Greeting " + time.Now().Format("150405.000"), "keywords": []string{"hello", "你好"},
@@ -18,15 +20,14 @@ func (c client) conversation() {
 	c.call("POST", "/chat/sessions", map[string]any{"channel": "demo"}, &session)
 	id := session["id"].(string)
 	for _, m := range []string{"Hello!", "How long do approved refunds take to reach my payment method?",
-		"Do you sell concert tickets?", "I want to kill myself"} {
-		var r map[string]any
-		c.call("POST", "/chat/sessions/"+id+"/messages", map[string]any{"message": m}, &r)
-		fmt.Printf("   customer: %s\n   assistant [%s]: %s\n", m, r["responseType"],
-			strings.ReplaceAll(fmt.Sprint(r["answer"]), "\n", "\n     "))
-		if r["shouldTransfer"] == true {
-			fmt.Printf("     → hand-off: %v\n", r["transferReason"])
-		}
+		"Do you sell concert tickets?", "Are you still there?"} {
+		c.say(id, m)
 	}
+	c.agent(id)
+	// A high-risk message hands over at once, in a session of its own.
+	var other map[string]any
+	c.call("POST", "/chat/sessions", map[string]any{"channel": "demo"}, &other)
+	c.say(other["id"].(string), "I want to kill myself")
 	step("The stored trace of the session's first reply (GET /admin/sessions/{id})")
 	var s map[string]any
 	c.call("GET", "/admin/sessions/"+id, nil, &s)
@@ -41,4 +42,36 @@ func (c client) conversation() {
 		}
 		break
 	}
+}
+
+// say sends a customer message and prints the reply.
+func (c client) say(session, m string) {
+	var r map[string]any
+	c.call("POST", "/chat/sessions/"+session+"/messages", map[string]any{"message": m}, &r)
+	fmt.Printf("   customer: %s\n   assistant [%s]: %s\n", m, r["responseType"],
+		strings.ReplaceAll(fmt.Sprint(r["answer"]), "\n", "\n     "))
+	if r["shouldTransfer"] == true {
+		fmt.Printf("     → hand-off: %v (session %v)\n", r["transferReason"], r["handoffState"])
+	}
+}
+
+// agent works the hand-off queue: a person claims the waiting
+// conversation, replies into it and gives it back to the bot.
+func (c client) agent(session string) {
+	step("An agent takes the conversation (GET /admin/handoffs, claim, reply, release)")
+	var queue map[string]any
+	c.call("GET", "/admin/handoffs", nil, &queue)
+	for _, it := range queue["items"].([]any) {
+		h := it.(map[string]any)["handoff"].(map[string]any)
+		if h["sessionId"] == session {
+			fmt.Printf("   waiting: %v (reason %v, language %v)\n", h["sessionId"], h["reason"], h["language"])
+		}
+	}
+	who := map[string]any{"agentId": "agent-demo"}
+	c.call("POST", "/admin/handoffs/"+session+"/claim", who, nil)
+	reply := map[string]any{"agentId": "agent-demo", "text": "Hi, this is Sam from the team: we do not sell tickets, sorry!"}
+	c.call("POST", "/admin/handoffs/"+session+"/messages", reply, nil)
+	fmt.Printf("   agent: %s\n", reply["text"])
+	c.call("POST", "/admin/handoffs/"+session+"/release", who, nil)
+	fmt.Println("   released: the bot answers this session again")
 }
